@@ -1,0 +1,26 @@
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { createMockServer } from "./server.ts";
+import type { FaultConfig, ServerSpec } from "./types.ts";
+
+/** Environment variable carrying a JSON FaultConfig for a stdio server. */
+export const FAULTS_ENV = "MOCK_MCP_FAULTS";
+
+/** Entry point of a mock server process: serve over stdio, log to stderr only, exit when stdin ends. */
+export async function runStdio<S>(spec: ServerSpec<S>): Promise<void> {
+  const faults = readFaults();
+  const { server } = createMockServer(spec, { faults, onCrash: () => process.exit(70) });
+  const transport = new StdioServerTransport();
+  process.stdin.on("end", () => process.exit(0));
+  await server.connect(transport);
+}
+
+function readFaults(): FaultConfig {
+  const raw = process.env[FAULTS_ENV];
+  if (!raw) return {};
+  try {
+    return JSON.parse(raw) as FaultConfig;
+  } catch (error) {
+    process.stderr.write(`${FAULTS_ENV} is not valid JSON (${(error as Error).message}); running without faults\n`);
+    return {};
+  }
+}

@@ -1,0 +1,68 @@
+/** The contract every mock MCP server is written against: tools as data + handlers, state from fixtures. */
+
+export type JsonSchema = { [key: string]: unknown };
+
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint: boolean;
+  /** Required for every non-read-only tool: the agent's write guard relies on it. */
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+export interface ToolContext<S> {
+  /** The server's live state (mutable). Reset restores a fresh copy from the fixtures. */
+  state: S;
+  /** The fixed clock every server shares, so time-dependent results are deterministic. */
+  now: Date;
+}
+
+export interface ToolSpec<S> {
+  name: string;
+  description: string;
+  /** JSON Schema of an object; validated with ajv before the handler runs. */
+  inputSchema: JsonSchema;
+  /** JSON Schema of the object the handler returns (sent as structuredContent). */
+  outputSchema: JsonSchema;
+  annotations: ToolAnnotations;
+  /** Returns the structured result. Throw ToolError for a domain failure (not found, refused …). */
+  handler: (args: Record<string, unknown>, ctx: ToolContext<S>) => unknown | Promise<unknown>;
+}
+
+export interface StateCheckResult {
+  pass: boolean;
+  detail: string;
+}
+
+/** A named end-state check the dataset can ask for, e.g. `issue_exists`. */
+export type StateCheck<S> = (state: S, args: Record<string, unknown>) => StateCheckResult;
+
+export interface ServerSpec<S> {
+  name: string;
+  version: string;
+  /** One sentence: what this server imitates. */
+  purpose: string;
+  /** Builds a fresh state from the fixtures. Called at start and on every reset; must be deterministic. */
+  createState: () => S;
+  tools: ToolSpec<S>[];
+  checks: Record<string, StateCheck<S>>;
+}
+
+/** Faults injected per call, off by default. Rates are probabilities in [0, 1]; the draw is seeded. */
+export interface FaultConfig {
+  seed?: number;
+  /** Extra latency per call, in milliseconds: fixed, or uniform in [min, max]. */
+  latencyMs?: number | { min: number; max: number };
+  /** JSON-RPC -32603 (retryable). */
+  transientRate?: number;
+  /** JSON-RPC -32002 (permanent). */
+  permanentRate?: number;
+  /** A result whose structuredContent breaks the tool's output schema. */
+  malformedRate?: number;
+  /** The server dies when this many tool calls have been made (counting from start). */
+  crashAfter?: number;
+}
+
+/** Fixed "now" for every mock server (calendar, datetime, GitHub timestamps …). */
+export const MOCK_NOW = new Date("2026-03-16T09:30:00.000Z");

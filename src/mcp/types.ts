@@ -1,0 +1,72 @@
+/** What the agent sees of the MCP layer: tool definitions and a call that never throws. */
+
+export type JsonSchema = { [key: string]: unknown };
+
+export interface ToolAnnotationsInfo {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+export interface ToolDefinition {
+  /** The registry name of the server that provides the tool. */
+  server: string;
+  name: string;
+  description: string;
+  inputSchema: JsonSchema;
+  outputSchema?: JsonSchema;
+  annotations: ToolAnnotationsInfo;
+}
+
+/** How a failed attempt is classified (DESIGN §5, the retry table in src/mcp/retry.ts). */
+export type ToolErrorKind =
+  | "tool_error" // the tool ran and reported a domain failure (isError result)
+  | "invalid_params" // -32602: bad or missing arguments
+  | "unknown_tool"
+  | "transient" // -32603, timeout, connection loss: retried
+  | "permanent" // -32002 and other non-retryable JSON-RPC errors
+  | "schema_violation" // structuredContent breaks the tool's outputSchema
+  | "timeout"
+  | "aborted";
+
+export interface ToolAttempt {
+  attempt: number;
+  durationMs: number;
+  outcome: "ok" | ToolErrorKind;
+  code?: number;
+  message?: string;
+  /** The server had crashed and was restarted before this attempt; its state was reset. */
+  restartedServer?: boolean;
+}
+
+export interface ToolCallError {
+  kind: ToolErrorKind;
+  message: string;
+  code?: number;
+  /** Missing required parameters, when the server said which. */
+  missing?: string[];
+}
+
+export interface ToolCallResult {
+  ok: boolean;
+  /** structuredContent of a successful result (or the parsed text when a tool has none). */
+  data?: unknown;
+  /** The result's text content, or the error message. */
+  text: string;
+  error?: ToolCallError;
+  attempts: ToolAttempt[];
+  durationMs: number;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+/** The agent's view of the connected servers. Implemented by the client pool (and by test doubles). */
+export interface ToolHost {
+  listTools(): ToolDefinition[];
+  callTool(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<ToolCallResult>;
+}

@@ -1,0 +1,25 @@
+import { defineConfig } from "vitest/config";
+
+// Two projects: `unit` is the fast default loop; `e2e` spawns stdio servers, the stand-in and full matrices.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: "unit",
+          include: ["src/**/*.test.ts", "mock-servers/**/*.test.ts", "test/unit/**/*.test.ts"],
+          exclude: ["**/*.e2e.test.ts", "**/node_modules/**"],
+        },
+      },
+      {
+        test: {
+          name: "e2e",
+          include: ["**/*.e2e.test.ts", "test/e2e/**/*.test.ts"],
+          exclude: ["**/node_modules/**"],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
