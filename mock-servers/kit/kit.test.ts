@@ -1,39 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { JSONRPC_PERMANENT_ERROR, ToolError } from "./errors.ts";
+import { type CounterState, counterSpec } from "../../test/support/counter-server.ts";
+import { JSONRPC_PERMANENT_ERROR } from "./errors.ts";
 import { openTestServer, specViolations } from "./testing.ts";
 import type { ServerSpec } from "./types.ts";
-
-interface CounterState {
-  counters: Record<string, number>;
-}
-
-const counterSpec: ServerSpec<CounterState> = {
-  name: "counter",
-  version: "1.0.0",
-  purpose: "A toy server for the kit's own tests.",
-  createState: () => ({ counters: { a: 1 } }),
-  tools: [
-    {
-      name: "increment",
-      description: "Add one to a named counter.",
-      inputSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
-      outputSchema: { type: "object", properties: { value: { type: "number" } }, required: ["value"] },
-      annotations: { readOnlyHint: false, destructiveHint: false },
-      handler: (args, { state }) => {
-        const name = String(args.name);
-        if (name === "forbidden") throw new ToolError("refused", "that counter is read-only");
-        state.counters[name] = (state.counters[name] ?? 0) + 1;
-        return { value: state.counters[name] };
-      },
-    },
-  ],
-  checks: {
-    counter_equals: (state, args) => {
-      const value = state.counters[String(args.name)];
-      return { pass: value === args.value, detail: `counter ${String(args.name)} is ${String(value)}` };
-    },
-  },
-};
 
 describe("mock server kit", () => {
   it("accepts a well-formed spec", () => {

@@ -1,0 +1,294 @@
+import { type CallToolResult, CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { type InProcessFactory, openConnection, type ServerConnection, type TransportKind } from "./connection.ts";
+import { ToolNameConflictError, UnknownServerError } from "./errors.ts";
+import { OutputValidator } from "./output-validation.ts";
+import type { Registry, RegistryEntry } from "./registry.ts";
+import { classifyError, RETRY_DELAYS_MS } from "./retry.ts";
+import type { CallOptions, ToolAttempt, ToolCallResult, ToolDefinition, ToolHost } from "./types.ts";
+
+export interface PoolOptions {
+  transport: TransportKind;
+  /** Only these servers (default: all in the registry). */
+  servers?: string[];
+  /** In-process factories by server name, used when transport is "memory". */
+  inProcess?: Record<string, InProcessFactory>;
+  retryDelaysMs?: readonly number[];
+  /** Per-attempt time limit of a tool call (default 30 s). */
+  callTimeoutMs?: number;
+}
+
+interface LiveServer {
+  entry: RegistryEntry;
+  connection: ServerConnection;
+  restarts: number;
+}
+
+const CONTROL = { reset: "__reset", state: "__state", check: "__check", faults: "__faults" } as const;
+const livePools = new Set<ClientPool>();
+
+/**
+ * Connects every server of a registry once per run, lists their tools (hiding `__` control tools),
+ * and makes tool calls with output validation, the retry table and crash restarts. Implements ToolHost.
+ */
+export class ClientPool implements ToolHost {
+  private readonly servers = new Map<string, LiveServer>();
+  private readonly toolIndex = new Map<string, ToolDefinition>();
+  private readonly validator = new OutputValidator();
+  private closed = false;
+
+  private constructor(
+    private readonly registry: Registry,
+    private readonly options: PoolOptions,
+  ) {}
+
+  static async open(registry: Registry, options: PoolOptions): Promise<ClientPool> {
+    const pool = new ClientPool(registry, options);
+    livePools.add(pool);
+    installExitHooks();
+    const wanted = options.servers ?? registry.servers.map((entry) => entry.name);
+    const entries = wanted.map((name) => {
+      const entry = registry.servers.find((candidate) => candidate.name === name);
+      if (!entry) {
+        const known = registry.servers.map((candidate) => candidate.name).join(", ");
+        throw new UnknownServerError("UNKNOWN_SERVER", `${registry.file}: no server named "${name}" (known: ${known})`);
+      }
+      return entry;
+    });
+    try {
+      const live = await Promise.all(entries.map((entry) => pool.connect(entry)));
+      for (const server of live) pool.servers.set(server.entry.name, server);
+      for (const server of live) await pool.indexTools(server);
+    } catch (error) {
+      await pool.close();
+      throw error;
+    }
+    return pool;
+  }
+
+  listTools(): ToolDefinition[] {
+    return [...this.toolIndex.values()];
+  }
+
+  serverNames(): string[] {
+    return [...this.servers.keys()];
+  }
+
+  restartCount(server: string): number {
+    return this.servers.get(server)?.restarts ?? 0;
+  }
+
+  async callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<ToolCallResult> {
+    const started = performance.now();
+    const tool = this.toolIndex.get(name);
+    if (!tool) {
+      return {
+        ok: false,
+        text: `Unknown tool "${name}"`,
+        error: { kind: "unknown_tool", message: `Unknown tool "${name}"` },
+        attempts: [],
+        durationMs: performance.now() - started,
+      };
+    }
+    const delays = this.options.retryDelaysMs ?? RETRY_DELAYS_MS;
+    const attempts: ToolAttempt[] = [];
+    let restarted = false;
+    for (let attempt = 1; ; attempt++) {
+      const attemptStart = performance.now();
+      const server = this.servers.get(tool.server) as LiveServer;
+      try {
+        const result = (await server.connection.client.request(
+          { method: "tools/call", params: { name, arguments: args } },
+          CallToolResultSchema,
+          { timeout: options.timeoutMs ?? this.options.callTimeoutMs ?? 30_000, signal: options.signal },
+        )) as CallToolResult;
+        const outcome = this.judge(tool, result);
+        attempts.push({
+          attempt,
+          durationMs: performance.now() - attemptStart,
+          outcome: outcome.ok ? "ok" : (outcome.error?.kind ?? "permanent"),
+          ...(outcome.ok ? {} : { message: outcome.text }),
+          ...(restarted ? { restartedServer: true } : {}),
+        });
+        return { ...outcome, attempts, durationMs: performance.now() - started };
+      } catch (error) {
+        const classified = classifyError(error, options.signal);
+        attempts.push({
+          attempt,
+          durationMs: performance.now() - attemptStart,
+          outcome: classified.kind,
+          code: classified.code,
+          message: classified.message,
+          ...(restarted ? { restartedServer: true } : {}),
+        });
+        restarted = false;
+        const delay = delays[attempt - 1];
+        if (!classified.retry || delay === undefined) {
+          const data = error instanceof Error && "data" in error ? (error.data as { missing?: string[] }) : undefined;
+          return {
+            ok: false,
+            text: classified.message,
+            error: {
+              kind: classified.kind,
+              message: classified.message,
+              ...(classified.code === undefined ? {} : { code: classified.code }),
+              ...(Array.isArray(data?.missing) ? { missing: data.missing } : {}),
+            },
+            attempts,
+            durationMs: performance.now() - started,
+          };
+        }
+        if (classified.restart) {
+          await this.restart(server);
+          restarted = true;
+        }
+        if (delay > 0) await sleep(delay);
+      }
+    }
+  }
+
+  /** Resets every mock server's state (between queries). */
+  async resetAll(): Promise<void> {
+    await Promise.all(
+      [...this.servers.values()]
+        .filter((server) => server.entry.mock)
+        .map((server) => this.control(server.entry.name, CONTROL.reset, {})),
+    );
+  }
+
+  async dumpState(server: string): Promise<unknown> {
+    return ((await this.control(server, CONTROL.state, {})) as { state: unknown }).state;
+  }
+
+  async check(
+    server: string,
+    expect: string,
+    args: Record<string, unknown>,
+  ): Promise<{ pass: boolean; detail: string }> {
+    return (await this.control(server, CONTROL.check, { expect, args })) as { pass: boolean; detail: string };
+  }
+
+  /** Fault injection on a mock server (off by default). A restarted server starts without faults. */
+  async setFaults(server: string, config: Record<string, unknown>): Promise<void> {
+    await this.control(server, CONTROL.faults, { config });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    livePools.delete(this);
+    await Promise.all([...this.servers.values()].map((server) => server.connection.close().catch(() => undefined)));
+  }
+
+  /** Child pids still running, for the synchronous exit hook. */
+  childPids(): number[] {
+    return [...this.servers.values()].flatMap((server) => (server.connection.pid ? [server.connection.pid] : []));
+  }
+
+  private async connect(entry: RegistryEntry): Promise<LiveServer> {
+    const connection = await openConnection(entry, {
+      transport: this.options.transport,
+      baseDir: this.registry.baseDir,
+      inProcess: this.options.inProcess?.[entry.name],
+    });
+    return { entry, connection, restarts: 0 };
+  }
+
+  private async restart(server: LiveServer): Promise<void> {
+    await server.connection.close().catch(() => undefined);
+    server.connection = (await this.connect(server.entry)).connection;
+    server.restarts += 1;
+  }
+
+  private async indexTools(server: LiveServer): Promise<void> {
+    let cursor: string | undefined;
+    do {
+      const page = await server.connection.client.listTools(cursor ? { cursor } : undefined);
+      for (const tool of page.tools) {
+        if (tool.name.startsWith("__")) continue;
+        const existing = this.toolIndex.get(tool.name);
+        if (existing) {
+          throw new ToolNameConflictError(
+            "TOOL_NAME_CONFLICT",
+            `tool "${tool.name}" is provided by both "${existing.server}" and "${server.entry.name}"; connect only one of them`,
+          );
+        }
+        this.toolIndex.set(tool.name, {
+          server: server.entry.name,
+          name: tool.name,
+          description: tool.description ?? "",
+          inputSchema: tool.inputSchema as ToolDefinition["inputSchema"],
+          ...(tool.outputSchema ? { outputSchema: tool.outputSchema as ToolDefinition["inputSchema"] } : {}),
+          annotations: tool.annotations ?? {},
+        });
+      }
+      cursor = page.nextCursor;
+    } while (cursor);
+  }
+
+  private judge(tool: ToolDefinition, result: CallToolResult): Omit<ToolCallResult, "attempts" | "durationMs"> {
+    const text = result.content.map((part) => (part.type === "text" ? part.text : `[${part.type}]`)).join("\n");
+    if (result.isError) return { ok: false, text, error: { kind: "tool_error", message: text } };
+    if (tool.outputSchema) {
+      if (result.structuredContent === undefined) {
+        const message = `${tool.name}: result has no structuredContent although the tool declares an outputSchema`;
+        return { ok: false, text: message, error: { kind: "schema_violation", message } };
+      }
+      const problem = this.validator.check(tool.server, tool.name, tool.outputSchema, result.structuredContent);
+      if (problem) {
+        const message = `${tool.name}: result breaks its outputSchema: ${problem}`;
+        return { ok: false, text: message, error: { kind: "schema_violation", message } };
+      }
+    }
+    return { ok: true, data: result.structuredContent ?? parseText(text), text };
+  }
+
+  private async control(server: string, tool: string, args: Record<string, unknown>): Promise<unknown> {
+    const live = this.servers.get(server);
+    if (!live) throw new UnknownServerError("UNKNOWN_SERVER", `no connected server named "${server}"`);
+    if (!live.entry.mock) throw new UnknownServerError("NOT_A_MOCK", `server "${server}" has no control tools`);
+    const result = (await live.connection.client.request(
+      { method: "tools/call", params: { name: tool, arguments: args } },
+      CallToolResultSchema,
+    )) as CallToolResult;
+    return result.structuredContent;
+  }
+}
+
+function parseText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text; // plain-text results stay text
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+let hooksInstalled = false;
+
+/** No orphan processes: close pools on SIGINT/SIGTERM, kill any child still alive on exit. */
+function installExitHooks(): void {
+  if (hooksInstalled) return;
+  hooksInstalled = true;
+  process.on("exit", () => {
+    for (const pool of livePools) {
+      for (const pid of pool.childPids()) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {
+          // already gone
+        }
+      }
+    }
+  });
+  for (const [signal, code] of [
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const) {
+    process.once(signal, () => {
+      void Promise.all([...livePools].map((pool) => pool.close())).finally(() => process.exit(code));
+    });
+  }
+}
