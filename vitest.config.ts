@@ -16,6 +16,7 @@ export default defineConfig({
           name: "e2e",
           include: ["**/*.e2e.test.ts", "test/e2e/**/*.test.ts"],
           exclude: ["**/node_modules/**"],
+          globalSetup: ["test/e2e/global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

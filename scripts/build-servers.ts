@@ -8,21 +8,28 @@ import { join } from "node:path";
 import { build } from "esbuild";
 
 const root = new URL("..", import.meta.url).pathname;
-const serversDir = join(root, "mock-servers");
-const entries = readdirSync(serversDir, { withFileTypes: true })
-  .filter((entry) => entry.isDirectory() && existsSync(join(serversDir, entry.name, "main.ts")))
-  .map((entry) => entry.name);
 
-await build({
-  entryPoints: Object.fromEntries(entries.map((name) => [name, join(serversDir, name, "main.ts")])),
-  outdir: join(root, "dist", "mock-servers"),
-  outExtension: { ".js": ".mjs" },
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  target: "node20",
-  external: ["sql.js", "quickjs-emscripten", "@jitl/*"],
-  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-  logLevel: "warning",
-});
-process.stderr.write(`built ${entries.length} mock servers → dist/mock-servers/\n`);
+export async function buildServers(): Promise<string[]> {
+  const serversDir = join(root, "mock-servers");
+  const entries = readdirSync(serversDir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(join(serversDir, entry.name, "main.ts")))
+    .map((entry) => entry.name);
+  await build({
+    entryPoints: Object.fromEntries(entries.map((name) => [name, join(serversDir, name, "main.ts")])),
+    outdir: join(root, "dist", "mock-servers"),
+    outExtension: { ".js": ".mjs" },
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    external: ["sql.js", "quickjs-emscripten", "@jitl/*"],
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    logLevel: "warning",
+  });
+  return entries;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const built = await buildServers();
+  process.stderr.write(`built ${built.length} mock servers → dist/mock-servers/\n`);
+}

@@ -1,0 +1,4 @@
+import { runStdio } from "../kit/index.ts";
+import { calendarServer } from "./server.ts";
+
+await runStdio(calendarServer);

@@ -1,0 +1,4 @@
+import { runStdio } from "../kit/index.ts";
+import { githubServer } from "./server.ts";
+
+await runStdio(githubServer);

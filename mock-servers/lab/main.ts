@@ -1,0 +1,4 @@
+import { runStdio } from "../kit/index.ts";
+import { labServer } from "./server.ts";
+
+await runStdio(labServer);

@@ -1,0 +1,4 @@
+import { runStdio } from "../kit/index.ts";
+import { notionServer } from "./server.ts";
+
+await runStdio(notionServer);

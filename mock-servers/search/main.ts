@@ -1,0 +1,4 @@
+import { runStdio } from "../kit/index.ts";
+import { searchServer } from "./server.ts";
+
+await runStdio(searchServer);

@@ -1,0 +1,6 @@
+import { buildServers } from "../../scripts/build-servers.ts";
+
+/** The e2e suite spawns real server processes: bundle them first so they are never stale. */
+export default async function setup(): Promise<void> {
+  await buildServers();
+}
