@@ -1,0 +1,363 @@
+/**
+ * One query through one configuration (DESIGN §2): router → DIRECT / ReWOO (skills, filter, planner,
+ * executor, rescue, ReAct fallback, solver) / ReAct, or a baseline (native, jsonl). Returns the whole
+ * trace and never throws for model or tool failures — only for programming errors.
+ */
+
+import type { ToolDefinition, ToolHost } from "../mcp/types.ts";
+import type { ModelProvider } from "../models/types.ts";
+import { ModelCallError, RunAbortedError } from "./errors.ts";
+import { executePlan, type StepOutcome } from "./executor.ts";
+import { filterTools } from "./filter.ts";
+import { runJsonlLoop } from "./jsonl.ts";
+import { runNativeLoop } from "./native.ts";
+import { parsePlan } from "./plan-parser.ts";
+import { buildPlannerPrompt, PLAN_PREFIX, plannerOptions } from "./planner.ts";
+import { runReactLoop } from "./react-loop.ts";
+import { RunRecorder } from "./recorder.ts";
+import { rescuePlan } from "./rescue.ts";
+import { applyRouterAnswer, buildRouterPrompt, needsRoutingLlm, parseRouterAnswer, routeByRules } from "./router.ts";
+import { detectSkill, skillRulesText } from "./skills/detect.ts";
+import { buildSolverPrompt, cleanAnswer, type Evidence, solverOptions } from "./solver.ts";
+import { truncate } from "./text.ts";
+import { ToolRunner } from "./tool-runner.ts";
+import {
+  type AgentConfig,
+  type AgentConfigInput,
+  type AgentResult,
+  type ExecutedStep,
+  type PlanStep,
+  resolveAgentConfig,
+} from "./types.ts";
+import { WriteGuard } from "./write-guard.ts";
+
+export interface RunAgentOptions {
+  /** Partial settings over the built-in defaults (or a resolved AgentConfig). */
+  config?: AgentConfigInput;
+  model: ModelProvider;
+  tools: ToolHost;
+  signal?: AbortSignal;
+  /** Extra facts for the planner prompt (e.g. today's date). */
+  context?: string;
+}
+
+/** Everything the stages of one run share. */
+interface Run {
+  query: string;
+  config: AgentConfig;
+  context?: string;
+  allTools: ToolDefinition[];
+  recorder: RunRecorder;
+  runner: ToolRunner;
+  result: AgentResult;
+}
+
+/** Visible tools and skill rules for the planner / ReAct. */
+interface Prepared {
+  visible: ToolDefinition[];
+  skillRules?: string;
+}
+
+export async function runAgent(query: string, options: RunAgentOptions): Promise<AgentResult> {
+  const config = resolveAgentConfig(options.config);
+  const allTools = options.tools.listTools();
+  const deadline = AbortSignal.timeout(config.limits.totalTimeoutMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
+  const recorder = new RunRecorder(options.model, signal, () =>
+    options.signal?.aborted
+      ? "aborted by the caller"
+      : `total time limit of ${config.limits.totalTimeoutMs} ms exceeded`,
+  );
+  const guard = config.writeGuard ? new WriteGuard(allTools) : null;
+  const runner = new ToolRunner({
+    host: options.tools,
+    tools: allTools,
+    recorder,
+    guard,
+    timeoutMs: config.limits.toolTimeoutMs,
+  });
+  const result = emptyResult(query, config, allTools);
+  const run: Run = {
+    query,
+    config,
+    allTools,
+    recorder,
+    runner,
+    result,
+    ...(options.context ? { context: options.context } : {}),
+  };
+
+  try {
+    await dispatch(run);
+  } catch (error) {
+    if (!(error instanceof ModelCallError || error instanceof RunAbortedError)) throw error;
+    result.error = { stage: error.stage, code: error.code, message: error.message };
+  }
+  result.modelCalls = recorder.modelCalls;
+  result.toolCalls = recorder.toolCalls;
+  result.writeGuard.blocked = guard?.blocked ?? [];
+  result.timings = recorder.timings();
+  return result;
+}
+
+async function dispatch(run: Run): Promise<void> {
+  switch (run.config.strategy) {
+    case "native":
+      return runNative(run);
+    case "jsonl":
+      return runJsonl(run);
+    case "react":
+      return runReact(run);
+    case "rewoo":
+      return runRewoo(run);
+    case "auto": {
+      const route = await decideRoute(run);
+      if (route === "DIRECT") return runDirect(run);
+      return route === "REACT" ? runReact(run) : runRewoo(run);
+    }
+  }
+}
+
+// ─── router and direct answers ──────────────────────────────────────────────────────────────────
+
+async function decideRoute(run: Run): Promise<"DIRECT" | "REWOO" | "REACT"> {
+  let decision = routeByRules(run.query, run.allTools);
+  if (run.config.routingLlm && needsRoutingLlm(decision)) {
+    try {
+      const response = await run.recorder.complete("router", {
+        stage: "router",
+        prompt: buildRouterPrompt(run.query, run.allTools),
+        options: { temperature: 0, maxTokens: 8 },
+      });
+      decision = applyRouterAnswer(run.query, decision, parseRouterAnswer(response.text));
+    } catch (error) {
+      // A failed intent check leaves the rules' decision standing; the failed call is in modelCalls.
+      if (!(error instanceof ModelCallError)) throw error;
+      decision = { ...decision, llmAsked: true, llmAnswer: "unclear" };
+    }
+  }
+  run.result.route = decision;
+  return decision.route;
+}
+
+async function runDirect(run: Run): Promise<void> {
+  run.result.path = "direct";
+  await solve(run, [], "direct");
+}
+
+// ─── ReWOO ──────────────────────────────────────────────────────────────────────────────────────
+
+async function runRewoo(run: Run): Promise<void> {
+  const { result, recorder, config } = run;
+  result.path = "rewoo";
+  const prepared = prepareTools(run);
+  const response = await recorder.complete("planner", {
+    stage: "planner",
+    prompt: buildPlannerPrompt({
+      query: run.query,
+      tools: prepared.visible,
+      ...(prepared.skillRules ? { skillRules: prepared.skillRules } : {}),
+      ...(run.context ? { context: run.context } : {}),
+    }),
+    options: plannerOptions(config.limits.plannerMaxTokens),
+  });
+  const plan = parsePlan(`${PLAN_PREFIX}${response.text}`, run.allTools);
+  result.plan = { raw: response.text, steps: plan.steps, notes: plan.notes, waves: [] };
+
+  let outcomes: StepOutcome[] = [];
+  let steps: PlanStep[] = plan.steps;
+  if (steps.length > 0) {
+    let execution = await executePlan({ steps, runner: run.runner, round: 0 });
+    result.plan.waves = execution.waves;
+    result.steps.push(...execution.outcomes.map(toExecutedStep));
+    if (!execution.ok && config.rescue) {
+      const rescue = rescuePlan({
+        query: run.query,
+        steps,
+        outcomes: execution.outcomes,
+        tools: run.allTools,
+        round: 1,
+      });
+      if (rescue.patched.length > 0) {
+        result.rescues.push(...rescue.rescues);
+        steps = rescue.steps;
+        result.plan.steps = steps;
+        const reuse = new Map(execution.outcomes.filter((o) => o.status === "ok").map((o) => [o.id, o]));
+        execution = await executePlan({ steps, runner: run.runner, round: 1, reuse });
+        result.plan.waves = execution.waves;
+        result.steps.push(...execution.outcomes.map(toExecutedStep));
+      }
+    }
+    outcomes = execution.outcomes;
+  }
+
+  const evidence: Evidence[] = outcomes.map((o) => ({
+    source: `${o.id} ${o.tool}`,
+    ok: o.status === "ok",
+    text: o.text,
+  }));
+  const failure = planFailure(steps, outcomes, response.text);
+  if (failure && config.fallback) {
+    result.fallback.used = true;
+    result.fallback.reason = failure.reason;
+    const loop = await runReactLoop({
+      query: run.query,
+      stage: "fallback",
+      visibleTools: prepared.visible,
+      allTools: run.allTools,
+      maxIterations: config.limits.fallbackIterations,
+      observationChars: config.limits.observationChars,
+      guarded: config.writeGuard,
+      errorContext: failure.context,
+      ...(prepared.skillRules ? { skillRules: prepared.skillRules } : {}),
+      recorder,
+      runner: run.runner,
+    });
+    result.fallback.iterations = loop.iterations;
+    if (loop.final !== undefined) {
+      setAnswer(run, cleanAnswer(loop.final), "fallback");
+      return;
+    }
+    evidence.push(...loop.evidence);
+  }
+  await solve(run, evidence, "solver");
+}
+
+/** Why a ReWOO run needs the fallback, and the context the fallback prompt gets; undefined when it worked. */
+function planFailure(
+  steps: readonly PlanStep[],
+  outcomes: readonly StepOutcome[],
+  raw: string,
+): { reason: string; context: string } | undefined {
+  if (steps.length === 0) {
+    return {
+      reason: "the planner wrote no step",
+      context: `The plan had no valid step. The planner wrote:\n${truncate(raw.trim(), 300)}`,
+    };
+  }
+  const failed = outcomes.filter((outcome) => outcome.status !== "ok");
+  if (failed.length === 0) return undefined;
+  const byId = new Map(steps.map((step) => [step.id, step]));
+  const lines = outcomes.map((outcome) => {
+    const call = byId.get(outcome.id)?.raw ?? outcome.tool;
+    const status = outcome.status === "ok" ? `ok: ${truncate(outcome.text, 150)}` : (outcome.error ?? "failed");
+    return `${outcome.id} = ${call} -> ${status}`;
+  });
+  return {
+    reason: failed
+      .map((outcome) => `${outcome.id} ${outcome.tool}: ${truncate(outcome.error ?? "failed", 120)}`)
+      .join("; "),
+    context: lines.join("\n"),
+  };
+}
+
+function toExecutedStep(outcome: StepOutcome): ExecutedStep {
+  const { value: _value, text: _text, ...step } = outcome;
+  return step;
+}
+
+// ─── ReAct and the baselines ────────────────────────────────────────────────────────────────────
+
+async function runReact(run: Run): Promise<void> {
+  run.result.path = "react";
+  const prepared = prepareTools(run);
+  const loop = await runReactLoop({
+    query: run.query,
+    stage: "react",
+    visibleTools: prepared.visible,
+    allTools: run.allTools,
+    maxIterations: run.config.limits.reactMaxIterations,
+    observationChars: run.config.limits.observationChars,
+    guarded: run.config.writeGuard,
+    ...(prepared.skillRules ? { skillRules: prepared.skillRules } : {}),
+    recorder: run.recorder,
+    runner: run.runner,
+  });
+  run.result.iterations = loop.iterations;
+  if (loop.final !== undefined) setAnswer(run, cleanAnswer(loop.final), "react");
+  else await solve(run, loop.evidence, "solver");
+}
+
+async function runNative(run: Run): Promise<void> {
+  run.result.path = "native";
+  const loop = await runNativeLoop({
+    query: run.query,
+    tools: run.allTools,
+    maxCalls: run.config.limits.nativeMaxCalls,
+    observationChars: run.config.limits.observationChars,
+    recorder: run.recorder,
+    runner: run.runner,
+  });
+  run.result.iterations = loop.iterations;
+  setAnswer(run, loop.final.trim(), "native");
+}
+
+async function runJsonl(run: Run): Promise<void> {
+  run.result.path = "jsonl";
+  const loop = await runJsonlLoop({
+    query: run.query,
+    tools: run.allTools,
+    maxIterations: run.config.limits.jsonlMaxIterations,
+    observationChars: run.config.limits.observationChars,
+    recorder: run.recorder,
+    runner: run.runner,
+  });
+  run.result.iterations = loop.iterations;
+  if (loop.final !== undefined) {
+    setAnswer(run, loop.final.trim(), "jsonl");
+    return;
+  }
+  run.result.error = {
+    stage: "jsonl",
+    code: "MAX_ITERATIONS",
+    message: `no final_answer after ${run.config.limits.jsonlMaxIterations} turns`,
+  };
+}
+
+// ─── shared stages ──────────────────────────────────────────────────────────────────────────────
+
+/** Filter (top N of all tools) then skill detection over the tools that survived. */
+function prepareTools(run: Run): Prepared {
+  const filtered = filterTools(run.query, run.allTools, run.config.filter);
+  run.result.tools.filtered = filtered.tools.map((tool) => tool.name);
+  run.result.tools.scores = filtered.scores;
+  if (!run.config.skills) return { visible: filtered.tools };
+  const detected = detectSkill(run.query, filtered.tools);
+  run.result.skill = detected?.choice ?? null;
+  return { visible: filtered.tools, ...(detected ? { skillRules: skillRulesText(detected.skill) } : {}) };
+}
+
+async function solve(run: Run, evidence: readonly Evidence[], stage: "solver" | "direct"): Promise<void> {
+  const response = await run.recorder.complete(stage, {
+    stage: "solver",
+    prompt: buildSolverPrompt({ query: run.query, evidence, dataChars: run.config.limits.solverDataChars }),
+    options: solverOptions(run.config.limits.solverMaxTokens),
+  });
+  setAnswer(run, cleanAnswer(response.text), stage);
+}
+
+function setAnswer(run: Run, answer: string, by: AgentResult["answeredBy"]): void {
+  run.result.answer = answer;
+  run.result.answeredBy = by;
+}
+
+function emptyResult(query: string, config: AgentConfig, tools: readonly ToolDefinition[]): AgentResult {
+  const names = tools.map((tool) => tool.name);
+  return {
+    query,
+    config,
+    path: config.strategy === "auto" ? "none" : config.strategy,
+    skill: null,
+    tools: { available: names, filtered: names, scores: [] },
+    modelCalls: [],
+    steps: [],
+    toolCalls: [],
+    rescues: [],
+    fallback: { used: false, iterations: [] },
+    iterations: [],
+    writeGuard: { enabled: config.writeGuard, blocked: [] },
+    answer: "",
+    answeredBy: "none",
+    timings: { totalMs: 0, modelMs: 0, toolsMs: 0 },
+  };
+}

@@ -1,0 +1,41 @@
+/**
+ * Errors the agent raises internally. Model failures and time limits end a run with `AgentResult.error`;
+ * they are thrown only between the agent's own modules. (The agent may not import src/errors.ts, so the
+ * shape — code, context, cause — is repeated here.)
+ */
+
+import type { AgentStage } from "./types.ts";
+
+export class AgentError extends Error {
+  readonly code: string;
+  readonly context: Record<string, unknown>;
+
+  constructor(code: string, message: string, options: { context?: Record<string, unknown>; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.context = options.context ?? {};
+  }
+}
+
+/** A model request failed (provider error, timeout, exhausted script). */
+export class ModelCallError extends AgentError {
+  readonly stage: AgentStage;
+  constructor(stage: AgentStage, cause: unknown) {
+    super("MODEL_CALL_FAILED", `model call failed in ${stage}: ${describe(cause)}`, { context: { stage }, cause });
+    this.stage = stage;
+  }
+}
+
+/** The caller's signal fired or the run's total time limit passed. */
+export class RunAbortedError extends AgentError {
+  readonly stage: AgentStage;
+  constructor(stage: AgentStage, reason: string) {
+    super("RUN_ABORTED", `run stopped in ${stage}: ${reason}`, { context: { stage, reason } });
+    this.stage = stage;
+  }
+}
+
+export function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,96 @@
+/**
+ * Executes a ReWOO plan: resolves `#En` references, runs independent steps together (one wave at a
+ * time), and turns every failure into a string. Retries and schema validation belong to the ToolHost.
+ */
+
+import { resolveReferences } from "./references.ts";
+import type { ToolRunner } from "./tool-runner.ts";
+import type { ExecutedStep, PlanStep } from "./types.ts";
+import { groupIntoWaves } from "./waves.ts";
+
+export interface StepOutcome extends ExecutedStep {
+  /** What later steps' references read: the structured result, or the text. */
+  value?: unknown;
+  /** Result text, or the error text. */
+  text: string;
+}
+
+export interface ExecutionInput {
+  steps: readonly PlanStep[];
+  runner: ToolRunner;
+  round: number;
+  /** Successful outcomes of an earlier round: reused, never called twice. */
+  reuse?: ReadonlyMap<string, StepOutcome>;
+}
+
+export interface ExecutionOutput {
+  /** One per step, in plan order. */
+  outcomes: StepOutcome[];
+  waves: string[][];
+  ok: boolean;
+}
+
+export async function executePlan(input: ExecutionInput): Promise<ExecutionOutput> {
+  const { waves, cyclic } = groupIntoWaves(input.steps);
+  const byId = new Map(input.steps.map((step) => [step.id, step]));
+  const done = new Map<string, StepOutcome>();
+  for (const wave of waves) {
+    const results = await Promise.all(wave.map((id) => runStep(byId.get(id) as PlanStep, done, input)));
+    for (const outcome of results) done.set(outcome.id, outcome);
+  }
+  for (const id of cyclic) {
+    const step = byId.get(id) as PlanStep;
+    done.set(id, skipped(step, input.round, "circular reference between steps"));
+  }
+  const outcomes = input.steps.map((step) => done.get(step.id) as StepOutcome);
+  return { outcomes, waves, ok: outcomes.every((outcome) => outcome.status === "ok") };
+}
+
+async function runStep(
+  step: PlanStep,
+  done: ReadonlyMap<string, StepOutcome>,
+  input: ExecutionInput,
+): Promise<StepOutcome> {
+  const earlier = input.reuse?.get(step.id);
+  if (earlier?.status === "ok") return { ...earlier, round: input.round, reused: true };
+  if (step.error) {
+    return { ...skipped(step, input.round, step.error), ...(step.missing ? { missing: step.missing } : {}) };
+  }
+  const failedDependency = step.dependsOn.find((id) => done.get(id)?.status !== "ok");
+  if (failedDependency) return skipped(step, input.round, `depends on ${failedDependency}, which failed`);
+
+  const values = new Map([...done].map(([id, outcome]) => [id, outcome.value]));
+  const resolved = resolveReferences(step.args, values);
+  if (resolved.problems.length > 0) {
+    return skipped(step, input.round, `cannot resolve references: ${resolved.problems.join("; ")}`);
+  }
+  const record = await input.runner.call({
+    stage: "executor",
+    tool: step.tool,
+    args: resolved.value as Record<string, unknown>,
+    stepId: step.id,
+    round: input.round,
+    prepare: true,
+    guarded: false,
+  });
+  const base = { id: step.id, tool: step.tool, round: input.round, callSeq: record.seq, text: record.text };
+  if (record.ok) return { ...base, status: "ok", value: record.data ?? record.text };
+  const missing = record.error?.missing?.length ? record.error.missing : missingFromMessage(record.text);
+  return { ...base, status: "error", error: record.text, ...(missing.length > 0 ? { missing } : {}) };
+}
+
+function skipped(step: PlanStep, round: number, error: string): StepOutcome {
+  return { id: step.id, tool: step.tool, round, status: "skipped", error, text: `ERROR: ${error}` };
+}
+
+/** Servers that do not list missing parameters in error data still name them in the message. */
+export function missingFromMessage(message: string): string[] {
+  const patterns = [
+    /missing required (?:parameter|property|argument|field)s?:?\s*['"`]?([\w.-]+)/gi,
+    /must have required property ['"`]([\w.-]+)/gi,
+    /['"`]?([\w.-]+)['"`]? is (?:a )?required/gi,
+  ];
+  const found = new Set<string>();
+  for (const pattern of patterns) for (const match of message.matchAll(pattern)) found.add(match[1] as string);
+  return [...found];
+}

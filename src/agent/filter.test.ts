@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { filterTools, queryTerms, rankTools, scoreTool } from "./filter.ts";
+import { defineTool, SAMPLE_TOOLS } from "./testing/definitions.ts";
+
+const pullRequests = defineTool("github", "list_pull_requests", "List pull requests in a GitHub repository.", {});
+
+describe("tool scores", () => {
+  it.each([
+    // name words: list(5) pull(5) request(5); description words: list pull request (3 × 1.5)
+    ["list pull requests", 19.5],
+    // synonyms: PRs → pull, request; repo → repository (description word 1.5)
+    ["list PRs in my repo", 5 + 5 + 5 + 1.5 * 3 + 1.5],
+    // substring hit: "pull" inside the name is a whole word; "req" is too short; "quest" inside "requests"
+    ["quest", 3],
+    // description only: "github" (1.5)
+    ["github", 1.5],
+    ["weather tomorrow", 0],
+  ])("%s → %d", (query, score) => {
+    expect(scoreTool(pullRequests, queryTerms(query))).toBe(score);
+  });
+
+  it.each([
+    ["DM the team", "slack_post_message"],
+    ["send a message to general", "slack_post_message"],
+    ["merge PR 7", "merge_pull_request"],
+    ["schedule a meeting", "create-event"],
+    ["search the web for news", "tavily_search"],
+    ["read notes.txt", "read_text_file"],
+    ["show my github login", "get_me"],
+  ])("%s ranks %s first", (query, best) => {
+    expect(rankTools(query, SAMPLE_TOOLS)[0]?.name).toBe(best);
+  });
+
+  it("expands synonyms into query terms", () => {
+    expect([...queryTerms("my PRs and DMs in the repo")]).toEqual(
+      expect.arrayContaining(["pull", "request", "direct", "message", "repository"]),
+    );
+  });
+});
+
+describe("filterTools", () => {
+  it("keeps the top N in rank order; ties keep connection order", () => {
+    const { tools, scores } = filterTools("list issues", SAMPLE_TOOLS, 3);
+    expect(tools.map((tool) => tool.name)).toEqual(["list_issues", "issue_write", "issue_read"]);
+    expect(scores).toHaveLength(SAMPLE_TOOLS.length);
+  });
+
+  it('"all" keeps every tool', () => {
+    expect(filterTools("anything", SAMPLE_TOOLS, "all").tools).toHaveLength(SAMPLE_TOOLS.length);
+  });
+});

@@ -1,0 +1,93 @@
+/**
+ * Tool filter: rank the connected tools by how well their names and descriptions match the query,
+ * keep the top N. Score = 5 per tool-name word in the query + 3 per query word found inside the name
+ * + 1.5 per description word in the query; the query is widened with synonyms first (PRs → pull requests).
+ */
+
+import type { ToolDefinition } from "../mcp/types.ts";
+import { contentWords, splitName, splitWords, stem } from "./text.ts";
+import type { ToolScore } from "./types.ts";
+
+export const SCORE_NAME_WORD = 5;
+export const SCORE_NAME_SUBSTRING = 3;
+export const SCORE_DESCRIPTION_WORD = 1.5;
+
+/** What users say → what tools are called. Keys are single query words, lower case. */
+export const SYNONYMS: Readonly<Record<string, readonly string[]>> = {
+  pr: ["pull", "request"],
+  prs: ["pull", "request"],
+  dm: ["direct", "message"],
+  dms: ["direct", "message"],
+  repo: ["repository"],
+  repos: ["repository"],
+  msg: ["message"],
+  ticket: ["issue"],
+  tickets: ["issue"],
+  bug: ["issue"],
+  bugs: ["issue"],
+  doc: ["page", "document"],
+  docs: ["page", "document"],
+  note: ["page"],
+  notes: ["page"],
+  meeting: ["event"],
+  meetings: ["event"],
+  appointment: ["event"],
+  schedule: ["event", "calendar"],
+  folder: ["directory"],
+  dir: ["directory"],
+  web: ["search"],
+  google: ["search"],
+  internet: ["search"],
+  online: ["search"],
+  math: ["calculate"],
+  compute: ["calculate"],
+  username: ["me", "user"],
+  my: ["me"],
+  myself: ["me"],
+  send: ["post", "message"],
+  tell: ["post", "message"],
+  notify: ["post", "message"],
+  say: ["post", "message"],
+};
+
+/** The query's content words, stemmed, plus their synonyms. */
+export function queryTerms(query: string): Set<string> {
+  const terms = new Set(contentWords(query));
+  for (const word of splitWords(query)) {
+    for (const synonym of SYNONYMS[word] ?? []) terms.add(stem(synonym));
+  }
+  return terms;
+}
+
+export function scoreTool(tool: ToolDefinition, terms: ReadonlySet<string>): number {
+  const nameWords = new Set(splitName(tool.name).map(stem));
+  const flatName = tool.name.toLowerCase();
+  let score = 0;
+  for (const word of nameWords) if (terms.has(word)) score += SCORE_NAME_WORD;
+  for (const term of terms) {
+    if (term.length >= 3 && !nameWords.has(term) && flatName.includes(term)) score += SCORE_NAME_SUBSTRING;
+  }
+  for (const word of new Set(contentWords(tool.description))) if (terms.has(word)) score += SCORE_DESCRIPTION_WORD;
+  return score;
+}
+
+/** Every tool's score, best first; ties keep the connection order. */
+export function rankTools(query: string, tools: readonly ToolDefinition[]): ToolScore[] {
+  const terms = queryTerms(query);
+  return tools
+    .map((tool, index) => ({ name: tool.name, score: scoreTool(tool, terms), index }))
+    .sort((a, b) => b.score - a.score || a.index - b.index)
+    .map(({ name, score }) => ({ name, score }));
+}
+
+export interface FilteredTools {
+  tools: ToolDefinition[];
+  scores: ToolScore[];
+}
+
+export function filterTools(query: string, tools: readonly ToolDefinition[], limit: number | "all"): FilteredTools {
+  const scores = rankTools(query, tools);
+  const keep = limit === "all" ? scores : scores.slice(0, Math.max(0, limit));
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  return { tools: keep.map((entry) => byName.get(entry.name) as ToolDefinition), scores };
+}

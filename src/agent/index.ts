@@ -1,0 +1,5 @@
+/** The agent's public surface: run a query through a configuration, and the trace it returns. */
+
+export { type RunAgentOptions, runAgent } from "./agent.ts";
+export * from "./types.ts";
+export { isWriteTool } from "./write-guard.ts";

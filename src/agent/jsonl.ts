@@ -1,0 +1,155 @@
+/**
+ * The `jsonl` baseline: a text-only protocol for endpoints without native tool calling. The model
+ * writes one JSON object per line — `{"type":"tool_call","name","arguments"}` or
+ * `{"type":"final_answer","content"}` — and gets one observation line per call back.
+ */
+
+import type { ToolDefinition } from "../mcp/types.ts";
+import type { ChatMessage } from "../models/types.ts";
+import { parseLooseJson, stripFences } from "./loose-json.ts";
+import type { RunRecorder } from "./recorder.ts";
+import { observationText, type ToolRunner } from "./tool-runner.ts";
+import type { LoopIteration } from "./types.ts";
+
+export type JsonlEvent =
+  | { type: "tool_call"; name: string; arguments: Record<string, unknown> }
+  | { type: "final_answer"; content: string };
+
+export interface ParsedJsonl {
+  events: JsonlEvent[];
+  /** Lines that were not protocol objects. */
+  errors: string[];
+}
+
+export function buildJsonlSystemPrompt(tools: readonly ToolDefinition[]): string {
+  return [
+    "You can call tools to answer the user. Reply with JSON objects, one per line, and nothing else.",
+    'To call a tool: {"type":"tool_call","name":"<tool name>","arguments":{...}}',
+    'To answer: {"type":"final_answer","content":"<answer>"}',
+    'After your tool calls you get one {"type":"observation",...} line per call; then continue.',
+    "",
+    "Tools (arguments as JSON Schema):",
+    ...tools.map((tool) =>
+      JSON.stringify({ name: tool.name, description: tool.description, parameters: tool.inputSchema }),
+    ),
+  ].join("\n");
+}
+
+/** Reads every protocol object in a reply; prose, fences and broken JSON are tolerated. Never throws. */
+export function parseJsonl(text: string): ParsedJsonl {
+  const events: JsonlEvent[] = [];
+  const errors: string[] = [];
+  const lines = stripFences(text)
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean);
+  for (const line of lines) {
+    const start = line.indexOf("{");
+    const end = line.lastIndexOf("}");
+    if (start < 0) continue; // prose between the objects
+    const parsed = parseLooseJson(end > start ? line.slice(start, end + 1) : line.slice(start));
+    const found = parsed.ok ? toEvents(parsed.value) : [];
+    if (found.length === 0) errors.push(`not a protocol object: ${line.slice(0, 80)}`);
+    events.push(...found);
+  }
+  if (events.length === 0 && text.includes("{")) {
+    // One object spread over several lines.
+    const whole = parseLooseJson(text.slice(text.indexOf("{")));
+    if (whole.ok) events.push(...toEvents(whole.value));
+  }
+  return { events, errors: events.length === 0 && errors.length === 0 ? ["no JSON object"] : errors };
+}
+
+function toEvents(value: unknown): JsonlEvent[] {
+  if (Array.isArray(value)) return value.flatMap(toEvents);
+  if (value === null || typeof value !== "object") return [];
+  const record = value as Record<string, unknown>;
+  const type = typeof record.type === "string" ? record.type.toLowerCase() : "";
+  const name = record.name ?? record.tool;
+  if ((type === "tool_call" || type === "") && typeof name === "string" && name) {
+    return [{ type: "tool_call", name, arguments: asArguments(record.arguments ?? record.args ?? record.parameters) }];
+  }
+  const content = record.content ?? record.answer ?? record.final_answer;
+  if ((type === "final_answer" || type === "") && content !== undefined) {
+    return [{ type: "final_answer", content: typeof content === "string" ? content : JSON.stringify(content) }];
+  }
+  return [];
+}
+
+/** OpenAI-style callers send arguments as a JSON string. */
+function asArguments(value: unknown): Record<string, unknown> {
+  if (typeof value === "string") {
+    const parsed = parseLooseJson(value);
+    return parsed.ok ? asArguments(parsed.value) : {};
+  }
+  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+export interface JsonlLoopInput {
+  query: string;
+  tools: readonly ToolDefinition[];
+  maxIterations: number;
+  observationChars: number;
+  recorder: RunRecorder;
+  runner: ToolRunner;
+}
+
+export interface JsonlLoopOutput {
+  iterations: LoopIteration[];
+  final?: string;
+}
+
+export async function runJsonlLoop(input: JsonlLoopInput): Promise<JsonlLoopOutput> {
+  const messages: ChatMessage[] = [
+    { role: "system", content: buildJsonlSystemPrompt(input.tools) },
+    { role: "user", content: input.query },
+  ];
+  const iterations: LoopIteration[] = [];
+  for (let index = 1; index <= input.maxIterations; index++) {
+    const response = await input.recorder.chat("jsonl", {
+      stage: "jsonl",
+      messages,
+      options: { temperature: 0, maxTokens: 512 },
+    });
+    messages.push({ role: "assistant", content: response.text });
+    const parsed = parseJsonl(response.text);
+    const calls = parsed.events.filter((event) => event.type === "tool_call");
+    const final = parsed.events.find((event) => event.type === "final_answer");
+    if (calls.length === 0) {
+      if (final) {
+        iterations.push({ index, final: final.content });
+        return { iterations, final: final.content };
+      }
+      const parseError = parsed.errors.join("; ");
+      iterations.push({ index, parseError });
+      messages.push({
+        role: "user",
+        content: protocolLine({
+          type: "error",
+          content: `${parseError}. Reply with JSON lines: a tool_call or a final_answer.`,
+        }),
+      });
+      continue;
+    }
+    // A final answer written beside tool calls was guessed before seeing their results: ignored.
+    const observations: string[] = [];
+    for (const call of calls) {
+      const record = await input.runner.call({
+        stage: "jsonl",
+        tool: call.name,
+        args: call.arguments,
+        prepare: false,
+        guarded: false,
+      });
+      const observation = observationText(record, input.observationChars);
+      iterations.push({ index, action: call.name, input: call.arguments, observation, callSeqs: [record.seq] });
+      observations.push(protocolLine({ type: "observation", name: call.name, ok: record.ok, content: observation }));
+    }
+    messages.push({ role: "user", content: observations.join("\n") });
+  }
+  return { iterations };
+}
+
+function protocolLine(value: Record<string, unknown>): string {
+  return JSON.stringify(value);
+}

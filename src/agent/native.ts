@@ -1,0 +1,94 @@
+/**
+ * The `native` baseline: the model's own function calling (`chat({tools})`) over every connected tool,
+ * a plain loop with a call limit. Arguments are sent as the model wrote them — no repairs.
+ */
+
+import type { ToolDefinition } from "../mcp/types.ts";
+import type { ChatMessage, ChatTool, NativeToolCall } from "../models/types.ts";
+import type { RunRecorder } from "./recorder.ts";
+import { observationText, type ToolRunner } from "./tool-runner.ts";
+import type { LoopIteration } from "./types.ts";
+
+export const NATIVE_SYSTEM_PROMPT = "You are a helpful assistant. Use the tools when they help. Answer briefly.";
+
+export interface NativeLoopInput {
+  query: string;
+  tools: readonly ToolDefinition[];
+  maxCalls: number;
+  observationChars: number;
+  recorder: RunRecorder;
+  runner: ToolRunner;
+}
+
+export interface NativeLoopOutput {
+  iterations: LoopIteration[];
+  final: string;
+  /** The call limit was reached and the model was asked once more, without tools. */
+  limitReached: boolean;
+}
+
+export function toChatTools(tools: readonly ToolDefinition[]): ChatTool[] {
+  return tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.inputSchema }));
+}
+
+export async function runNativeLoop(input: NativeLoopInput): Promise<NativeLoopOutput> {
+  const messages: ChatMessage[] = [
+    { role: "system", content: NATIVE_SYSTEM_PROMPT },
+    { role: "user", content: input.query },
+  ];
+  const chatTools = toChatTools(input.tools);
+  const iterations: LoopIteration[] = [];
+  let calls = 0;
+  for (let turn = 1; ; turn++) {
+    const response = await input.recorder.chat("native", {
+      stage: "native",
+      messages,
+      tools: chatTools,
+      options: { temperature: 0 },
+    });
+    if (response.toolCalls.length === 0) return { iterations, final: response.text, limitReached: false };
+    messages.push({ role: "assistant", content: response.text, toolCalls: response.toolCalls });
+    let overLimit = false;
+    for (const call of response.toolCalls) {
+      if (calls >= input.maxCalls) {
+        answerCall(messages, call, "not executed: tool call limit reached");
+        overLimit = true;
+        continue;
+      }
+      calls += 1;
+      const record = await input.runner.call({
+        stage: "native",
+        tool: call.name,
+        args: call.arguments,
+        prepare: false,
+        guarded: false,
+      });
+      const observation = observationText(record, input.observationChars);
+      iterations.push({ index: turn, action: call.name, input: call.arguments, observation, callSeqs: [record.seq] });
+      answerCall(messages, call, observation);
+    }
+    if (overLimit) {
+      return { iterations, final: await finalWithoutTools(input, messages), limitReached: true };
+    }
+  }
+}
+
+/** Every tool call in the conversation gets its tool message (APIs reject a call left unanswered). */
+function answerCall(messages: ChatMessage[], call: NativeToolCall, content: string): void {
+  messages.push({
+    role: "tool",
+    content,
+    toolName: call.name,
+    ...(call.id === undefined ? {} : { toolCallId: call.id }),
+  });
+}
+
+/** Past the call limit: the conversation so far, no tools offered, so the model has to answer. */
+async function finalWithoutTools(input: NativeLoopInput, messages: ChatMessage[]): Promise<string> {
+  const response = await input.recorder.chat("native", {
+    stage: "native",
+    messages: [...messages, { role: "user", content: "Tool call limit reached. Answer with what you have." }],
+    options: { temperature: 0 },
+  });
+  return response.text;
+}

@@ -1,0 +1,204 @@
+/**
+ * Turns planner output into steps. Tolerant by design: prose around the calls, positional arguments,
+ * Python literals, quotes of either kind, repeated steps. Never throws; a step that cannot be run
+ * carries an `error` and the executor skips it.
+ */
+
+import type { ToolDefinition } from "../mcp/types.ts";
+import { parseCallArguments } from "./call-syntax.ts";
+import { findReferences, renameReference } from "./references.ts";
+import { looseKey } from "./text.ts";
+import { findTool, parameterOrder, requiredParams } from "./tool-schema.ts";
+import type { ParsedPlan, PlanStep } from "./types.ts";
+
+const STEP_HEADER = /#E(\d+)\s*(?:=|:(?!\/))/g;
+const CALL_START = /([A-Za-z_][\w.-]*)\s*\(/g;
+
+interface RawStep {
+  index: number;
+  tool: string;
+  named: Record<string, unknown>;
+  positional: unknown[];
+  problems: string[];
+  closed: boolean;
+  raw: string;
+  /** Index just after the call in the source text. */
+  end: number;
+}
+
+export function parsePlan(text: string, tools: readonly ToolDefinition[]): ParsedPlan {
+  const notes: string[] = [];
+  const known = new Set(tools.map((tool) => tool.name));
+  let raws = readHeadedSteps(text, known);
+  if (raws.length === 0) {
+    raws = readBareCalls(text, known);
+    if (raws.length > 0) notes.push("no #En headers: numbered the tool calls in order");
+  }
+  const numbered = renumberCollisions(raws, notes);
+  const steps = removeDuplicates(
+    numbered.map(({ id, raw }) => toStep(id, raw, tools, notes)),
+    notes,
+  );
+  const ids = new Set(steps.map((step) => step.id));
+  return { steps: steps.map((step) => validateReferences(step, ids)), notes };
+}
+
+/** `#En = tool(…)` steps; a header inside an earlier call's arguments is text, not a step. */
+function readHeadedSteps(text: string, known: ReadonlySet<string>): RawStep[] {
+  const headers = [...text.matchAll(STEP_HEADER)];
+  const steps: RawStep[] = [];
+  let consumed = 0;
+  headers.forEach((header, position) => {
+    if (header.index < consumed) return;
+    const bodyStart = header.index + header[0].length;
+    const call = pickCall(text, bodyStart, headers[position + 1]?.index ?? text.length, known);
+    if (!call) return;
+    const parsed = readCall(text, call.name, call.open, Number(header[1]));
+    steps.push(parsed);
+    consumed = parsed.end;
+  });
+  return steps;
+}
+
+/** The call inside a step's text: the first known tool, else the first thing that looks like a call. */
+function pickCall(
+  text: string,
+  from: number,
+  to: number,
+  known: ReadonlySet<string>,
+): { name: string; open: number } | undefined {
+  const region = text.slice(from, to);
+  const candidates = [...region.matchAll(CALL_START)].map((match) => ({
+    name: match[1] ?? "",
+    open: from + match.index + match[0].length - 1,
+  }));
+  return candidates.find((candidate) => known.has(candidate.name)) ?? candidates[0];
+}
+
+/** No headers at all: every `knownTool(` call in the text, numbered in order. */
+function readBareCalls(text: string, known: ReadonlySet<string>): RawStep[] {
+  const steps: RawStep[] = [];
+  let consumed = 0;
+  for (const match of text.matchAll(CALL_START)) {
+    const name = match[1] ?? "";
+    if (match.index < consumed || !known.has(name)) continue;
+    const open = match.index + match[0].length - 1;
+    const parsed = readCall(text, name, open, steps.length + 1);
+    steps.push(parsed);
+    consumed = parsed.end;
+  }
+  return steps;
+}
+
+function readCall(text: string, tool: string, open: number, index: number): RawStep {
+  const call = parseCallArguments(text, open);
+  return {
+    index,
+    tool,
+    named: call.named,
+    positional: call.positional,
+    problems: call.problems,
+    closed: call.closed,
+    raw: `${tool}${text.slice(open, call.end)}`,
+    end: call.end,
+  };
+}
+
+/** A step number used twice for different calls: the later one gets the next free number. */
+function renumberCollisions(raws: RawStep[], notes: string[]): { id: string; raw: RawStep }[] {
+  const used = new Set<number>();
+  let highest = Math.max(0, ...raws.map((raw) => raw.index));
+  return raws.map((raw) => {
+    let index = raw.index;
+    if (used.has(index)) {
+      highest += 1;
+      notes.push(`#E${index} appeared twice: the second is #E${highest}`);
+      index = highest;
+    }
+    used.add(index);
+    return { id: `#E${index}`, raw };
+  });
+}
+
+function toStep(id: string, raw: RawStep, tools: readonly ToolDefinition[], notes: string[]): PlanStep {
+  const tool = findTool(tools, raw.tool);
+  const { args, extra } = tool ? mapPositional(raw, tool) : { args: { ...raw.named }, extra: 0 };
+  const step: PlanStep = { id, tool: raw.tool, args, dependsOn: findReferences(args), raw: raw.raw };
+  const errors: string[] = [];
+  if (!tool) errors.push(`unknown tool "${raw.tool}"`);
+  else {
+    if (extra > 0) errors.push(`${extra} positional argument(s) beyond the tool's parameters`);
+    const missing = missingRequired(tool, args);
+    if (missing.length > 0) {
+      step.missing = missing;
+      errors.push(`missing required parameter(s): ${missing.join(", ")}`);
+    }
+  }
+  // An unclosed call was cut off (token limit): its last value may be partial, so it is not run.
+  if (!raw.closed) errors.push(`syntax: ${raw.problems.join("; ")}`);
+  else if (raw.problems.length > 0) notes.push(`${id}: ${raw.problems.join("; ")}`);
+  if (errors.length > 0) step.error = errors.join("; ");
+  return step;
+}
+
+/** Positional arguments fill the parameters not named, in order: required first, then the rest. */
+function mapPositional(raw: RawStep, tool: ToolDefinition): { args: Record<string, unknown>; extra: number } {
+  const args = { ...raw.named };
+  const given = new Set(Object.keys(args).map(looseKey));
+  const open = parameterOrder(tool).filter((name) => !given.has(looseKey(name)));
+  raw.positional.forEach((value, index) => {
+    const name = open[index];
+    if (name !== undefined) args[name] = value;
+  });
+  return { args, extra: Math.max(0, raw.positional.length - open.length) };
+}
+
+/** Required parameters not present under any spelling (`issueNumber` counts for `issue_number`). */
+export function missingRequired(tool: ToolDefinition, args: Record<string, unknown>): string[] {
+  const given = new Set(
+    Object.entries(args)
+      .filter(([, value]) => value !== undefined && value !== null && value !== "")
+      .map(([key]) => looseKey(key)),
+  );
+  return requiredParams(tool).filter((name) => !given.has(looseKey(name)));
+}
+
+function removeDuplicates(steps: PlanStep[], notes: string[]): PlanStep[] {
+  const kept: PlanStep[] = [];
+  const byCall = new Map<string, string>();
+  let renames: [string, string][] = [];
+  for (const original of steps) {
+    let step = original;
+    for (const [from, to] of renames)
+      step = { ...step, args: renameReference(step.args, from, to) as PlanStep["args"] };
+    step = { ...step, dependsOn: findReferences(step.args) };
+    const key = `${step.tool}(${canonicalJson(step.args)})`;
+    const earlier = byCall.get(key);
+    if (earlier !== undefined) {
+      notes.push(`${step.id} repeats ${earlier}: dropped`);
+      renames = [...renames, [step.id, earlier]];
+      continue;
+    }
+    byCall.set(key, step.id);
+    kept.push(step);
+  }
+  return kept;
+}
+
+function validateReferences(step: PlanStep, ids: ReadonlySet<string>): PlanStep {
+  const problems = step.dependsOn.flatMap((id) => {
+    if (id === step.id) return [`${id} refers to itself`];
+    return ids.has(id) ? [] : [`unknown reference ${id}`];
+  });
+  if (problems.length === 0) return step;
+  return { ...step, error: [step.error, ...problems].filter(Boolean).join("; ") };
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}

@@ -1,0 +1,119 @@
+/** The ReAct protocol: its prompt and a tolerant reader of Thought / Action / Action Input / Final Answer. */
+
+import type { ToolDefinition } from "../mcp/types.ts";
+import type { GenerationOptions } from "../models/types.ts";
+import { parseCallArguments } from "./call-syntax.ts";
+import { parseActionInput } from "./loose-json.ts";
+import { describeTool } from "./tool-schema.ts";
+
+export interface ReactTurn {
+  thought: string;
+  action: string;
+  /** The Action Input as written (JSON text). */
+  input: string;
+  observation: string;
+}
+
+export interface ReactPromptInput {
+  query: string;
+  tools: readonly ToolDefinition[];
+  skillRules?: string;
+  /** The failed plan, for the fallback: what was tried and what went wrong. */
+  errorContext?: string;
+  turns: readonly ReactTurn[];
+}
+
+export function buildReactPrompt(input: ReactPromptInput): string {
+  const format = [
+    "Use this format:",
+    "Thought: what to do next",
+    "Action: one tool name from the list",
+    'Action Input: the arguments as JSON, e.g. {"param": "value"}',
+    "Observation: the tool's result (it is given to you)",
+    "... (Thought / Action / Action Input / Observation can repeat)",
+    "Thought: I know the answer",
+    "Final Answer: the answer to the question",
+  ].join("\n");
+  const scratchpad = input.turns
+    .map(
+      (turn) =>
+        `Thought: ${turn.thought}\nAction: ${turn.action}\nAction Input: ${turn.input}\nObservation: ${turn.observation}\n`,
+    )
+    .join("");
+  const sections = [
+    ["Answer the question. You can use these tools:", ...input.tools.map(describeTool)].join("\n"),
+    format,
+    input.skillRules,
+    input.errorContext
+      ? `An earlier attempt failed:\n${input.errorContext}\nFix what failed; do not repeat calls that succeeded.`
+      : undefined,
+    `Question: ${input.query}\n${scratchpad}Thought:`,
+  ];
+  return sections.filter((section): section is string => Boolean(section)).join("\n\n");
+}
+
+export function reactOptions(maxTokens = 256): GenerationOptions {
+  return { temperature: 0, maxTokens, stop: ["\nObservation:", "Observation:"] };
+}
+
+export interface ParsedReact {
+  thought: string;
+  action?: string;
+  /** Parsed arguments: an object, or a bare value for the tool's main parameter. */
+  input?: unknown;
+  inputText?: string;
+  final?: string;
+  /** Neither an action nor a final answer could be read. */
+  error?: string;
+}
+
+const ACTION = /(?:^|\n)[ \t]*\**Action\**[ \t]*\d*[ \t]*:\**/i;
+const ACTION_INPUT = /(?:^|\n)[ \t]*\**Action[ \t]*Input\**[ \t]*\d*[ \t]*:\**/i;
+const FINAL = /\**Final[ \t]*Answer\**[ \t]*:\**/i;
+const SECTION_END = /\n[ \t]*\**(?:Observation|Thought|Action|Final[ \t]*Answer)\b/i;
+
+/** Reads one model turn. An Action before a Final Answer wins (the answer after it would be imagined). */
+export function parseReactOutput(text: string): ParsedReact {
+  const action = ACTION.exec(text);
+  const final = FINAL.exec(text);
+  const firstMarker = Math.min(action?.index ?? text.length, final?.index ?? text.length);
+  const thought = text
+    .slice(0, firstMarker)
+    .replace(/^\s*Thought\s*:\s*/i, "")
+    .trim();
+
+  if (final && (!action || final.index < action.index)) {
+    return { thought, final: sectionAfter(text, final.index + final[0].length) };
+  }
+  if (!action) return { thought, error: "no Action or Final Answer" };
+
+  const line = (text.slice(action.index + action[0].length).split("\n")[0] ?? "").trim();
+  const inputMarker = ACTION_INPUT.exec(text.slice(action.index + action[0].length));
+  const callForm = /^[`"'*]*([A-Za-z_][\w.-]*)\s*\(/.exec(line);
+  if (callForm && !inputMarker) {
+    const call = parseCallArguments(line, callForm[0].length - 1);
+    return { thought, action: callForm[1] as string, input: call.named, inputText: line.slice(callForm[0].length - 1) };
+  }
+  const name = cleanToolName(line);
+  if (!name) return { thought, error: "empty Action" };
+  if (!inputMarker) return { thought, action: name, input: {}, inputText: "" };
+  const inputStart = action.index + action[0].length + inputMarker.index + inputMarker[0].length;
+  const inputText = sectionAfter(text, inputStart);
+  return { thought, action: name, input: parseActionInput(inputText).value, inputText };
+}
+
+/** The text of a section: up to the next Observation / Thought / Action / Final Answer marker. */
+function sectionAfter(text: string, start: number): string {
+  const rest = text.slice(start);
+  const end = SECTION_END.exec(rest);
+  return (end ? rest.slice(0, end.index) : rest).trim();
+}
+
+function cleanToolName(line: string): string {
+  return (
+    line
+      .replace(/^[`"'*[\s]+|[`"'*\].,:;\s]+$/g, "")
+      .split(/\s+/)[0]
+      ?.trim() ?? ""
+  );
+}

@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import type { CompletionRequest, ModelProvider } from "../models/types.ts";
+import { ModelCallError, RunAbortedError } from "./errors.ts";
+import { RunRecorder } from "./recorder.ts";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Answers after `delayMs`, or rejects when the request's signal fires first. */
+function slowModel(delayMs: number, fail = false): ModelProvider {
+  const complete = (request: CompletionRequest) =>
+    new Promise<{
+      text: string;
+      usage: { promptTokens: number; completionTokens: number };
+      timings: { totalMs: number };
+    }>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        if (fail) reject(new Error("model down"));
+        else resolve({ text: "ok", usage: { promptTokens: 3, completionTokens: 1 }, timings: { totalMs: delayMs } });
+      }, delayMs);
+      request.signal?.addEventListener("abort", () => {
+        clearTimeout(timer);
+        reject(new Error("aborted"));
+      });
+    });
+  return {
+    id: "slow",
+    complete,
+    chat: async () => ({ ...(await complete({ stage: "native", prompt: "" })), toolCalls: [] }),
+  };
+}
+
+describe("RunRecorder", () => {
+  it("records a model call with its prompt, output, usage and duration", async () => {
+    const recorder = new RunRecorder(slowModel(5), new AbortController().signal, () => "stop");
+    await recorder.complete("planner", { stage: "planner", prompt: "Task: x", options: { temperature: 0 } });
+    expect(recorder.modelCalls).toEqual([
+      expect.objectContaining({
+        seq: 1,
+        stage: "planner",
+        kind: "complete",
+        prompt: "Task: x",
+        output: "ok",
+        usage: { promptTokens: 3, completionTokens: 1 },
+        options: { temperature: 0 },
+      }),
+    ]);
+    expect(recorder.modelCalls[0]?.durationMs).toBeGreaterThan(0);
+  });
+
+  it("turns a provider failure into ModelCallError and keeps the failed call", async () => {
+    const recorder = new RunRecorder(slowModel(1, true), new AbortController().signal, () => "stop");
+    await expect(recorder.complete("solver", { stage: "solver", prompt: "x" })).rejects.toBeInstanceOf(ModelCallError);
+    expect(recorder.modelCalls[0]?.error).toBe("model down");
+  });
+
+  it("turns a failure caused by the run's signal into RunAbortedError with the reason", async () => {
+    const controller = new AbortController();
+    const recorder = new RunRecorder(slowModel(1000), controller.signal, () => "total time limit of 20 ms exceeded");
+    setTimeout(() => controller.abort(), 20);
+    const failure = recorder.complete("planner", { stage: "planner", prompt: "x" });
+    await expect(failure).rejects.toBeInstanceOf(RunAbortedError);
+    await expect(failure).rejects.toThrow("run stopped in planner: total time limit of 20 ms exceeded");
+  });
+
+  it("counts overlapping tool calls once in the tool time", async () => {
+    const recorder = new RunRecorder(slowModel(1), new AbortController().signal, () => "stop");
+    await Promise.all([recorder.timeTool(() => sleep(40)), recorder.timeTool(() => sleep(40))]);
+    const { toolsMs, totalMs } = recorder.timings();
+    expect(toolsMs).toBeGreaterThanOrEqual(35);
+    expect(toolsMs).toBeLessThan(70);
+    expect(totalMs).toBeGreaterThanOrEqual(toolsMs);
+  });
+});

@@ -1,0 +1,137 @@
+/**
+ * Records a run as it happens: every model request (through `complete`/`chat` here, never the provider
+ * directly), every tool call, and the time spent in each. Also the one place that notices the run was
+ * aborted or ran out of time.
+ */
+
+import type {
+  ChatRequest,
+  ChatResponse,
+  CompletionRequest,
+  CompletionResponse,
+  ModelProvider,
+} from "../models/types.ts";
+import { ModelCallError, RunAbortedError } from "./errors.ts";
+import type { AgentStage, AgentTimings, ModelCallRecord, ToolCallRecord } from "./types.ts";
+
+type Interval = [number, number];
+
+export class RunRecorder {
+  readonly modelCalls: ModelCallRecord[] = [];
+  readonly toolCalls: ToolCallRecord[] = [];
+  private readonly started = performance.now();
+  private readonly modelIntervals: Interval[] = [];
+  private readonly toolIntervals: Interval[] = [];
+
+  constructor(
+    private readonly model: ModelProvider,
+    readonly signal: AbortSignal,
+    /** Why the signal fired, for the record (caller vs time limit). */
+    private readonly abortReason: () => string,
+  ) {}
+
+  /** Milliseconds since the run started. */
+  now(): number {
+    return performance.now() - this.started;
+  }
+
+  /** Throws RunAbortedError when the run must stop; called before every model and tool call. */
+  ensureRunning(stage: AgentStage): void {
+    if (this.signal.aborted) throw new RunAbortedError(stage, this.abortReason());
+  }
+
+  async complete(stage: AgentStage, request: Omit<CompletionRequest, "signal">): Promise<CompletionResponse> {
+    const record: ModelCallRecord = {
+      seq: this.modelCalls.length + 1,
+      stage: request.stage,
+      kind: "complete",
+      prompt: request.prompt,
+      ...(request.options ? { options: request.options } : {}),
+      output: "",
+      startMs: 0,
+      durationMs: 0,
+    };
+    const response = await this.track(stage, record, () => this.model.complete({ ...request, signal: this.signal }));
+    record.output = response.text;
+    return response;
+  }
+
+  async chat(stage: AgentStage, request: Omit<ChatRequest, "signal">): Promise<ChatResponse> {
+    const record: ModelCallRecord = {
+      seq: this.modelCalls.length + 1,
+      stage: request.stage,
+      kind: "chat",
+      messages: structuredClone(request.messages),
+      ...(request.tools ? { tools: request.tools.map((tool) => tool.name) } : {}),
+      ...(request.options ? { options: request.options } : {}),
+      output: "",
+      startMs: 0,
+      durationMs: 0,
+    };
+    const response = await this.track(stage, record, () => this.model.chat({ ...request, signal: this.signal }));
+    record.output = response.text;
+    record.toolCalls = response.toolCalls;
+    return response;
+  }
+
+  /** Times a tool call so tool time is measured as wall clock, overlapping calls counted once. */
+  async timeTool<T>(run: () => Promise<T>): Promise<{ value: T; startMs: number; durationMs: number }> {
+    const startMs = this.now();
+    try {
+      return { value: await run(), startMs, durationMs: this.now() - startMs };
+    } finally {
+      this.toolIntervals.push([startMs, this.now()]);
+    }
+  }
+
+  addToolCall(record: Omit<ToolCallRecord, "seq">): ToolCallRecord {
+    const full = { seq: this.toolCalls.length + 1, ...record } as ToolCallRecord;
+    this.toolCalls.push(full);
+    return full;
+  }
+
+  timings(): AgentTimings {
+    return {
+      totalMs: this.now(),
+      modelMs: coveredTime(this.modelIntervals),
+      toolsMs: coveredTime(this.toolIntervals),
+    };
+  }
+
+  private async track<T extends CompletionResponse>(
+    stage: AgentStage,
+    record: ModelCallRecord,
+    call: () => Promise<T>,
+  ): Promise<T> {
+    this.ensureRunning(stage);
+    record.startMs = this.now();
+    this.modelCalls.push(record);
+    try {
+      const response = await call();
+      record.usage = response.usage;
+      record.timings = response.timings;
+      return response;
+    } catch (error) {
+      record.error = error instanceof Error ? error.message : String(error);
+      this.ensureRunning(stage);
+      throw new ModelCallError(stage, error);
+    } finally {
+      record.durationMs = this.now() - record.startMs;
+      this.modelIntervals.push([record.startMs, this.now()]);
+    }
+  }
+}
+
+/** Length of the union of intervals. */
+function coveredTime(intervals: readonly Interval[]): number {
+  const sorted = [...intervals].sort((a, b) => a[0] - b[0]);
+  let total = 0;
+  let current: Interval | undefined;
+  for (const [start, end] of sorted) {
+    if (!current || start > current[1]) {
+      if (current) total += current[1] - current[0];
+      current = [start, end];
+    } else current[1] = Math.max(current[1], end);
+  }
+  return current ? total + current[1] - current[0] : total;
+}

@@ -1,0 +1,93 @@
+/**
+ * Solver: the question plus what the tools returned (capped, errors flagged) → a short answer, then
+ * cleaned of the habits small models have: "Based on the results," openers, parenthetical notes,
+ * a last sentence cut off by the token limit.
+ */
+
+import type { GenerationOptions } from "../models/types.ts";
+import { truncate } from "./text.ts";
+
+export interface Evidence {
+  /** e.g. `#E1 list_issues` or `list_issues`. */
+  source: string;
+  ok: boolean;
+  text: string;
+}
+
+export interface SolverPromptInput {
+  query: string;
+  evidence: readonly Evidence[];
+  /** Characters of tool data in all (DESIGN §2: 800). */
+  dataChars: number;
+}
+
+export function buildSolverPrompt(input: SolverPromptInput): string {
+  if (input.evidence.length === 0) {
+    return ["Answer the question in one or two short sentences.", `Question: ${input.query}`, "Answer:"].join("\n\n");
+  }
+  const lines = formatEvidence(input.evidence, input.dataChars);
+  return [
+    "Answer the question in one or two short sentences using the tool results. If a result is an ERROR, say what failed.",
+    `Question: ${input.query}`,
+    ["Tool results:", ...lines].join("\n"),
+    "Answer:",
+  ].join("\n\n");
+}
+
+export function solverOptions(maxTokens: number): GenerationOptions {
+  return { temperature: 0, maxTokens, stop: ["\nQuestion:", "\nTool results:"] };
+}
+
+/** One line per result; the budget is shared so short results stay whole and long ones share the rest. */
+export function formatEvidence(evidence: readonly Evidence[], budget: number): string[] {
+  const bodies = evidence.map((item) => (item.ok ? item.text : `ERROR: ${item.text}`).replace(/\s+/g, " ").trim());
+  const shares = shareBudget(
+    bodies.map((body) => body.length),
+    budget,
+  );
+  return evidence.map((item, index) => `[${item.source}] ${truncate(bodies[index] ?? "", shares[index] ?? 0)}`);
+}
+
+/** Water-filling: smallest first, each gets what it needs up to an equal share of what is left. */
+export function shareBudget(lengths: readonly number[], budget: number): number[] {
+  const shares = lengths.map(() => 0);
+  const order = lengths.map((length, index) => ({ length, index })).sort((a, b) => a.length - b.length);
+  let remaining = budget;
+  order.forEach(({ length, index }, position) => {
+    const share = Math.floor(remaining / (order.length - position));
+    shares[index] = Math.min(length, share);
+    remaining -= shares[index] as number;
+  });
+  return shares;
+}
+
+const OPENERS = [
+  /^(?:final answer|answer)\s*:\s*/i,
+  /^(?:based on|according to|from|given|using|looking at)\s+(?:the|these|this|my|your)?\s*(?:tool|search|api)?\s*(?:results?|data|information|observations?|outputs?|responses?|context|above)[^,.:]{0,40}[,:]\s*/i,
+  /^(?:the\s+)?(?:tool\s+)?(?:results?|data|outputs?)\s+(?:show|shows|indicate|indicates|say|says|suggest|suggests)(?:\s+that)?\s*[,:]?\s*/i,
+];
+const NOTE_PARENTHETICAL =
+  /\s*\((?:note|notes|nb|based on|according to|from the|source|see|as per|this is|which|i |i'|assuming|if |per |using|via|#E\d)[^()]*\)/gi;
+
+export function cleanAnswer(text: string): string {
+  let answer = text.trim();
+  for (let changed = true; changed; ) {
+    const before = answer;
+    for (const opener of OPENERS) answer = answer.replace(opener, "");
+    changed = answer !== before;
+  }
+  answer = answer
+    .replace(NOTE_PARENTHETICAL, "")
+    .replace(/\s+([.,;:!?])/g, "$1")
+    .replace(/[ \t]+/g, " ")
+    .trim();
+  answer = dropCutOffSentence(answer);
+  return answer.charAt(0).toUpperCase() + answer.slice(1);
+}
+
+/** The last sentence without closing punctuation was cut off by the token limit — unless it is the only one. */
+function dropCutOffSentence(text: string): string {
+  if (/[.!?…"'”)\]`]$/.test(text)) return text;
+  const lastEnd = Math.max(...[". ", "! ", "? ", ".\n", "!\n", "?\n"].map((mark) => text.lastIndexOf(mark)));
+  return lastEnd > 0 ? text.slice(0, lastEnd + 1).trim() : text;
+}

@@ -1,0 +1,117 @@
+/**
+ * Makes every tool call of a run: normalises and coerces arguments against the schema (ReWOO, ReAct),
+ * applies the write guard where it is on, calls the ToolHost and records the call.
+ */
+
+import { coerceArguments } from "../mcp/coerce.ts";
+import type { ToolCallResult, ToolDefinition, ToolHost } from "../mcp/types.ts";
+import { describe } from "./errors.ts";
+import { normaliseKeys } from "./normalise.ts";
+import type { RunRecorder } from "./recorder.ts";
+import { truncate } from "./text.ts";
+import { findTool } from "./tool-schema.ts";
+import type { ToolCallRecord, ToolCallStage } from "./types.ts";
+import type { WriteGuard } from "./write-guard.ts";
+
+export interface ToolCallRequest {
+  stage: ToolCallStage;
+  tool: string;
+  args: Record<string, unknown>;
+  stepId?: string;
+  round?: number;
+  /** Normalise keys and coerce types from the schema (the OnsetLab pipeline; baselines send raw). */
+  prepare: boolean;
+  /** Enforce the write guard for this call. */
+  guarded: boolean;
+}
+
+export interface ToolRunnerOptions {
+  host: ToolHost;
+  tools: readonly ToolDefinition[];
+  recorder: RunRecorder;
+  /** Tracks successful writes for the whole run; null when the write guard is off. */
+  guard: WriteGuard | null;
+  timeoutMs: number;
+}
+
+export class ToolRunner {
+  constructor(private readonly options: ToolRunnerOptions) {}
+
+  async call(request: ToolCallRequest): Promise<ToolCallRecord> {
+    const { recorder, guard } = this.options;
+    recorder.ensureRunning(request.stage);
+    const prepared = this.prepare(request);
+    const base = {
+      stage: request.stage,
+      ...(request.stepId === undefined ? {} : { stepId: request.stepId }),
+      ...(request.round === undefined ? {} : { round: request.round }),
+      tool: request.tool,
+      ...prepared,
+    };
+
+    const blocking = request.guarded ? guard?.blockingCall(request.tool) : undefined;
+    if (guard && blocking !== undefined) {
+      const message = `blocked by the write guard: ${request.tool} already succeeded in this query (call ${blocking}); do not repeat it`;
+      guard.recordBlocked({ tool: request.tool, args: prepared.args, stage: request.stage, firstCallSeq: blocking });
+      return recorder.addToolCall({
+        ...base,
+        ok: false,
+        text: message,
+        error: { kind: "tool_error", message },
+        attempts: [],
+        startMs: recorder.now(),
+        durationMs: 0,
+        blocked: true,
+      });
+    }
+
+    const timed = await recorder.timeTool(() => this.invoke(request.tool, prepared.args));
+    const result = timed.value;
+    const record = recorder.addToolCall({
+      ...base,
+      ok: result.ok,
+      text: result.text,
+      ...(result.data === undefined ? {} : { data: result.data }),
+      ...(result.error ? { error: result.error } : {}),
+      attempts: result.attempts,
+      startMs: timed.startMs,
+      durationMs: timed.durationMs,
+    });
+    if (result.ok) guard?.recordSuccess(request.tool, record.seq);
+    recorder.ensureRunning(request.stage);
+    return record;
+  }
+
+  private prepare(
+    request: ToolCallRequest,
+  ): Pick<ToolCallRecord, "args" | "argsPlanned" | "renamed" | "coerced" | "coercionProblems"> {
+    const tool = findTool(this.options.tools, request.tool);
+    if (!request.prepare || !tool) return { args: request.args, renamed: [], coerced: [], coercionProblems: [] };
+    const keyed = normaliseKeys(tool, request.args);
+    const coercion = coerceArguments(tool.inputSchema, keyed.args);
+    const changed = keyed.renamed.length > 0 || coercion.coerced.length > 0;
+    return {
+      args: coercion.args,
+      ...(changed ? { argsPlanned: request.args } : {}),
+      renamed: keyed.renamed,
+      coerced: coercion.coerced,
+      coercionProblems: coercion.problems,
+    };
+  }
+
+  /** The ToolHost promises never to throw; if one does anyway, the call still ends as a failed result. */
+  private async invoke(tool: string, args: Record<string, unknown>): Promise<ToolCallResult> {
+    const { host, recorder, timeoutMs } = this.options;
+    try {
+      return await host.callTool(tool, args, { signal: recorder.signal, timeoutMs });
+    } catch (error) {
+      const message = `tool host threw: ${describe(error)}`;
+      return { ok: false, text: message, error: { kind: "permanent", message }, attempts: [], durationMs: 0 };
+    }
+  }
+}
+
+/** What a loop protocol feeds back to the model for a call: the result, or the error flagged, capped. */
+export function observationText(record: Pick<ToolCallRecord, "ok" | "text">, maxChars: number): string {
+  return truncate(record.ok ? record.text : `ERROR: ${record.text}`, maxChars);
+}

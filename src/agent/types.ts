@@ -1,0 +1,326 @@
+/**
+ * The agent's configuration and the result of one run. `AgentResult` is the whole trace of a query:
+ * the scorer and the results store read it, so every field is plain JSON and documented.
+ */
+
+import type { ToolAttempt, ToolCallError } from "../mcp/types.ts";
+import type {
+  ChatMessage,
+  GenerationOptions,
+  ModelStage,
+  ModelTimings,
+  ModelUsage,
+  NativeToolCall,
+} from "../models/types.ts";
+
+// ─── configuration ──────────────────────────────────────────────────────────────────────────────
+
+/** `auto` runs the router; the others force one path (DESIGN §3). */
+export type Strategy = "auto" | "rewoo" | "react" | "native" | "jsonl";
+
+export interface AgentLimits {
+  /** Planner completion budget (DESIGN §2: ≤ 150 tokens). */
+  plannerMaxTokens: number;
+  solverMaxTokens: number;
+  /** Iterations of the ReAct strategy. */
+  reactMaxIterations: number;
+  /** Iterations of the ReAct fallback after a failed ReWOO run (1–2). */
+  fallbackIterations: number;
+  /** Tool calls the `native` baseline may make before it is asked for a final answer. */
+  nativeMaxCalls: number;
+  /** Model turns of the `jsonl` baseline. */
+  jsonlMaxIterations: number;
+  /** Per-attempt time limit of one tool call. */
+  toolTimeoutMs: number;
+  /** Time limit of the whole run; when it passes the run stops with `error.stage` set. */
+  totalTimeoutMs: number;
+  /** Characters of tool data the solver sees, all results together. */
+  solverDataChars: number;
+  /** Characters of one observation fed back to ReAct / jsonl / native. */
+  observationChars: number;
+}
+
+export interface AgentConfig {
+  strategy: Strategy;
+  /** How many tools the planner and ReAct see (top N by relevance), or all of them. */
+  filter: number | "all";
+  /** Inject the detected skill's rules into the planner / ReAct prompt. */
+  skills: boolean;
+  /** Fill missing required parameters from the query and re-execute the plan. */
+  rescue: boolean;
+  /** ReAct fallback after a ReWOO run that still failed. */
+  fallback: boolean;
+  /** A write tool may succeed once per query in ReAct (strategy and fallback). */
+  writeGuard: boolean;
+  /** Ask the model ACTION vs DIRECT when the rules say DIRECT and tools are connected. */
+  routingLlm: boolean;
+  limits: AgentLimits;
+}
+
+export interface AgentConfigInput extends Partial<Omit<AgentConfig, "limits">> {
+  limits?: Partial<AgentLimits>;
+}
+
+export const DEFAULT_LIMITS: AgentLimits = {
+  plannerMaxTokens: 150,
+  solverMaxTokens: 200,
+  reactMaxIterations: 5,
+  fallbackIterations: 2,
+  nativeMaxCalls: 6,
+  jsonlMaxIterations: 6,
+  toolTimeoutMs: 30_000,
+  totalTimeoutMs: 120_000,
+  solverDataChars: 800,
+  observationChars: 600,
+};
+
+export const DEFAULT_AGENT_CONFIG: AgentConfig = {
+  strategy: "auto",
+  filter: 8,
+  skills: true,
+  rescue: true,
+  fallback: true,
+  writeGuard: true,
+  routingLlm: true,
+  limits: DEFAULT_LIMITS,
+};
+
+/** Built-in defaults under the given values; the result is what a run records as its config. */
+export function resolveAgentConfig(input: AgentConfigInput = {}): AgentConfig {
+  return {
+    ...DEFAULT_AGENT_CONFIG,
+    ...stripUndefined(input),
+    limits: { ...DEFAULT_LIMITS, ...stripUndefined(input.limits ?? {}) },
+  };
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as Partial<T>;
+}
+
+// ─── plan ───────────────────────────────────────────────────────────────────────────────────────
+
+/** One parsed `#En = tool(…)` line. Arguments keep `#En…` references as strings until execution. */
+export interface PlanStep {
+  /** `#E1`, `#E2` … */
+  id: string;
+  tool: string;
+  args: Record<string, unknown>;
+  /** Step ids this step references, e.g. `["#E1"]`. */
+  dependsOn: string[];
+  /** The source text the step was parsed from. */
+  raw: string;
+  /** Set when the step failed validation (unknown tool, missing parameter, bad syntax); it is not executed. */
+  error?: string;
+  /** Required parameters the step lacks (names from the schema). */
+  missing?: string[];
+}
+
+export interface ParsedPlan {
+  steps: PlanStep[];
+  /** What the parser repaired or dropped: duplicates, renumbered ids, unparsable fragments. */
+  notes: string[];
+}
+
+// ─── trace records ──────────────────────────────────────────────────────────────────────────────
+
+/** One request to the model, as sent, and what came back. */
+export interface ModelCallRecord {
+  seq: number;
+  stage: ModelStage;
+  kind: "complete" | "chat";
+  /** `complete` requests. */
+  prompt?: string;
+  /** `chat` requests (a copy at the time of the call). */
+  messages?: ChatMessage[];
+  /** Names of the tools offered to a `chat` request. */
+  tools?: string[];
+  options?: GenerationOptions;
+  /** Raw model text (empty when it failed). */
+  output: string;
+  toolCalls?: NativeToolCall[];
+  usage?: ModelUsage;
+  /** As the provider reported them. */
+  timings?: ModelTimings;
+  /** Milliseconds since the run started. */
+  startMs: number;
+  /** Wall-clock duration measured by the agent. */
+  durationMs: number;
+  error?: string;
+}
+
+/** Which part of the agent made a tool call. */
+export type ToolCallStage = "executor" | "react" | "fallback" | "native" | "jsonl";
+
+/** One tool call (or a blocked attempt), with arguments exactly as sent to the ToolHost. */
+export interface ToolCallRecord {
+  seq: number;
+  stage: ToolCallStage;
+  /** The plan step it executed (ReWOO). */
+  stepId?: string;
+  /** 0 for the first execution of a plan, 1 after a rescue. */
+  round?: number;
+  tool: string;
+  /** Arguments before normalisation (references already resolved), when they differ from `args`. */
+  argsPlanned?: Record<string, unknown>;
+  /** Arguments as sent, after key normalisation and type coercion. */
+  args: Record<string, unknown>;
+  /** Keys renamed to the schema's spelling, e.g. `issueNumber→issue_number`. */
+  renamed: string[];
+  /** Values converted by coercion, e.g. `issue_number: string→number`. */
+  coerced: string[];
+  /** Values that did not fit the schema (sent unchanged; the server decides). */
+  coercionProblems: string[];
+  ok: boolean;
+  /** The result text, or the error text. */
+  text: string;
+  data?: unknown;
+  error?: ToolCallError;
+  attempts: ToolAttempt[];
+  startMs: number;
+  durationMs: number;
+  /** The write guard refused the call: it never reached the ToolHost. */
+  blocked?: boolean;
+}
+
+/** A plan step's outcome in one round of execution. */
+export interface ExecutedStep {
+  id: string;
+  tool: string;
+  round: number;
+  status: "ok" | "error" | "skipped";
+  /** `skipped` steps: why (validation error, failed dependency, circular reference). */
+  error?: string;
+  /** Required parameters reported missing (by validation or by the server). */
+  missing?: string[];
+  /** The ToolCallRecord.seq of its call, when one was made. */
+  callSeq?: number;
+  /** Reused from an earlier round instead of being called again. */
+  reused?: boolean;
+}
+
+export interface RescueRecord {
+  stepId: string;
+  tool: string;
+  param: string;
+  value: unknown;
+  /** Which extraction pattern produced the value, e.g. `owner-repo`, `method-intent`, `quoted`. */
+  pattern: string;
+  round: number;
+}
+
+export interface BlockedWrite {
+  tool: string;
+  args: Record<string, unknown>;
+  stage: ToolCallStage;
+  /** The ToolCallRecord.seq of the earlier successful call of this tool. */
+  firstCallSeq: number;
+}
+
+export type Route = "DIRECT" | "REWOO" | "REACT";
+
+export interface RouteDecision {
+  route: Route;
+  /** Which rule decided: `meta`, `no-tools`, `no-relevance`, `exploratory`, `sequence`, `default`, `llm`. */
+  rule: string;
+  /** The best tool relevance score the rules saw. */
+  relevance: number;
+  llmAsked: boolean;
+  /** ACTION / DIRECT as parsed, or `unclear` when the answer had neither. */
+  llmAnswer?: "ACTION" | "DIRECT" | "unclear";
+}
+
+export interface SkillChoice {
+  name: string;
+  score: number;
+  /** Detected from the active tool names, or from the query text. */
+  source: "tools" | "query";
+}
+
+export interface ToolScore {
+  name: string;
+  score: number;
+}
+
+/** One turn of a loop protocol (ReAct, jsonl, native). */
+export interface LoopIteration {
+  index: number;
+  thought?: string;
+  action?: string;
+  input?: Record<string, unknown>;
+  /** What was fed back to the model. */
+  observation?: string;
+  final?: string;
+  /** The output could not be understood; the observation told the model so. */
+  parseError?: string;
+  /** ToolCallRecord.seq of the call made in this turn. */
+  callSeqs?: number[];
+}
+
+/** Where a run ended up in error. `aborted` covers the caller's signal and the total time limit. */
+export type AgentStage =
+  | "router"
+  | "planner"
+  | "executor"
+  | "rescue"
+  | "fallback"
+  | "react"
+  | "solver"
+  | "direct"
+  | "native"
+  | "jsonl";
+
+export interface AgentRunError {
+  stage: AgentStage;
+  code: string;
+  message: string;
+}
+
+export interface AgentTimings {
+  totalMs: number;
+  /** Wall-clock time with a model call in flight. */
+  modelMs: number;
+  /** Wall-clock time with at least one tool call in flight (concurrent calls are not double-counted). */
+  toolsMs: number;
+}
+
+/** The whole trace of one query through one configuration. Never thrown away, never partial JSON. */
+export interface AgentResult {
+  query: string;
+  /** The resolved configuration the run used. */
+  config: AgentConfig;
+  /** The path actually taken (`none`: the run stopped before the router decided). */
+  path: "none" | "direct" | "rewoo" | "react" | "native" | "jsonl";
+  /** Present when the router ran (strategy `auto`). */
+  route?: RouteDecision;
+  skill: SkillChoice | null;
+  tools: {
+    /** Every connected tool (the executor's view). */
+    available: string[];
+    /** What the planner / ReAct saw, in rank order. */
+    filtered: string[];
+    scores: ToolScore[];
+  };
+  /**
+   * ReWOO only. `steps` as last executed (after a rescue, the patched steps); `waves` the step ids run
+   * together in the last round; `raw` the planner's output as the model wrote it.
+   */
+  plan?: { raw: string; steps: PlanStep[]; notes: string[]; waves: string[][] };
+  /** Every model request, in order. */
+  modelCalls: ModelCallRecord[];
+  /** ReWOO plan steps, per round. */
+  steps: ExecutedStep[];
+  /** Every tool call and blocked attempt, in order. */
+  toolCalls: ToolCallRecord[];
+  rescues: RescueRecord[];
+  fallback: { used: boolean; reason?: string; iterations: LoopIteration[] };
+  /** ReAct / jsonl / native turns of the main strategy. */
+  iterations: LoopIteration[];
+  writeGuard: { enabled: boolean; blocked: BlockedWrite[] };
+  answer: string;
+  /** Which stage produced the answer. */
+  answeredBy: "direct" | "solver" | "react" | "fallback" | "native" | "jsonl" | "none";
+  /** The stage that failed (model error, time limit); the answer may still be partial. */
+  error?: AgentRunError;
+  timings: AgentTimings;
+}
