@@ -1,0 +1,187 @@
+/**
+ * Scores a folder of recorded BFCL results (`BFCL_v3_<cat>_result.json`) in BFCL mode and, where
+ * BFCL's own score files are found, compares verdicts entry by entry.
+ */
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { type CheckOptions, checkEntry } from "./checker.ts";
+import {
+  loadPossibleAnswers,
+  loadQuestions,
+  loadResults,
+  loadScoreFile,
+  type RecordedResult,
+  type ScoreFile,
+} from "./data.ts";
+import { decodeOutput } from "./decode.ts";
+import { BfclInputError } from "./errors.ts";
+import type { BfclQuestion, BfclVerdict, ExpectedCall } from "./types.ts";
+
+const RESULT_FILE = /^BFCL_v3_(.+)_result\.json$/;
+
+export interface EntryScore {
+  readonly id: string;
+  readonly verdict: BfclVerdict;
+}
+
+/** Everything one category needs to be scored, loaded. */
+export interface CategoryInput {
+  readonly category: string;
+  readonly resultFile: string;
+  readonly results: readonly RecordedResult[];
+  readonly questions: ReadonlyMap<string, BfclQuestion>;
+  readonly answers: ReadonlyMap<string, readonly ExpectedCall[]>;
+  readonly score?: ScoreFile;
+}
+
+export interface Disagreement {
+  readonly id: string;
+  readonly output: string;
+  readonly ours: BfclVerdict;
+  readonly bfcl: BfclVerdict;
+}
+
+export interface Agreement {
+  readonly bfclCorrect: number;
+  readonly bfclTotal: number;
+  readonly bfclAccuracy: number;
+  readonly agree: number;
+  readonly disagree: number;
+  /** Of the entries both call failing, how many with the same error type. */
+  readonly sameErrorType: number;
+  readonly bothFailing: number;
+  readonly disagreements: readonly Disagreement[];
+}
+
+export interface CategoryScore {
+  readonly category: string;
+  readonly total: number;
+  readonly correct: number;
+  readonly accuracy: number;
+  readonly entries: readonly EntryScore[];
+  readonly agreement?: Agreement;
+}
+
+export interface ScoreDirOptions extends CheckOptions {
+  readonly dataDir: string;
+  /** Where BFCL's score files are; default: `score/<model>/` beside `result/<model>/`. */
+  readonly scoresDir?: string;
+}
+
+/** Pure: scores loaded inputs. */
+export function scoreCategory(input: CategoryInput, options: CheckOptions = {}): CategoryScore {
+  const entries = input.results.map((r) => ({ id: r.id, verdict: scoreResult(input, r, options) }));
+  const correct = entries.filter((e) => e.verdict.valid).length;
+  const total = entries.length;
+  const base = { category: input.category, total, correct, accuracy: total === 0 ? 0 : correct / total, entries };
+  return input.score ? { ...base, agreement: compare(input, entries, input.score) } : base;
+}
+
+function scoreResult(input: CategoryInput, r: RecordedResult, options: CheckOptions): BfclVerdict {
+  const question = input.questions.get(r.id);
+  if (!question) throw unknownId(input.resultFile, r, "no question with this id in the data");
+  const expected = input.answers.get(r.id);
+  if (!expected && !input.category.includes("relevance")) {
+    throw unknownId(input.resultFile, r, "no possible answer with this id");
+  }
+  return checkEntry(input.category, question.function, decodeOutput(r.result), expected ?? [], options);
+}
+
+function unknownId(file: string, r: RecordedResult, what: string): BfclInputError {
+  return new BfclInputError("BFCL_UNKNOWN_ID", `${file}:${r.line}: ${r.id}: ${what}`, {
+    context: { file, line: r.line, id: r.id },
+  });
+}
+
+function compare(input: CategoryInput, entries: readonly EntryScore[], score: ScoreFile): Agreement {
+  const outputs = new Map(input.results.map((r) => [r.id, r.result]));
+  let agree = 0;
+  let sameErrorType = 0;
+  let bothFailing = 0;
+  const disagreements: Disagreement[] = [];
+  for (const { id, verdict } of entries) {
+    const bfcl: BfclVerdict = score.failures.get(id) ?? { valid: true };
+    if (bfcl.valid === verdict.valid) {
+      agree++;
+      if (!bfcl.valid && !verdict.valid) {
+        bothFailing++;
+        if (bfcl.errorType === verdict.errorType) sameErrorType++;
+      }
+    } else {
+      const raw = outputs.get(id);
+      disagreements.push({ id, output: typeof raw === "string" ? raw : JSON.stringify(raw), ours: verdict, bfcl });
+    }
+  }
+  return {
+    bfclCorrect: score.correctCount,
+    bfclTotal: score.totalCount,
+    bfclAccuracy: score.accuracy,
+    agree,
+    disagree: disagreements.length,
+    sameErrorType,
+    bothFailing,
+    disagreements,
+  };
+}
+
+// ─── loading a folder ───────────────────────────────────────────────────────────────────────────
+
+function requireDir(dir: string, what: string): void {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    throw new BfclInputError("BFCL_MISSING_DIR", `${what} not found: ${dir}`, { context: { dir } });
+  }
+}
+
+function requireFile(file: string, what: string): void {
+  if (!existsSync(file))
+    throw new BfclInputError("BFCL_MISSING_FILE", `${what} not found: ${file}`, { context: { file } });
+}
+
+/** The default score folder: `<root>/score/<model>` for a result folder `<root>/result/<model>`. */
+export function defaultScoresDir(resultDir: string): string {
+  return join(dirname(dirname(resultDir)), "score", basename(resultDir));
+}
+
+/** Loads every category found in `resultDir` with its data, answers and (if present) score file. */
+export function loadCategoryInputs(resultDir: string, options: ScoreDirOptions): CategoryInput[] {
+  requireDir(resultDir, "result folder");
+  requireDir(options.dataDir, "BFCL data folder");
+  const scoresDir = options.scoresDir ?? defaultScoresDir(resultDir);
+  if (options.scoresDir) requireDir(scoresDir, "score folder");
+  const files = readdirSync(resultDir)
+    .filter((f) => RESULT_FILE.test(f))
+    .sort();
+  if (files.length === 0) {
+    throw new BfclInputError("BFCL_NO_RESULTS", `no BFCL_v3_<category>_result.json files in ${resultDir}`, {
+      context: { dir: resultDir },
+    });
+  }
+  return files.map((f) => {
+    const category = RESULT_FILE.exec(f)![1]!;
+    const resultFile = join(resultDir, f);
+    const questionFile = join(options.dataDir, `BFCL_v3_${category}.json`);
+    requireFile(questionFile, `questions for ${category}`);
+    const answerFile = join(options.dataDir, "possible_answer", `BFCL_v3_${category}.json`);
+    const needsAnswers = !category.includes("relevance");
+    if (needsAnswers) requireFile(answerFile, `possible answers for ${category}`);
+    const results = loadResults(resultFile);
+    const scoreFile = join(scoresDir, `BFCL_v3_${category}_score.json`);
+    return {
+      category,
+      resultFile,
+      results,
+      questions: new Map(loadQuestions(questionFile).map((q) => [q.id, q])),
+      answers: needsAnswers ? loadPossibleAnswers(answerFile) : new Map(),
+      score: existsSync(scoreFile)
+        ? loadScoreFile(
+            scoreFile,
+            results.map((r) => r.id),
+          )
+        : undefined,
+    };
+  });
+}
+
+export function scoreResultDir(resultDir: string, options: ScoreDirOptions): CategoryScore[] {
+  return loadCategoryInputs(resultDir, options).map((input) => scoreCategory(input, options));
+}
