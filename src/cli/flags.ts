@@ -1,0 +1,19 @@
+import { InputError } from "../errors.ts";
+
+/** A bad command-line flag value; the message names the flag and what was expected. */
+export class FlagError extends InputError {}
+
+export type TransportFlag = "stdio" | "memory";
+
+export function parseTransport(value: string): TransportFlag {
+  if (value === "stdio" || value === "memory") return value;
+  throw new FlagError("BAD_FLAG", `--transport must be stdio or memory, not "${value}"`);
+}
+
+export function parsePositiveInt(flag: string, value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) {
+    throw new FlagError("BAD_FLAG", `${flag} must be a whole number ≥ 1, not "${value}"`);
+  }
+  return number;
+}
