@@ -1,6 +1,7 @@
 #!/usr/bin/env -S node --import tsx
 import { Command } from "commander";
 import { registerBfclCommands } from "./bfcl.ts";
+import { registerDatasetCommands } from "./dataset.ts";
 import { reportError } from "./exit.ts";
 import { registerMockCommands } from "./mock.ts";
 import { registerPerfCommand } from "./perf.ts";
@@ -11,6 +12,7 @@ export function buildProgram(): Command {
     .exitOverride()
     .showHelpAfterError("(run with --help for usage)");
   registerBfclCommands(program);
+  registerDatasetCommands(program);
   registerMockCommands(program);
   registerPerfCommand(program);
   return program;

@@ -1,0 +1,130 @@
+/**
+ * Cross-checks items against the servers they name: every expected tool exists on one of the item's
+ * servers, every expected parameter exists in the tool's inputSchema, the gold call gives every required
+ * parameter and validates against the schema (types, enums, formats), every acceptable value fits the
+ * parameter's schema, and state checks name a known check of that server.
+ */
+import { Ajv, type ValidateFunction } from "ajv";
+import addFormatsModule from "ajv-formats";
+import type { ToolDefinition } from "../../mcp/types.ts";
+import type { DatasetProblem } from "./errors.ts";
+import { concreteAlternatives, goldArgs, goldValue, mayOmit } from "./gold.ts";
+import type { DatasetItem, LoadedItem } from "./types.ts";
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+export interface ServerSurface {
+  tools: readonly ToolDefinition[];
+  /** State-check names per server (mock servers only; a server absent here has none to check). */
+  checks: Readonly<Record<string, readonly string[]>>;
+}
+
+type Properties = Record<string, Record<string, unknown>>;
+
+/** Compiled validators, one per tool (whole arguments) and per (tool, parameter). */
+class SchemaCache {
+  private readonly ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false });
+  private readonly cache = new Map<string, ValidateFunction>();
+
+  constructor() {
+    addFormats(this.ajv);
+  }
+
+  validator(key: string, schema: Record<string, unknown>): ValidateFunction {
+    let validate = this.cache.get(key);
+    if (!validate) {
+      const { $id: _id, $schema: _dialect, ...plain } = schema;
+      validate = this.ajv.compile(plain);
+      this.cache.set(key, validate);
+    }
+    return validate;
+  }
+
+  errors(validate: ValidateFunction): string {
+    return this.ajv.errorsText(validate.errors, { dataVar: "" }).replace(/^\//, "");
+  }
+}
+
+export function crossCheck(items: readonly LoadedItem[], surface: ServerSurface): DatasetProblem[] {
+  const byName = new Map(surface.tools.map((tool) => [tool.name, tool]));
+  const servers = new Set([...surface.tools.map((tool) => tool.server), ...Object.keys(surface.checks)]);
+  const schemas = new SchemaCache();
+  const problems: DatasetProblem[] = [];
+  for (const loaded of items) {
+    const report = (message: string) =>
+      problems.push({ file: loaded.file, line: loaded.line, id: loaded.item.id, message });
+    checkItem(loaded.item, { byName, servers, schemas, checks: surface.checks }, report);
+  }
+  return problems;
+}
+
+interface Context {
+  byName: Map<string, ToolDefinition>;
+  servers: Set<string>;
+  schemas: SchemaCache;
+  checks: Readonly<Record<string, readonly string[]>>;
+}
+
+function checkItem(item: DatasetItem, context: Context, report: (message: string) => void): void {
+  for (const server of item.servers) {
+    if (!context.servers.has(server)) report(`servers: unknown server "${server}"`);
+  }
+  item.calls.forEach((call, index) => {
+    const where = `calls[${index}] ${call.tool}`;
+    const tool = context.byName.get(call.tool);
+    if (!tool) {
+      report(`${where}: unknown tool (no connected server lists it)`);
+      return;
+    }
+    if (!item.servers.includes(tool.server)) report(`${where}: the tool is on server "${tool.server}", not in servers`);
+    const properties = (tool.inputSchema.properties ?? {}) as Properties;
+    const required = (tool.inputSchema.required ?? []) as string[];
+    for (const [param, expected] of Object.entries(call.args)) {
+      const property = properties[param];
+      if (!property) {
+        report(
+          `${where}: unknown parameter "${param}" (the tool has: ${Object.keys(properties).join(", ") || "none"})`,
+        );
+        continue;
+      }
+      const validate = context.schemas.validator(`${tool.server}/${tool.name}/${param}`, property);
+      for (const alternative of concreteAlternatives(expected)) {
+        if (!validate(alternative)) {
+          report(
+            `${where}: ${param} = ${JSON.stringify(alternative)} does not fit the parameter's schema (${context.schemas.errors(validate)})`,
+          );
+        }
+      }
+    }
+    for (const param of required) {
+      if (!(param in call.args) || !goldValue(call.args[param]).present) {
+        report(`${where}: required parameter "${param}" has no gold value`);
+      } else if (mayOmit(call.args[param])) {
+        report(`${where}: required parameter "${param}" is marked may-be-omitted ("")`);
+      }
+    }
+    const validateCall = context.schemas.validator(`${tool.server}/${tool.name}`, tool.inputSchema);
+    if (!validateCall(goldArgs(call))) {
+      report(
+        `${where}: the gold call does not validate against the tool's inputSchema (${context.schemas.errors(validateCall)})`,
+      );
+    }
+  });
+  for (const name of [...(item.forbidden ?? []), ...(item.tools ?? [])]) {
+    if (!context.byName.has(name)) report(`unknown tool "${name}" in forbidden/tools`);
+  }
+  for (const param of item.missing ?? []) {
+    const known = (item.forbidden ?? []).some((name) => {
+      const properties = (context.byName.get(name)?.inputSchema.properties ?? {}) as Properties;
+      return param in properties;
+    });
+    if (!known) report(`missing: "${param}" is not a parameter of any forbidden tool`);
+  }
+  (item.state ?? []).forEach((check, index) => {
+    const names = context.checks[check.server];
+    if (!names) report(`state[${index}]: server "${check.server}" has no state checks`);
+    else if (!names.includes(check.expect)) {
+      report(`state[${index}]: "${check.expect}" is not a check of ${check.server} (it has: ${names.join(", ")})`);
+    }
+  });
+}

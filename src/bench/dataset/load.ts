@@ -1,0 +1,151 @@
+/**
+ * Loads datasets/*.jsonl: every line is validated against datasets/schema.json and ids must be unique
+ * across files. Nothing is returned from an invalid dataset: all problems are collected (file:line and
+ * reason) and thrown together, so one run of the check shows every defect.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { DatasetError, type DatasetProblem } from "./errors.ts";
+import type { DatasetItem, LoadedItem } from "./types.ts";
+
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+export const DATASETS_DIR = join(REPO_ROOT, "datasets");
+export const DATASET_SCHEMA_FILE = join(DATASETS_DIR, "schema.json");
+
+let compiled: ValidateFunction | undefined;
+
+function itemValidator(): ValidateFunction {
+  if (!compiled) {
+    const ajv = new Ajv({ allErrors: true });
+    compiled = ajv.compile(JSON.parse(readFileSync(DATASET_SCHEMA_FILE, "utf8")));
+  }
+  return compiled;
+}
+
+/**
+ * Resolves dataset arguments to files: a .jsonl file, a folder (its *.jsonl files), or a pattern whose
+ * file name part has `*` wildcards (`datasets/git*.jsonl`). Default: datasets/*.jsonl.
+ */
+export function resolveDatasetFiles(paths: string | readonly string[] = [DATASETS_DIR]): string[] {
+  const files = new Set<string>();
+  for (const path of typeof paths === "string" ? [paths] : paths) {
+    for (const file of expand(path)) files.add(file);
+  }
+  return [...files];
+}
+
+function expand(path: string): string[] {
+  const absolute = resolve(path);
+  if (basename(absolute).includes("*")) {
+    const dir = dirname(absolute);
+    const pattern = new RegExp(`^${basename(absolute).split("*").map(escapeRegExp).join(".*")}$`);
+    const matches = existsSync(dir) ? jsonlIn(dir).filter((file) => pattern.test(basename(file))) : [];
+    if (matches.length === 0) throw unreadable(path, "no dataset file matches this pattern");
+    return matches;
+  }
+  if (!existsSync(absolute)) throw unreadable(path, "no such file or folder");
+  if (statSync(absolute).isDirectory()) {
+    const files = jsonlIn(absolute);
+    if (files.length === 0) throw unreadable(path, "the folder holds no .jsonl file");
+    return files;
+  }
+  return [absolute];
+}
+
+function jsonlIn(dir: string): string[] {
+  return readdirSync(dir)
+    .filter((name) => name.endsWith(".jsonl"))
+    .sort()
+    .map((name) => join(dir, name));
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
+}
+
+function unreadable(path: string, reason: string): DatasetError {
+  return new DatasetError("DATASET_UNREADABLE", [{ file: path, line: 0, message: reason }]);
+}
+
+/** Loads and validates every item; throws a DatasetError listing every problem when any line is bad. */
+export function loadDataset(paths?: string | readonly string[]): LoadedItem[] {
+  const { items, problems } = readDataset(paths);
+  if (problems.length > 0) throw new DatasetError("DATASET_INVALID", problems);
+  return items;
+}
+
+/** Like loadDataset, but returns the valid items and the problems instead of throwing (for the check). */
+export function readDataset(paths?: string | readonly string[]): { items: LoadedItem[]; problems: DatasetProblem[] } {
+  const items: LoadedItem[] = [];
+  const problems: DatasetProblem[] = [];
+  const firstSeen = new Map<string, LoadedItem>();
+  for (const file of resolveDatasetFiles(paths)) {
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (cause) {
+      throw new DatasetError("DATASET_UNREADABLE", [{ file, line: 0, message: (cause as Error).message }], { cause });
+    }
+    const lines = text.split("\n");
+    lines.forEach((raw, index) => {
+      const line = index + 1;
+      if (raw.trim() === "") return;
+      const parsed = parseLine(raw, file, line);
+      if ("problem" in parsed) {
+        problems.push(parsed.problem);
+        return;
+      }
+      const loaded: LoadedItem = { item: parsed.item, file, line };
+      const earlier = firstSeen.get(parsed.item.id);
+      if (earlier) {
+        problems.push({
+          file,
+          line,
+          id: parsed.item.id,
+          message: `duplicate id, first used at ${earlier.file}:${earlier.line}`,
+        });
+        return;
+      }
+      firstSeen.set(parsed.item.id, loaded);
+      items.push(loaded);
+    });
+  }
+  return { items, problems };
+}
+
+function parseLine(raw: string, file: string, line: number): { item: DatasetItem } | { problem: DatasetProblem } {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (error) {
+    return { problem: { file, line, message: `not valid JSON (${(error as Error).message})` } };
+  }
+  const validate = itemValidator();
+  if (!validate(value)) {
+    const id = typeof (value as { id?: unknown })?.id === "string" ? (value as { id: string }).id : undefined;
+    return { problem: { file, line, id, message: describeSchemaErrors(validate.errors) } };
+  }
+  return { item: value as DatasetItem };
+}
+
+/** ajv errors → one readable reason; `if/then` wrapper errors are dropped in favour of the real one. */
+function describeSchemaErrors(errors: ErrorObject[] | null | undefined): string {
+  const useful = (errors ?? []).filter((error) => error.keyword !== "if");
+  return useful
+    .map((error) => {
+      const at = error.instancePath ? error.instancePath.slice(1).replaceAll("/", ".") : "item";
+      if (error.keyword === "additionalProperties") {
+        return `${at}: unknown field "${(error.params as { additionalProperty: string }).additionalProperty}"`;
+      }
+      if (error.keyword === "enum") {
+        return `${at}: must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.join(", ")}`;
+      }
+      if (error.keyword === "const") {
+        return `${at}: must be ${JSON.stringify((error.params as { allowedValue: unknown }).allowedValue)}`;
+      }
+      return `${at} ${error.message ?? error.keyword}`;
+    })
+    .join("; ");
+}

@@ -1,0 +1,80 @@
+/**
+ * The gold replay: every item's gold calls executed against freshly reset mock servers (in order, on
+ * shared state, so later calls see what earlier ones did), then its state checks and its answer check —
+ * the answer check against the text of the gold results, since a grounded answer can only say what the
+ * tools returned. An item whose gold does not satisfy its own checks is a dataset bug.
+ */
+import type { ClientPool } from "../../mcp/pool.ts";
+import { checkAnswer } from "./answer-check.ts";
+import { goldArgs } from "./gold.ts";
+import type { LoadedItem } from "./types.ts";
+
+export interface ReplayFailure {
+  id: string;
+  file: string;
+  line: number;
+  reason: string;
+}
+
+export interface ReplayReport {
+  passed: number;
+  failed: number;
+  failures: ReplayFailure[];
+}
+
+/** The mock-server side the replay needs (ClientPool implements it). */
+export type ReplayHost = Pick<ClientPool, "callTool" | "resetAll" | "check">;
+
+export async function replayGold(
+  items: readonly LoadedItem[],
+  host: ReplayHost,
+  onItem?: (done: number, total: number) => void,
+): Promise<ReplayReport> {
+  const failures: ReplayFailure[] = [];
+  let done = 0;
+  for (const loaded of items) {
+    const reasons = await replayItem(loaded, host);
+    for (const reason of reasons) {
+      failures.push({ id: loaded.item.id, file: loaded.file, line: loaded.line, reason });
+    }
+    onItem?.(++done, items.length);
+  }
+  const failedIds = new Set(failures.map((failure) => failure.id));
+  return { passed: items.length - failedIds.size, failed: failedIds.size, failures };
+}
+
+/** Replays one item; returns what went wrong (empty = the gold satisfies the item's checks). */
+export async function replayItem(loaded: LoadedItem, host: ReplayHost): Promise<string[]> {
+  const { item } = loaded;
+  const reasons: string[] = [];
+  await host.resetAll();
+  const texts: string[] = [];
+  for (const [index, call] of item.calls.entries()) {
+    const result = await host.callTool(call.tool, goldArgs(call));
+    if (!result.ok) {
+      reasons.push(`gold call ${index + 1} ${call.tool} failed: ${result.text}`);
+      return reasons;
+    }
+    texts.push(result.text, JSON.stringify(result.data ?? null));
+  }
+  for (const check of item.state ?? []) {
+    let outcome: { pass: boolean; detail: string };
+    try {
+      outcome = await host.check(check.server, check.expect, check.args);
+    } catch (error) {
+      reasons.push(`state check ${check.server}.${check.expect} could not run: ${(error as Error).message}`);
+      continue;
+    }
+    if (outcome.pass === Boolean(check.negate)) {
+      const wanted = check.negate ? "fail" : "pass";
+      reasons.push(`state check ${check.server}.${check.expect} should ${wanted}: ${outcome.detail}`);
+    }
+  }
+  if (item.answer && item.calls.length > 0) {
+    // notContains limits what the answer may say, not what the tools return: not checked here.
+    const { contains, anyOf, regex } = item.answer;
+    const verdict = checkAnswer({ contains, anyOf, regex }, texts.join("\n"));
+    if (!verdict.pass) reasons.push(`answer check not supported by the gold results: ${verdict.failures.join("; ")}`);
+  }
+  return reasons;
+}

@@ -1,0 +1,96 @@
+/**
+ * A labeled dataset item (DESIGN §7): the contract between the dataset files, the dataset check,
+ * the simulator (which answers from these gold labels), the bench's scorer and the BFCL importer.
+ * `datasets/schema.json` says the same in JSON Schema; every load validates against it.
+ */
+
+export type Category = "direct" | "single" | "sequence" | "parallel" | "exploratory" | "irrelevant" | "missing_info";
+
+export const CATEGORIES: readonly Category[] = [
+  "direct",
+  "single",
+  "sequence",
+  "parallel",
+  "exploratory",
+  "irrelevant",
+  "missing_info",
+];
+
+/** The route the router should pick (lowercase, as in the dataset files). */
+export type ExpectedRoute = "direct" | "rewoo" | "react";
+
+export type Difficulty = "easy" | "medium" | "hard";
+
+/**
+ * One expected tool call. `args` maps a parameter to its acceptable values in BFCL's form, matched by
+ * src/bench/scoring/arg-match.ts (`matchJsonArgs`):
+ * - a plain value: that value (to expect an array value, wrap it: `[["bug", "ui"]]`);
+ * - an array: a list of alternatives; `""` among them means the parameter may be omitted;
+ * - `{"regex": "…"}` (unanchored, on a string) and `{"any": true}` for free text, as alternatives.
+ * The GOLD value — what the gold replay sends and the simulator's oracle writes — is the first
+ * alternative that is neither `""` nor a `{regex}` / `{any}` object; a parameter whose only
+ * alternatives are `""` and extensions is omitted from the gold call.
+ */
+export interface ExpectedCall {
+  tool: string;
+  args: Record<string, unknown>;
+}
+
+/** An end-state check run through a mock server's hidden `__check` tool after the query. */
+export interface StateCheckSpec {
+  server: string;
+  /** The check's name, e.g. `issue_exists` (see each server's checks.ts). */
+  expect: string;
+  args: Record<string, unknown>;
+  /** The check must FAIL (e.g. nothing was posted, the file was not deleted). */
+  negate?: boolean;
+}
+
+/** Checks on the final answer text; every given part must hold. Strings compare case-insensitively. */
+export interface AnswerCheck {
+  /** Every one of these must appear. */
+  contains?: string[];
+  /** At least one of these must appear. */
+  anyOf?: string[];
+  /** None of these may appear. */
+  notContains?: string[];
+  /** An unanchored, case-insensitive regular expression the answer must match. */
+  regex?: string;
+}
+
+export interface DatasetItem {
+  /** Unique across all dataset files, e.g. `gh-014`. */
+  id: string;
+  query: string;
+  category: Category;
+  /** Servers whose tools the right answer uses (for `direct`/`irrelevant`: the servers connected). */
+  servers: string[];
+  route: ExpectedRoute;
+  /** The gold calls. Empty for `direct`, `irrelevant` and `missing_info`. */
+  calls: ExpectedCall[];
+  /** `sequence`: calls must happen in this order (later ones use earlier results); `any`: any order. */
+  order: "sequence" | "any";
+  state?: StateCheckSpec[];
+  answer?: AnswerCheck;
+  /**
+   * Tools that must NOT be called: for `missing_info`, the tool that would need the absent value
+   * (look-ups are allowed); for `irrelevant`, every call fails the item whatever this says.
+   */
+  forbidden?: string[];
+  /** `missing_info`: the required parameters the query does not give. */
+  missing?: string[];
+  difficulty: Difficulty;
+  /** `write` for items that change state, `skill:github` …, `typo`, `cross-server`, `lookup` … */
+  tags: string[];
+  /** Restricts the tools offered to these names (BFCL items carry their own function set). */
+  tools?: string[];
+  /** Earlier messages before the query (a system prompt), as BFCL questions sometimes have. */
+  messages?: { role: string; content: string }[];
+}
+
+/** An item with where it came from, so every later error can name file:line. */
+export interface LoadedItem {
+  item: DatasetItem;
+  file: string;
+  line: number;
+}

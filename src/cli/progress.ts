@@ -1,0 +1,76 @@
+/**
+ * Progress on stderr for long work: a live bar on a TTY (cli-progress), plain periodic lines otherwise
+ * (CI logs, pipes), so stdout stays clean for --json. `detail` is shown after the counts (e.g. running
+ * task success per configuration).
+ */
+import cliProgress from "cli-progress";
+
+export interface Progress {
+  update(done: number, detail?: string): void;
+  stop(): void;
+}
+
+export interface ProgressOptions {
+  label: string;
+  total: number;
+  /** Plain mode: a line at most this often (default 5 s), and always at the end. */
+  intervalMs?: number;
+  stream?: NodeJS.WriteStream;
+}
+
+export function startProgress(options: ProgressOptions): Progress {
+  const stream = options.stream ?? process.stderr;
+  const live = stream.isTTY === true && !process.env.CI;
+  return live ? barProgress(options, stream) : lineProgress(options, stream);
+}
+
+function barProgress(options: ProgressOptions, stream: NodeJS.WriteStream): Progress {
+  const bar = new cliProgress.SingleBar(
+    {
+      stream,
+      format: `${options.label} [{bar}] {value}/{total} {percentage}% | {rate}/s | ETA {eta_formatted} {detail}`,
+      hideCursor: true,
+      barsize: 24,
+      etaBuffer: 50,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  const started = performance.now();
+  bar.start(options.total, 0, { rate: "0.0", detail: "" });
+  return {
+    update: (done, detail = "") => bar.update(done, { rate: rate(done, started), detail }),
+    stop: () => bar.stop(),
+  };
+}
+
+function lineProgress(options: ProgressOptions, stream: NodeJS.WriteStream): Progress {
+  const interval = options.intervalMs ?? 5000;
+  const started = performance.now();
+  let lastLine = started;
+  let last = { done: 0, detail: "" };
+  const write = () => {
+    const { done, detail } = last;
+    const elapsed = (performance.now() - started) / 1000;
+    const perSecond = done / Math.max(elapsed, 1e-9);
+    const eta = done > 0 ? Math.round((options.total - done) / perSecond) : undefined;
+    const etaText = eta === undefined ? "" : ` ETA ${eta}s`;
+    stream.write(
+      `${options.label} ${done}/${options.total} (${rate(done, started)}/s${etaText})${detail ? ` ${detail}` : ""}\n`,
+    );
+  };
+  return {
+    update: (done, detail = "") => {
+      last = { done, detail };
+      const now = performance.now();
+      if (now - lastLine >= interval) {
+        lastLine = now;
+        write();
+      }
+    },
+    stop: write,
+  };
+}
+
+function rate(done: number, started: number): string {
+  return (done / Math.max((performance.now() - started) / 1000, 1e-9)).toFixed(1);
+}
