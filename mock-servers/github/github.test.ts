@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { specViolations } from "../kit/testing.ts";
 import { githubServer } from "./server.ts";
@@ -34,6 +35,26 @@ describe("github mock: surface", () => {
       const tool = listed.find((candidate) => candidate.name === reference.name)!;
       expect(tool.inputSchema, reference.name).toEqual(reference.inputSchema);
       expect(tool.annotations?.readOnlyHint, reference.name).toBe(reference.readOnly);
+    }
+  });
+
+  it("equals the shared machine-readable reference plus the four properties it lost (title, description)", () => {
+    // ../shared/reference/github-default-tools.json dropped every property named `title` or `description`
+    // (schema annotation names); mcp-tools.md, read from the same snapshots, lists them.
+    const restored: Record<string, string> = {
+      issue_write: "title",
+      create_pull_request: "title",
+      update_pull_request: "title",
+      create_repository: "description",
+    };
+    const referenceFile = new URL("../../../shared/reference/github-default-tools.json", import.meta.url);
+    const reference = JSON.parse(readFileSync(referenceFile, "utf8")) as typeof surface;
+    expect(surface.tools.map((tool) => tool.name)).toEqual(reference.tools.map((tool) => tool.name));
+    for (const ours of surface.tools) {
+      const theirs = structuredClone(reference.tools.find((tool) => tool.name === ours.name)!);
+      const extra = restored[ours.name];
+      if (extra) (theirs.inputSchema.properties as Record<string, unknown>)[extra] = { type: "string" };
+      expect(ours.inputSchema, ours.name).toEqual(theirs.inputSchema);
     }
   });
 
