@@ -123,6 +123,26 @@ describe("ClientPool (in-process)", () => {
     await pool.close();
   });
 
+  it("resetTouched resets only servers called since their last reset", async () => {
+    let states = 0;
+    const counted = { ...counterSpec, createState: () => (states++, counterSpec.createState()) };
+    const pool = await ClientPool.open(registry, {
+      transport: "memory",
+      inProcess: { counter: ({ onCrash }) => createMockServer(counted, { onCrash }).server },
+    });
+    expect(states).toBe(1); // the server's start
+    await pool.callTool("increment", { name: "z" });
+    await pool.resetTouched();
+    expect(states).toBe(2);
+    expect(await pool.dumpState("counter")).toEqual({ counters: { a: 1 } });
+    await pool.check("counter", "counter_equals", { name: "a", value: 1 }); // control calls do not touch
+    await pool.resetTouched();
+    expect(states).toBe(2);
+    await pool.resetAll();
+    expect(states).toBe(3);
+    await pool.close();
+  });
+
   it("refuses two servers that expose the same tool name", async () => {
     const twin = { ...registry.servers[0]!, name: "counter2" };
     const open = ClientPool.open(

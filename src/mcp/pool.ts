@@ -34,6 +34,8 @@ export class ClientPool implements ToolHost {
   private readonly servers = new Map<string, LiveServer>();
   private readonly toolIndex = new Map<string, ToolDefinition>();
   private readonly validator = new OutputValidator();
+  /** Mock servers called since their last reset: only these need a reset between queries. */
+  private readonly touched = new Set<string>();
   private closed = false;
 
   private constructor(
@@ -89,6 +91,7 @@ export class ClientPool implements ToolHost {
         durationMs: performance.now() - started,
       };
     }
+    this.touched.add(tool.server);
     const delays = this.options.retryDelaysMs ?? RETRY_DELAYS_MS;
     const attempts: ToolAttempt[] = [];
     let restarted = false;
@@ -146,13 +149,20 @@ export class ClientPool implements ToolHost {
     }
   }
 
-  /** Resets every mock server's state (between queries). */
+  /** Resets every mock server's state. */
   async resetAll(): Promise<void> {
-    await Promise.all(
-      [...this.servers.values()]
-        .filter((server) => server.entry.mock)
-        .map((server) => this.control(server.entry.name, CONTROL.reset, {})),
-    );
+    await this.reset([...this.servers.keys()]);
+  }
+
+  /** Resets the mock servers called since their last reset (between queries: the others are still fresh). */
+  async resetTouched(): Promise<void> {
+    await this.reset([...this.touched]);
+  }
+
+  private async reset(names: string[]): Promise<void> {
+    const mocks = names.filter((name) => this.servers.get(name)?.entry.mock);
+    await Promise.all(mocks.map((name) => this.control(name, CONTROL.reset, {})));
+    for (const name of mocks) this.touched.delete(name);
   }
 
   async dumpState(server: string): Promise<unknown> {

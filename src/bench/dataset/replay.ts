@@ -23,7 +23,7 @@ export interface ReplayReport {
 }
 
 /** The mock-server side the replay needs (ClientPool implements it). */
-export type ReplayHost = Pick<ClientPool, "callTool" | "resetAll" | "check">;
+export type ReplayHost = Pick<ClientPool, "callTool" | "resetTouched" | "check">;
 
 export async function replayGold(
   items: readonly LoadedItem[],
@@ -47,7 +47,7 @@ export async function replayGold(
 export async function replayItem(loaded: LoadedItem, host: ReplayHost): Promise<string[]> {
   const { item } = loaded;
   const reasons: string[] = [];
-  await host.resetAll();
+  await host.resetTouched();
   const texts: string[] = [];
   for (const [index, call] of item.calls.entries()) {
     const result = await host.callTool(call.tool, goldArgs(call));
