@@ -458,5 +458,8 @@ describe("search_pull_requests", () => {
     expect(await search("is:draft")).toEqual(["acme/webapp/pull/15"]);
     expect(await search("is:unmerged org:acme")).toEqual(["acme/api/pull/12", "acme/webapp/pull/13"]);
     expect(await search("review-requested:alice")).toEqual(["acme/docs/pull/6", "acme/webapp/pull/12"]);
+    // the token is alice's: @me is alice in every user qualifier
+    expect(await search("review-requested:@me")).toEqual(["acme/docs/pull/6", "acme/webapp/pull/12"]);
+    expect(await search("reviewed-by:@me")).toEqual(await search("reviewed-by:alice"));
   });
 });

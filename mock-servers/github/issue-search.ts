@@ -163,13 +163,15 @@ function matches(state: GithubState, candidate: Candidate, query: SearchQuery): 
   const within = query.qualifiers.filter((q) => q.key === "in").flatMap((q) => q.value.split(","));
   const same = (a: string | null | undefined, b: string) => (a ?? "").toLowerCase() === b.toLowerCase();
   const milestone = repo.milestones.find((m) => m.number === item.milestone)?.title;
+  // GitHub reads @me as the viewer in every user qualifier.
+  const user = (value: string) => (value === "@me" ? state.viewer : value);
   const checks: [string, (value: string) => boolean][] = [
     ["is", (value) => isQualifier(candidate, value)],
     ["state", (value) => same(item.state, value)],
     ["label", (value) => value.split(",").some((label) => item.labels.some((name) => same(name, label)))],
-    ["author", (value) => same(item.user, value === "@me" ? state.viewer : value)],
-    ["assignee", (value) => item.assignees.some((login) => same(login, value === "@me" ? state.viewer : value))],
-    ["mentions", (value) => textFor(candidate, []).toLowerCase().includes(`@${value.toLowerCase()}`)],
+    ["author", (value) => same(item.user, user(value))],
+    ["assignee", (value) => item.assignees.some((login) => same(login, user(value)))],
+    ["mentions", (value) => textFor(candidate, []).toLowerCase().includes(`@${user(value).toLowerCase()}`)],
     ["no", (value) => noQualifier(item, value.toLowerCase())],
     ["created", (value) => compareRange(item.created_at, value)],
     ["updated", (value) => compareRange(item.updated_at, value)],
@@ -182,8 +184,8 @@ function matches(state: GithubState, candidate: Candidate, query: SearchQuery): 
     ["base", (value) => same(pull?.base.ref, value)],
     ["head", (value) => same(pull?.head.ref, value)],
     ["review", (value) => reviewQualifier(pull, value.toLowerCase())],
-    ["review-requested", (value) => pull?.requested_reviewers.some((login) => same(login, value)) ?? false],
-    ["reviewed-by", (value) => pull?.reviews.some((review) => same(review.user, value)) ?? false],
+    ["review-requested", (value) => pull?.requested_reviewers.some((login) => same(login, user(value))) ?? false],
+    ["reviewed-by", (value) => pull?.reviews.some((review) => same(review.user, user(value))) ?? false],
     ["draft", (value) => String(pull?.draft ?? false) === value.toLowerCase()],
   ];
   return (

@@ -67,6 +67,14 @@ describe("dataset check", () => {
     expect(messages).toMatch(/method = "open" does not fit the parameter's schema/);
   });
 
+  it("reports a regex that does not compile, in call arguments and in the answer check", async () => {
+    const call = { tool: "issue_write", args: { ...good.calls[0]!.args, body: ["", { regex: "([unclosed" }] } };
+    const { report } = await check([{ ...good, calls: [call], answer: { regex: "(?<bad" } }]);
+    const messages = report.problems.map((problem) => problem.message);
+    expect(messages).toContainEqual(expect.stringMatching(/body: regex "\(\[unclosed" does not compile/));
+    expect(messages).toContainEqual(expect.stringMatching(/answer\.regex: regex "\(\?<bad" does not compile/));
+  });
+
   it("reports a required parameter without a gold value, or marked may-be-omitted", async () => {
     const call = {
       tool: "issue_write",
@@ -93,6 +101,26 @@ describe("dataset check", () => {
     const reasons = report.goldReplay.failures.map((failure) => failure.reason);
     expect(reasons).toContainEqual(expect.stringMatching(/state check github.issue_exists should pass/));
     expect(reasons).toContainEqual(expect.stringMatching(/answer check not supported .*Nowhere to be seen/));
+  });
+
+  it("reports an identifier a gold call could not have known (not in the query, not in an earlier result)", async () => {
+    const post = { tool: "slack_post_message", args: { channel_id: "C002RLLTCJR", text: "deploy done" } };
+    const slackItem = {
+      ...good,
+      id: "sl-guess",
+      query: "Tell the engineering channel the deploy is done",
+      servers: ["slack"],
+      calls: [post],
+      state: [
+        { server: "slack", expect: "message_posted", args: { channel_id: "C002RLLTCJR", text_contains: "deploy" } },
+      ],
+      answer: undefined,
+      tags: ["write"],
+    };
+    const { report } = await check([slackItem]);
+    expect(report.goldReplay.failures.map((failure) => failure.reason)).toContainEqual(
+      "gold call 1 slack_post_message sends C002RLLTCJR, found neither in the query nor in an earlier result",
+    );
   });
 
   it("honours negated state checks", async () => {

@@ -8,7 +8,16 @@ import { Ajv, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
 import type { ToolDefinition } from "../../mcp/types.ts";
 import type { DatasetProblem } from "./errors.ts";
-import { concreteAlternatives, goldArgs, goldValue, mayOmit } from "./gold.ts";
+import {
+  alternativesOf,
+  concreteAlternatives,
+  goldArgs,
+  goldOfAlternative,
+  goldValue,
+  isMatcher,
+  mayOmit,
+} from "./gold.ts";
+import { datasetRegex } from "./regex.ts";
 import type { DatasetItem, LoadedItem } from "./types.ts";
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -89,12 +98,14 @@ function checkItem(item: DatasetItem, context: Context, report: (message: string
       }
       const validate = context.schemas.validator(`${tool.server}/${tool.name}/${param}`, property);
       for (const alternative of concreteAlternatives(expected)) {
-        if (!validate(alternative)) {
+        const value = goldOfAlternative(alternative, property);
+        if (!validate(value)) {
           report(
-            `${where}: ${param} = ${JSON.stringify(alternative)} does not fit the parameter's schema (${context.schemas.errors(validate)})`,
+            `${where}: ${param} = ${JSON.stringify(value)} does not fit the parameter's schema (${context.schemas.errors(validate)})`,
           );
         }
       }
+      for (const problem of regexProblems(expected)) report(`${where}: ${param}: ${problem}`);
     }
     for (const param of required) {
       if (!(param in call.args) || !goldValue(call.args[param]).present) {
@@ -104,7 +115,7 @@ function checkItem(item: DatasetItem, context: Context, report: (message: string
       }
     }
     const validateCall = context.schemas.validator(`${tool.server}/${tool.name}`, tool.inputSchema);
-    if (!validateCall(goldArgs(call))) {
+    if (!validateCall(goldArgs(call, tool.inputSchema))) {
       report(
         `${where}: the gold call does not validate against the tool's inputSchema (${context.schemas.errors(validateCall)})`,
       );
@@ -120,6 +131,9 @@ function checkItem(item: DatasetItem, context: Context, report: (message: string
     });
     if (!known) report(`missing: "${param}" is not a parameter of any forbidden tool`);
   }
+  if (item.answer?.regex !== undefined) {
+    for (const problem of regexProblems({ regex: item.answer.regex })) report(`answer.regex: ${problem}`);
+  }
   (item.state ?? []).forEach((check, index) => {
     const names = context.checks[check.server];
     if (!names) report(`state[${index}]: server "${check.server}" has no state checks`);
@@ -127,4 +141,23 @@ function checkItem(item: DatasetItem, context: Context, report: (message: string
       report(`state[${index}]: "${check.expect}" is not a check of ${check.server} (it has: ${names.join(", ")})`);
     }
   });
+}
+
+/** Every `{regex}` among an expected value's alternatives, and inside its dict alternatives, must compile. */
+function regexProblems(expected: unknown): string[] {
+  const problems: string[] = [];
+  const visit = (alternative: unknown, depth: number) => {
+    if (isMatcher(alternative) && "regex" in (alternative as object)) {
+      const source = (alternative as { regex: string }).regex;
+      try {
+        datasetRegex(source);
+      } catch (error) {
+        problems.push(`regex ${JSON.stringify(source)} does not compile (${(error as Error).message})`);
+      }
+    } else if (depth === 0 && typeof alternative === "object" && alternative !== null && !Array.isArray(alternative)) {
+      for (const inner of Object.values(alternative)) for (const nested of alternativesOf(inner)) visit(nested, 1);
+    }
+  };
+  for (const alternative of alternativesOf(expected)) visit(alternative, 0);
+  return problems;
 }

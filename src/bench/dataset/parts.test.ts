@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { checkAnswer } from "./answer-check.ts";
 import { goldArgs, goldValue, mayOmit } from "./gold.ts";
 import { jaccard, queryTokens } from "./near-duplicates.ts";
+import { datasetRegex } from "./regex.ts";
 
 describe("gold values", () => {
   it.each([
@@ -17,6 +18,24 @@ describe("gold values", () => {
     ],
   ])("%s", (_label, expected, gold) => {
     expect(goldValue(expected)).toEqual(gold);
+  });
+
+  it("reads dict values as alternatives, one level deep, and lists of dicts by the schema", () => {
+    const richText = [{ text: { content: "Q3 plan" } }];
+    expect(goldValue({ title: [richText, ""], icon: ["", { any: true }] })).toEqual({
+      present: true,
+      value: { title: richText },
+    });
+    const attendees = [{ email: ["bob@acme.dev", "Bob@acme.dev"], optional: ["", false] }];
+    const listOfDicts = { type: "array", items: { type: "object" } };
+    expect(goldValue([attendees], listOfDicts)).toEqual({
+      present: true,
+      value: [{ email: "bob@acme.dev", optional: false }],
+    });
+    expect(goldValue([["a", "b"]], { type: "array", items: { type: "string" } })).toEqual({
+      present: true,
+      value: ["a", "b"],
+    });
   });
 
   it("builds the gold call, leaving out parameters without a gold value", () => {
@@ -38,6 +57,14 @@ describe("answer check", () => {
     [{ regex: "\\b4[0-9]\\b" }, "It took 42 tries", true],
   ])("%j on %j → %s", (check, text, pass) => {
     expect(checkAnswer(check, text).pass).toBe(pass);
+  });
+});
+
+describe("dataset regexes", () => {
+  it("are case-insensitive and accept a leading PCRE (?i)", () => {
+    expect(datasetRegex("(?i)login fails").test("LOGIN FAILS")).toBe(true);
+    expect(datasetRegex("^v\\d+").test("V12")).toBe(true);
+    expect(() => datasetRegex("(?x)oops")).toThrow();
   });
 });
 

@@ -3,6 +3,10 @@
  * shared state, so later calls see what earlier ones did), then its state checks and its answer check —
  * the answer check against the text of the gold results, since a grounded answer can only say what the
  * tools returned. An item whose gold does not satisfy its own checks is a dataset bug.
+ *
+ * Gold calls hold literal values (the servers are deterministic, so an id found by a look-up is known),
+ * and the replay checks their provenance instead of substituting: every identifier a gold call sends
+ * must appear in the query or in an earlier gold result — else no model could know it.
  */
 import type { ClientPool } from "../../mcp/pool.ts";
 import { checkAnswer } from "./answer-check.ts";
@@ -23,7 +27,7 @@ export interface ReplayReport {
 }
 
 /** The mock-server side the replay needs (ClientPool implements it). */
-export type ReplayHost = Pick<ClientPool, "callTool" | "resetTouched" | "check">;
+export type ReplayHost = Pick<ClientPool, "callTool" | "resetTouched" | "check" | "listTools">;
 
 export async function replayGold(
   items: readonly LoadedItem[],
@@ -50,7 +54,17 @@ export async function replayItem(loaded: LoadedItem, host: ReplayHost): Promise<
   await host.resetTouched();
   const texts: string[] = [];
   for (const [index, call] of item.calls.entries()) {
-    const result = await host.callTool(call.tool, goldArgs(call));
+    const schema = host.listTools().find((tool) => tool.name === call.tool)?.inputSchema;
+    const args = goldArgs(call, schema);
+    const known = `${item.query}\n${texts.join("\n")}`.toLowerCase();
+    for (const id of identifiersIn(args)) {
+      if (!known.includes(id.toLowerCase())) {
+        reasons.push(
+          `gold call ${index + 1} ${call.tool} sends ${id}, found neither in the query nor in an earlier result`,
+        );
+      }
+    }
+    const result = await host.callTool(call.tool, args);
     if (!result.ok) {
       reasons.push(`gold call ${index + 1} ${call.tool} failed: ${result.text}`);
       return reasons;
@@ -77,4 +91,15 @@ export async function replayItem(loaded: LoadedItem, host: ReplayHost): Promise<
     if (!verdict.pass) reasons.push(`answer check not supported by the gold results: ${verdict.failures.join("; ")}`);
   }
   return reasons;
+}
+
+/** Values that are identifiers no one can guess: UUIDs, Slack ids and timestamps, commit shas, long tokens. */
+const IDENTIFIER =
+  /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[CUDGW][A-Z0-9]{7,}|\d{9,}\.\d{6}|[0-9a-f]{7,40}|[a-z0-9]{20,})$/;
+
+export function identifiersIn(value: unknown): string[] {
+  if (typeof value === "string") return IDENTIFIER.test(value) ? [value] : [];
+  if (Array.isArray(value)) return value.flatMap(identifiersIn);
+  if (typeof value === "object" && value !== null) return Object.values(value).flatMap(identifiersIn);
+  return [];
 }

@@ -18,10 +18,11 @@
  * Acceptable values (BFCL's form, also the project dataset's): a list of alternatives per parameter;
  * `""` among them means "may be omitted". Two extensions for free text, recognised in both modes
  * (they cannot collide with BFCL data, whose dict answers always hold lists): `{"regex": "…"}`
- * (unanchored `RegExp.test` on a string value) and `{"any": true}` (any value of the right type).
+ * (unanchored, case-insensitive, see src/bench/dataset/regex.ts) and `{"any": true}` (any value of the right type).
  */
 
 import { InputError } from "../../errors.ts";
+import { datasetRegex } from "../dataset/regex.ts";
 
 // ─── value model ────────────────────────────────────────────────────────────────────────────────
 
@@ -371,7 +372,7 @@ function extensionOf(v: PyValue): Extension | null {
   if (key.kind === "str" && key.value === "any" && val.kind === "bool" && val.value) ext = { kind: "any" };
   if (key.kind === "str" && key.value === "regex" && val.kind === "str") {
     try {
-      ext = { kind: "regex", re: new RegExp(val.value) };
+      ext = { kind: "regex", re: datasetRegex(val.value) };
     } catch (cause) {
       throw new ArgMatchSpecError(`invalid regex in acceptable value: ${val.value}`, { cause });
     }
@@ -675,6 +676,10 @@ class CallVerdicts {
  * The bench's entry point: plain JSON arguments against the project dataset's expected `args`
  * (per parameter: a value, or a list of acceptable values; `""` = may be omitted; `{"regex"}`,
  * `{"any": true}`), with the tool's JSON Schema `inputSchema` when known. Json mode.
+ *
+ * `expected` and `inputSchema` are read as immutable: their converted forms are cached per object,
+ * so a dataset item and a tool definition scored over many runs are converted once (and the
+ * matcher's per-value normalisation caches, keyed by those values, keep hitting).
  */
 export function matchJsonArgs(
   args: Readonly<Record<string, unknown>>,
@@ -682,7 +687,27 @@ export function matchJsonArgs(
   inputSchema?: unknown,
 ): CallArgsVerdict {
   const given = new Map(Object.entries(args).map(([k, v]) => [k, fromJson(v)] as const));
-  return checkCallArgs(given, expectedArgsFromJson(expected), callSchemaOf(inputSchema), "json");
+  return checkCallArgs(given, cachedExpectedArgs(expected), cachedCallSchema(inputSchema), "json");
+}
+
+const expectedArgsCache = new WeakMap<object, ExpectedArgs>();
+const callSchemaCache = new WeakMap<object, CallSchema | undefined>();
+
+/** `expectedArgsFromJson`, converted once per `expected` object. */
+export function cachedExpectedArgs(expected: Readonly<Record<string, unknown>>): ExpectedArgs {
+  let converted = expectedArgsCache.get(expected);
+  if (!converted) {
+    converted = expectedArgsFromJson(expected);
+    expectedArgsCache.set(expected, converted);
+  }
+  return converted;
+}
+
+/** `callSchemaOf`, converted once per `inputSchema` object. */
+export function cachedCallSchema(inputSchema: unknown): CallSchema | undefined {
+  if (!isRecord(inputSchema)) return undefined;
+  if (!callSchemaCache.has(inputSchema)) callSchemaCache.set(inputSchema, callSchemaOf(inputSchema));
+  return callSchemaCache.get(inputSchema);
 }
 
 function isRecord(x: unknown): x is Record<string, unknown> {
