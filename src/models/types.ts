@@ -30,6 +30,10 @@ export interface NativeToolCall {
   id?: string;
   name: string;
   arguments: Record<string, unknown>;
+  /** The arguments as the server sent them, when they were a string that is not a JSON object. */
+  rawArguments?: string;
+  /** Why `rawArguments` could not be parsed (`arguments` is then `{}`): reported, never dropped. */
+  argumentsError?: string;
 }
 
 export interface ChatMessage {
@@ -47,11 +51,14 @@ export interface ChatTool {
   parameters: JsonSchema;
 }
 
-interface RequestBase {
+/** What every request carries besides its content. */
+export interface RequestBase {
   stage: ModelStage;
   options?: GenerationOptions;
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** When given, the provider streams (where its API can) and hands over each text piece as it arrives. */
+  onText?: (delta: string) => void;
 }
 
 export interface CompletionRequest extends RequestBase {

@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { emitPaced, PROMPT_SPEEDUP, planTimings, splitPieces, toNs } from "./pacing.ts";
+
+describe("splitPieces", () => {
+  it.each(['#E1 = list_issues(owner="acme", repo="webapp")', "  leading and trailing  ", "line one\nline two\n", ""])(
+    "pieces of %j join back to the text",
+    (text) => {
+      expect(splitPieces(text).join("")).toBe(text);
+    },
+  );
+
+  it("gives one piece per word", () => {
+    expect(splitPieces("a bb  ccc")).toEqual(["a", " bb", "  ccc"]);
+  });
+});
+
+describe("planTimings", () => {
+  it("derives prompt-eval and generation time from the pace", () => {
+    const plan = planTimings({ promptTokens: 200, completionTokens: 50 }, 3, 100);
+    expect(plan.evalMs).toBe(500);
+    expect(plan.promptEvalMs).toBe((200 / (100 * PROMPT_SPEEDUP)) * 1000);
+    expect(plan.totalMs).toBe(plan.promptEvalMs + plan.evalMs);
+    expect(toNs(plan.evalMs)).toBe(500_000_000);
+  });
+
+  it("reports the measured time when there is no pace", () => {
+    expect(planTimings({ promptTokens: 200, completionTokens: 50 }, 3.5, undefined)).toEqual({
+      loadMs: 0,
+      promptEvalMs: 0,
+      evalMs: 3.5,
+      totalMs: 3.5,
+    });
+  });
+});
+
+describe("emitPaced", () => {
+  it("spreads the pieces over the generation time, after the prompt evaluation", async () => {
+    const started = performance.now();
+    const times: number[] = [];
+    const plan = { loadMs: 0, promptEvalMs: 20, evalMs: 60, totalMs: 80 };
+    await emitPaced(["a", " b", " c"], plan, started, new AbortController().signal, () =>
+      times.push(performance.now() - started),
+    );
+    expect(times).toHaveLength(3);
+    expect(times[0]).toBeGreaterThanOrEqual(39);
+    expect(times[1]).toBeGreaterThanOrEqual(59);
+    expect(times[2]).toBeGreaterThanOrEqual(79);
+  });
+
+  it("stops when the client goes away", async () => {
+    const gone = new AbortController();
+    const emitted: string[] = [];
+    const plan = { loadMs: 0, promptEvalMs: 0, evalMs: 10_000, totalMs: 10_000 };
+    const pending = emitPaced(["a", " b"], plan, performance.now(), gone.signal, (piece) => emitted.push(piece));
+    gone.abort();
+    await expect(pending).rejects.toThrow();
+    expect(emitted).toEqual([]);
+  });
+});

@@ -1,0 +1,59 @@
+/**
+ * The stand-in's imitation of a real model's timing. With a pace of N tokens/s, generating C tokens
+ * takes C/N s and evaluating a P-token prompt P/(N·PROMPT_SPEEDUP) s (prompt processing runs much faster
+ * than generation on real hardware); the answer is held back — or streamed piece by piece — to match,
+ * and the reported durations are exactly these. Without a pace, the durations are the measured time.
+ */
+
+import { setTimeout as sleep } from "node:timers/promises";
+import type { ModelUsage } from "../../src/models/types.ts";
+
+/** How much faster a prompt token is evaluated than a completion token is generated. */
+export const PROMPT_SPEEDUP = 10;
+
+export interface TimingPlan {
+  loadMs: number;
+  promptEvalMs: number;
+  evalMs: number;
+  totalMs: number;
+}
+
+export function planTimings(usage: ModelUsage, measuredMs: number, pace: number | undefined): TimingPlan {
+  if (!pace) return { loadMs: 0, promptEvalMs: 0, evalMs: measuredMs, totalMs: measuredMs };
+  const promptEvalMs = (usage.promptTokens / (pace * PROMPT_SPEEDUP)) * 1000;
+  const evalMs = (usage.completionTokens / pace) * 1000;
+  return { loadMs: 0, promptEvalMs, evalMs, totalMs: Math.max(measuredMs, promptEvalMs + evalMs) };
+}
+
+/** Milliseconds to Ollama's nanoseconds. */
+export function toNs(ms: number): number {
+  return Math.round(ms * 1e6);
+}
+
+/** Streamed pieces, roughly a token each: every word with the whitespace before it. Joined, they are `text`. */
+export function splitPieces(text: string): string[] {
+  return text.match(/\s*\S+|\s+$/g) ?? [];
+}
+
+/** Waits until `at` (a performance.now() time); stops early, throwing, when the client went away. */
+export async function waitUntil(at: number, signal: AbortSignal): Promise<void> {
+  const delay = at - performance.now();
+  if (delay > 0) await sleep(delay, undefined, { signal });
+}
+
+/** Emits the pieces spread over the plan's generation time, after its prompt evaluation. */
+export async function emitPaced(
+  pieces: readonly string[],
+  plan: TimingPlan,
+  started: number,
+  signal: AbortSignal,
+  emit: (piece: string) => void,
+): Promise<void> {
+  const generationStart = started + plan.loadMs + plan.promptEvalMs;
+  await waitUntil(generationStart, signal);
+  for (const [index, piece] of pieces.entries()) {
+    await waitUntil(generationStart + (plan.evalMs * (index + 1)) / pieces.length, signal);
+    emit(piece);
+  }
+  await waitUntil(started + plan.totalMs, signal);
+}

@@ -1,0 +1,297 @@
+/**
+ * Record / replay for any provider (DESIGN §4). A cassette is JSONL: one line per model call with the
+ * canonical request (provider id, kind, stage, prompt or messages, tools, options — never signals,
+ * time limits or keys) and what came back (the response, or the failure). A request's key is the
+ * sha256 of its canonical JSON; replay answers each key's recorded answers in recorded order and
+ * turns a miss into a CassetteMissError — it never guesses.
+ */
+
+import { createHash } from "node:crypto";
+import {
+  appendFileSync,
+  closeSync,
+  existsSync,
+  fstatSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+} from "node:fs";
+import { dirname } from "node:path";
+import { z } from "zod";
+import { CassetteFormatError, CassetteMissError, ModelAbortedError, ModelError, ReplayedModelError } from "./errors.ts";
+import { canonicalJson, dropUndefined } from "./json.ts";
+import type {
+  ChatMessage,
+  ChatRequest,
+  ChatResponse,
+  ChatTool,
+  CompletionRequest,
+  CompletionResponse,
+  GenerationOptions,
+  ModelProvider,
+  ModelStage,
+} from "./types.ts";
+
+export const CASSETTE_VERSION = 1;
+
+/** The part of a request that decides its answer: what the key hashes and the cassette keeps. */
+export interface CassetteRequest {
+  provider: string;
+  kind: "complete" | "chat";
+  stage: ModelStage;
+  prompt?: string;
+  messages?: ChatMessage[];
+  tools?: ChatTool[];
+  options?: GenerationOptions;
+}
+
+export interface RecordedFailure {
+  name: string;
+  code: string;
+  message: string;
+}
+
+export interface CassetteRecord {
+  v: number;
+  /** sha256 of the canonical request; replay recomputes it, so it is for people and grep. */
+  key: string;
+  request: CassetteRequest;
+  /** A complete call answers `text` (toolCalls absent); a chat call answers text and tool calls. */
+  response?: ChatResponse | CompletionResponse;
+  error?: RecordedFailure;
+}
+
+export type Warn = (message: string) => void;
+
+const defaultWarn: Warn = (message) => process.stderr.write(`warning: ${message}\n`);
+
+export function cassetteRequest(
+  provider: string,
+  kind: "complete" | "chat",
+  request: CompletionRequest | ChatRequest,
+): CassetteRequest {
+  return dropUndefined({
+    provider,
+    kind,
+    stage: request.stage,
+    prompt: "prompt" in request ? request.prompt : undefined,
+    messages: "messages" in request ? request.messages : undefined,
+    tools: "tools" in request && request.tools?.length ? request.tools : undefined,
+    options: request.options && Object.keys(request.options).length > 0 ? request.options : undefined,
+  });
+}
+
+export function requestKey(request: CassetteRequest): string {
+  return createHash("sha256").update(canonicalJson(request)).digest("hex");
+}
+
+// ─── recording ──────────────────────────────────────────────────────────────────────────────────
+
+/** Wraps a provider: every call goes through, and its request and answer are appended to `file`. */
+export class RecordingProvider implements ModelProvider {
+  constructor(
+    private readonly inner: ModelProvider,
+    readonly file: string,
+    /** The id requests are keyed under (the replaying provider must use the same). */
+    readonly id: string = inner.id,
+    warn: Warn = defaultWarn,
+  ) {
+    prepareForAppend(file, warn);
+  }
+
+  async complete(request: CompletionRequest): Promise<CompletionResponse> {
+    return this.record(cassetteRequest(this.id, "complete", request), () => this.inner.complete(request));
+  }
+
+  async chat(request: ChatRequest): Promise<ChatResponse> {
+    return this.record(cassetteRequest(this.id, "chat", request), () => this.inner.chat(request));
+  }
+
+  private async record<T extends CompletionResponse>(request: CassetteRequest, call: () => Promise<T>): Promise<T> {
+    // Copied before the call: a caller may change its messages array afterwards.
+    const frozen = structuredClone(request);
+    try {
+      const response = await call();
+      this.append({
+        v: CASSETTE_VERSION,
+        key: requestKey(frozen),
+        request: frozen,
+        response: structuredClone(response),
+      });
+      return response;
+    } catch (error) {
+      // Model failures are part of the run and replay as such; the caller's own abort is not.
+      if (error instanceof ModelError && !(error instanceof ModelAbortedError)) {
+        const failure = { name: error.name, code: error.code, message: error.message };
+        this.append({ v: CASSETTE_VERSION, key: requestKey(frozen), request: frozen, error: failure });
+      }
+      throw error;
+    }
+  }
+
+  /** One write of one whole line with O_APPEND: lines never interleave, a crash tears at most the last. */
+  private append(record: CassetteRecord): void {
+    appendFileSync(this.file, `${JSON.stringify(record)}\n`);
+  }
+}
+
+/** Creates the folder; cuts a torn last line (a crash mid-write) so new lines start clean. */
+function prepareForAppend(file: string, warn: Warn): void {
+  mkdirSync(dirname(file), { recursive: true });
+  if (!existsSync(file)) return;
+  const fd = openSync(file, "r+");
+  try {
+    const size = fstatSync(fd).size;
+    if (size === 0) return;
+    const content = readFileSync(fd);
+    if (content[size - 1] === 0x0a) return;
+    const keep = content.lastIndexOf(0x0a) + 1;
+    ftruncateSync(fd, keep);
+    warn(`${file}: dropped a torn last line (${size - keep} bytes) before appending`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+// ─── replaying ──────────────────────────────────────────────────────────────────────────────────
+
+const recordSchema = z.object({
+  v: z.literal(CASSETTE_VERSION),
+  key: z.string(),
+  request: z.object({
+    provider: z.string(),
+    kind: z.enum(["complete", "chat"]),
+    stage: z.string(),
+    prompt: z.string().optional(),
+    messages: z.array(z.object({ role: z.string(), content: z.string() }).loose()).optional(),
+    tools: z.array(z.object({ name: z.string() }).loose()).optional(),
+    options: z.record(z.string(), z.unknown()).optional(),
+  }),
+  response: z
+    .object({
+      text: z.string(),
+      toolCalls: z
+        .array(z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()) }).loose())
+        .optional(),
+      usage: z.object({ promptTokens: z.number(), completionTokens: z.number() }),
+      timings: z.object({ totalMs: z.number() }).loose(),
+    })
+    .loose()
+    .optional(),
+  error: z.object({ name: z.string(), code: z.string(), message: z.string() }).optional(),
+});
+
+/**
+ * Reads a cassette. A torn last line (no line end, not JSON) is skipped with a warning; any other bad
+ * line is a CassetteFormatError naming file:line.
+ */
+export function loadCassette(file: string, warn: Warn = defaultWarn): CassetteRecord[] {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new CassetteFormatError("CASSETTE_UNREADABLE", `cannot read cassette ${file}: ${(error as Error).message}`, {
+      context: { file },
+      cause: error,
+    });
+  }
+  const lines = text.split("\n");
+  const records: CassetteRecord[] = [];
+  lines.forEach((line, index) => {
+    if (line.trim() === "") return;
+    const torn = index === lines.length - 1; // only the last piece can lack its "\n"
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch (error) {
+      if (torn) {
+        warn(`${file}:${index + 1}: ignored a torn last line (an interrupted write)`);
+        return;
+      }
+      throw badLine(file, index + 1, `not JSON (${(error as Error).message})`, error);
+    }
+    const parsed = recordSchema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw badLine(file, index + 1, `${issue?.path.join(".") || "(line)"}: ${issue?.message}`, parsed.error);
+    }
+    if (!parsed.data.response === !parsed.data.error) {
+      throw badLine(file, index + 1, "a record needs exactly one of `response` and `error`");
+    }
+    records.push(json as CassetteRecord);
+  });
+  return records;
+}
+
+function badLine(file: string, line: number, reason: string, cause?: unknown): CassetteFormatError {
+  return new CassetteFormatError("CASSETTE_CORRUPT", `${file}:${line}: not a cassette record: ${reason}`, {
+    context: { file, line },
+    cause,
+  });
+}
+
+/** Answers from a cassette only. The same request asked twice gets its two recorded answers in order. */
+export class ReplayProvider implements ModelProvider {
+  private readonly queues = new Map<string, CassetteRecord[]>();
+
+  constructor(
+    readonly file: string,
+    /** The id the cassette was recorded under (the provider being replayed). */
+    readonly id: string,
+    warn: Warn = defaultWarn,
+  ) {
+    for (const record of loadCassette(file, warn)) {
+      const key = requestKey(record.request);
+      const queue = this.queues.get(key) ?? [];
+      queue.push(record);
+      this.queues.set(key, queue);
+    }
+  }
+
+  async complete(request: CompletionRequest): Promise<CompletionResponse> {
+    const { text, usage, timings } = this.answer(cassetteRequest(this.id, "complete", request), request);
+    return { text, usage, timings };
+  }
+
+  async chat(request: ChatRequest): Promise<ChatResponse> {
+    const response = this.answer(cassetteRequest(this.id, "chat", request), request);
+    return {
+      text: response.text,
+      toolCalls: "toolCalls" in response ? response.toolCalls : [],
+      usage: response.usage,
+      timings: response.timings,
+    };
+  }
+
+  /** Recorded answers not yet replayed, by request key (a finished replay of the same run leaves none). */
+  remaining(): number {
+    return [...this.queues.values()].reduce((sum, queue) => sum + queue.length, 0);
+  }
+
+  private answer(request: CassetteRequest, call: CompletionRequest | ChatRequest): ChatResponse | CompletionResponse {
+    if (call.signal?.aborted) {
+      throw new ModelAbortedError("MODEL_ABORTED", `replay of ${this.file} aborted by the caller`, {
+        cause: call.signal.reason,
+      });
+    }
+    const key = requestKey(request);
+    const record = this.queues.get(key)?.shift();
+    if (!record) {
+      throw new CassetteMissError(
+        "CASSETTE_MISS",
+        `cassette ${this.file} has no ${this.queues.has(key) ? "more answers" : "answer"} for the ${request.stage} request ${key} ` +
+          `(${request.provider}, ${request.kind}); replay never guesses — record the run again`,
+        { context: { file: this.file, stage: request.stage, key, provider: request.provider } },
+      );
+    }
+    if (record.error) {
+      throw new ReplayedModelError(record.error.code, record.error.message, {
+        context: { file: this.file, key, recordedAs: record.error.name },
+      });
+    }
+    const response = structuredClone(record.response!);
+    if (call.onText && response.text) call.onText(response.text);
+    return response;
+  }
+}

@@ -1,0 +1,217 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { DEFAULT_AGENT_CONFIG, DEFAULT_LIMITS } from "../agent/types.ts";
+import {
+  loadModelsConfig,
+  matrixConfigs,
+  matrixModels,
+  parseModelsConfig,
+  resolveConfiguration,
+  resolveModel,
+} from "./config.ts";
+import { ModelsConfigError, UnknownConfigurationError } from "./errors.ts";
+
+const shipped = loadModelsConfig();
+
+describe("the shipped models.yaml", () => {
+  it("defines the configurations and matrices the bench and reports use", () => {
+    expect(Object.keys(shipped.configurations)).toEqual([
+      "onsetlab",
+      "rewoo",
+      "react",
+      "native",
+      "jsonl",
+      "filter-3",
+      "filter-5",
+      "filter-all",
+      "no-skills",
+      "no-rescue",
+      "no-fallback",
+      "no-write-guard",
+    ]);
+    expect(matrixConfigs(shipped, "default")).toEqual([
+      "onsetlab",
+      "rewoo",
+      "react",
+      "native",
+      "jsonl",
+      "no-rescue",
+      "no-skills",
+      "filter-3",
+      "filter-all",
+    ]);
+    expect(matrixConfigs(shipped, "all")).toEqual(Object.keys(shipped.configurations));
+    expect(matrixConfigs(shipped, "smoke")).toEqual(["onsetlab"]);
+    expect(matrixConfigs(shipped, "ablation-filter")).toEqual(["filter-3", "filter-5", "onsetlab", "filter-all"]);
+    expect(shipped.defaultMatrix).toBe("default");
+  });
+
+  it("resolves each configuration to the axes its name promises", () => {
+    const model = resolveModel(shipped, "qwen2.5:3b");
+    const resolve = (configName: string) => resolveConfiguration(shipped, { model, configName });
+    expect(resolve("onsetlab")).toEqual(DEFAULT_AGENT_CONFIG);
+    expect(resolve("rewoo").strategy).toBe("rewoo");
+    expect(resolve("react")).toMatchObject({ strategy: "react", filter: 8 });
+    expect(resolve("native").strategy).toBe("native");
+    expect(resolve("jsonl").strategy).toBe("jsonl");
+    expect(resolve("filter-3")).toMatchObject({ strategy: "auto", filter: 3 });
+    expect(resolve("filter-all").filter).toBe("all");
+    expect(resolve("no-skills")).toMatchObject({ skills: false, rescue: true, fallback: true, writeGuard: true });
+    expect(resolve("no-rescue")).toMatchObject({ skills: true, rescue: false });
+    expect(resolve("no-fallback").fallback).toBe(false);
+    expect(resolve("no-write-guard").writeGuard).toBe(false);
+  });
+
+  it("maps a model entry's options to generation options", () => {
+    expect(resolveModel(shipped, "qwen2.5:3b")).toMatchObject({
+      provider: "ollama",
+      model: "qwen2.5:3b",
+      options: { numCtx: 8192, keepAlive: "10m" },
+    });
+    expect(resolveModel(shipped, "vllm:qwen2.5-7b")).toMatchObject({
+      provider: "openai",
+      model: "Qwen/Qwen2.5-7B-Instruct",
+      baseUrl: "http://127.0.0.1:8000/v1",
+      apiKeyEnv: "VLLM_API_KEY",
+      allowRemote: false,
+      timeoutMs: 60000,
+    });
+  });
+});
+
+describe("resolveModel", () => {
+  it("resolves names not in the file: sim:<profile>, openai:<model>, ollama:<model>, anything else → Ollama", () => {
+    expect(resolveModel(shipped, "sim:slm-3b")).toMatchObject({
+      provider: "sim",
+      profile: "slm-3b",
+      model: "sim:slm-3b",
+    });
+    expect(resolveModel(shipped, "openai:qwen2.5-3b")).toMatchObject({
+      provider: "openai",
+      model: "qwen2.5-3b",
+      allowRemote: false,
+    });
+    expect(resolveModel(shipped, "ollama:phi4-mini")).toMatchObject({ provider: "ollama", model: "phi4-mini" });
+    const unknown = resolveModel(shipped, "granite3.3:2b");
+    expect(unknown).toMatchObject({ provider: "ollama", model: "granite3.3:2b", options: {}, agent: {} });
+    expect(unknown.source).toMatch(/not in .*models\.yaml: served by Ollama/);
+  });
+
+  it("rejects an empty name", () => {
+    expect(() => resolveModel(shipped, " ")).toThrow(/--model needs a model name/);
+  });
+});
+
+describe("precedence: CLI > model entry > configuration > defaults > built-in", () => {
+  const config = parseModelsConfig(
+    `
+defaults: { filter: 5, rescue: false, limits: { planner_max_tokens: 100, tool_timeout_ms: 1000 } }
+models:
+  small: { provider: ollama, model: tiny:1b, agent: { filter: 3, limits: { planner_max_tokens: 90 } } }
+configurations:
+  base: {}
+  wide: { filter: 10, skills: false, limits: { planner_max_tokens: 120, solver_max_tokens: 50 } }
+matrices: { m: [base, wide] }
+`,
+    "test.yaml",
+  );
+  const small = resolveModel(config, "small");
+  const other = resolveModel(config, "other:7b");
+
+  it("applies each layer over the one below, limits key by key", () => {
+    expect(resolveConfiguration(config, { model: other, configName: "base" })).toEqual({
+      ...DEFAULT_AGENT_CONFIG,
+      filter: 5,
+      rescue: false,
+      limits: { ...DEFAULT_LIMITS, plannerMaxTokens: 100, toolTimeoutMs: 1000 },
+    });
+    expect(resolveConfiguration(config, { model: other, configName: "wide" })).toMatchObject({
+      filter: 10,
+      skills: false,
+      rescue: false,
+      limits: { plannerMaxTokens: 120, solverMaxTokens: 50, toolTimeoutMs: 1000 },
+    });
+    expect(resolveConfiguration(config, { model: small, configName: "wide" })).toMatchObject({
+      filter: 3,
+      skills: false,
+      limits: { plannerMaxTokens: 90, solverMaxTokens: 50, toolTimeoutMs: 1000 },
+    });
+    expect(
+      resolveConfiguration(config, {
+        model: small,
+        configName: "wide",
+        cli: { filter: "all", rescue: true, limits: { plannerMaxTokens: 60 } },
+      }),
+    ).toMatchObject({
+      filter: "all",
+      rescue: true,
+      skills: false,
+      limits: { plannerMaxTokens: 60, solverMaxTokens: 50 },
+    });
+  });
+
+  it("names the configuration or matrix it does not know, and the ones it does", () => {
+    expect(() => resolveConfiguration(config, { model: small, configName: "nope" })).toThrow(UnknownConfigurationError);
+    expect(() => resolveConfiguration(config, { model: small, configName: "nope" })).toThrow(
+      '--config "nope" is not a configuration in test.yaml; expected one of: base, wide',
+    );
+    expect(() => matrixConfigs(config, "big")).toThrow(
+      '--matrix "big" is not a matrix in test.yaml; expected one of: m',
+    );
+    expect(matrixModels(config, "m")).toBeUndefined();
+  });
+});
+
+describe("validation on load", () => {
+  const invalid = (yaml: string) => {
+    try {
+      parseModelsConfig(yaml, "models.yaml");
+    } catch (error) {
+      expect(error).toBeInstanceOf(ModelsConfigError);
+      return (error as Error).message;
+    }
+    throw new Error("expected the file to be rejected");
+  };
+
+  it("names the file and the key path of each problem", () => {
+    expect(invalid("configurations: { a: { filter: 0 } }")).toMatch(/^models\.yaml: configurations\.a\.filter: /);
+    expect(invalid("configurations: { a: { strategy: planner } }")).toMatch(
+      /configurations\.a\.strategy: Invalid option/,
+    );
+    expect(invalid("configurations: { a: { limits: { planner_tokens: 5 } } }")).toMatch(
+      /configurations\.a\.limits: Unrecognized key: "planner_tokens"/,
+    );
+    expect(invalid("configurations: {}\nmodels: { x: { provider: sim } }")).toMatch(
+      /models\.x\.profile: a sim entry needs `profile`/,
+    );
+    expect(invalid("configurations: {}\nmodels: { x: { provider: ollama, base_url: http://h/v1 } }")).toMatch(
+      /models\.x\.base_url: only a openai entry takes `base_url`/,
+    );
+    expect(invalid("configurations: {}\nmodels: { x: { provider: openai, api_key_env: sk-abc123 } }")).toMatch(
+      /models\.x\.api_key_env: expected the NAME of an environment variable/,
+    );
+    expect(invalid("configurations: { a: {} }\nmatrices: { m: [a, b] }")).toMatch(
+      /matrices\.m\[1\]: no configuration named "b"/,
+    );
+    expect(invalid("configurations: { a: {} }\ndefault_matrix: x")).toMatch(/default_matrix: no matrix named "x"/);
+    expect(invalid("models: {}")).toMatch(/configurations: /);
+  });
+
+  it("reports YAML syntax errors with file:line:column", () => {
+    expect(invalid("configurations:\n  a: { filter: 3\n")).toMatch(/^models\.yaml:\d+:\d+: not valid YAML/);
+    expect(invalid("configurations: { a: {}, a: {} }")).toMatch(/not valid YAML: Map keys must be unique/);
+  });
+
+  it("names a file it cannot read", () => {
+    const dir = mkdtempSync(join(tmpdir(), "models-"));
+    expect(() => loadModelsConfig(join(dir, "missing.yaml"))).toThrow(/cannot read .*missing\.yaml/);
+    writeFileSync(
+      join(dir, "ok.yaml"),
+      "configurations: { only: {} }\nmatrices: { m: { configs: [only], models: [a, b] } }\n",
+    );
+    const config = loadModelsConfig(join(dir, "ok.yaml"));
+    expect(matrixModels(config, "m")).toEqual(["a", "b"]);
+  });
+});

@@ -1,0 +1,390 @@
+/**
+ * models.yaml: model entries, named configurations (the DESIGN §3 axes), matrices and defaults,
+ * validated on load with errors that name the file and the key path. Resolution follows the
+ * precedence CLI flag > the model's own entry > the configuration > `defaults:` > built-in.
+ */
+
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { parseDocument } from "yaml";
+import { z } from "zod";
+import { type AgentConfig, type AgentConfigInput, type AgentLimits, resolveAgentConfig } from "../agent/types.ts";
+import { ModelsConfigError, UnknownConfigurationError } from "./errors.ts";
+import { dropUndefined } from "./json.ts";
+import type { GenerationOptions } from "./types.ts";
+
+export const DEFAULT_MODELS_FILE = fileURLToPath(new URL("../../models.yaml", import.meta.url));
+
+interface ModelEntryBase {
+  /** The name the user gave (`--model`), e.g. `qwen2.5:3b`, `sim:slm-3b`, `openai:qwen2.5-3b`. */
+  name: string;
+  /** The model name the server knows (for `sim`: `sim:<profile>`). */
+  model: string;
+  options: GenerationOptions;
+  /** Time limit of one model call. */
+  timeoutMs?: number;
+  /** Configuration axes this model always uses (over the configuration, under CLI flags). */
+  agent: AgentConfigInput;
+  /** Where the entry came from, for error messages: `models.yaml: models.qwen2.5:3b` or a naming rule. */
+  source: string;
+}
+
+export interface OllamaModelEntry extends ModelEntryBase {
+  provider: "ollama";
+  host?: string;
+}
+
+export interface OpenAIModelEntry extends ModelEntryBase {
+  provider: "openai";
+  baseUrl?: string;
+  /** The NAME of the environment variable holding the key. */
+  apiKeyEnv?: string;
+  allowRemote: boolean;
+}
+
+export interface SimModelEntry extends ModelEntryBase {
+  provider: "sim";
+  /** `oracle`, `slm-3b`, `slm-7b`, `chaos`. */
+  profile: string;
+}
+
+export type ModelEntry = OllamaModelEntry | OpenAIModelEntry | SimModelEntry;
+
+export interface MatrixSpec {
+  configs: string[];
+  models?: string[];
+}
+
+export interface ModelsConfig {
+  file: string;
+  defaults: AgentConfigInput;
+  models: Record<string, ModelEntry>;
+  configurations: Record<string, AgentConfigInput>;
+  matrices: Record<string, MatrixSpec>;
+  defaultMatrix?: string;
+}
+
+// ─── the file's schema (snake_case, as written) ─────────────────────────────────────────────────
+
+/** models.yaml's key for each limit. `Record<keyof AgentLimits, …>`: a new limit fails to compile here. */
+const LIMIT_KEYS: Record<keyof AgentLimits, string> = {
+  plannerMaxTokens: "planner_max_tokens",
+  solverMaxTokens: "solver_max_tokens",
+  reactMaxIterations: "react_max_iterations",
+  fallbackIterations: "fallback_iterations",
+  nativeMaxCalls: "native_max_calls",
+  jsonlMaxIterations: "jsonl_max_iterations",
+  toolTimeoutMs: "tool_timeout_ms",
+  totalTimeoutMs: "total_timeout_ms",
+  solverDataChars: "solver_data_chars",
+  observationChars: "observation_chars",
+};
+
+const positiveInt = z.number().int().min(1);
+
+const limitsSchema = z.strictObject(
+  Object.fromEntries(Object.values(LIMIT_KEYS).map((key) => [key, positiveInt.optional()])),
+);
+
+const axesSchema = z.strictObject({
+  strategy: z.enum(["auto", "rewoo", "react", "native", "jsonl"]).optional(),
+  filter: z.union([positiveInt, z.literal("all")]).optional(),
+  skills: z.boolean().optional(),
+  rescue: z.boolean().optional(),
+  fallback: z.boolean().optional(),
+  write_guard: z.boolean().optional(),
+  routing_llm: z.boolean().optional(),
+  limits: limitsSchema.optional(),
+});
+
+const optionsSchema = z.strictObject({
+  temperature: z.number().min(0).optional(),
+  seed: z.number().int().optional(),
+  num_predict: positiveInt.optional(),
+  num_ctx: positiveInt.optional(),
+  stop: z.array(z.string()).optional(),
+  keep_alive: z.union([z.string(), z.number()]).optional(),
+});
+
+const modelSchema = z
+  .strictObject({
+    provider: z.enum(["ollama", "openai", "sim"]),
+    model: z.string().min(1).optional(),
+    host: z.string().min(1).optional(),
+    base_url: z.string().min(1).optional(),
+    api_key_env: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected the NAME of an environment variable, not a key")
+      .optional(),
+    allow_remote: z.boolean().optional(),
+    profile: z.string().min(1).optional(),
+    options: optionsSchema.optional(),
+    timeout_ms: positiveInt.optional(),
+    agent: axesSchema.optional(),
+  })
+  .superRefine((entry, context) => {
+    const onlyFor: [keyof typeof entry, string][] = [
+      ["host", "ollama"],
+      ["base_url", "openai"],
+      ["api_key_env", "openai"],
+      ["allow_remote", "openai"],
+      ["profile", "sim"],
+    ];
+    for (const [key, provider] of onlyFor) {
+      if (entry[key] !== undefined && entry.provider !== provider) {
+        context.addIssue({ code: "custom", path: [key], message: `only a ${provider} entry takes \`${key}\`` });
+      }
+    }
+    if (entry.provider === "sim" && entry.profile === undefined) {
+      context.addIssue({ code: "custom", path: ["profile"], message: "a sim entry needs `profile` (e.g. slm-3b)" });
+    }
+  });
+
+const matrixSchema = z.union([
+  z.array(z.string()).min(1),
+  z.strictObject({ configs: z.array(z.string()).min(1), models: z.array(z.string()).min(1).optional() }),
+]);
+
+const fileSchema = z
+  .strictObject({
+    defaults: axesSchema.optional(),
+    models: z.record(z.string(), modelSchema).optional(),
+    configurations: z.record(z.string(), axesSchema),
+    matrices: z.record(z.string(), matrixSchema).optional(),
+    default_matrix: z.string().optional(),
+  })
+  .superRefine((file, context) => {
+    for (const [name, matrix] of Object.entries(file.matrices ?? {})) {
+      const configs = Array.isArray(matrix) ? matrix : matrix.configs;
+      configs.forEach((config, index) => {
+        if (config !== "*" && !(config in file.configurations)) {
+          const path = Array.isArray(matrix) ? ["matrices", name, index] : ["matrices", name, "configs", index];
+          context.addIssue({ code: "custom", path, message: `no configuration named "${config}"` });
+        }
+      });
+    }
+    if (file.default_matrix !== undefined && !(file.default_matrix in (file.matrices ?? {}))) {
+      context.addIssue({
+        code: "custom",
+        path: ["default_matrix"],
+        message: `no matrix named "${file.default_matrix}"`,
+      });
+    }
+  });
+
+type FileAxes = z.infer<typeof axesSchema>;
+type FileModel = z.infer<typeof modelSchema>;
+
+// ─── loading ────────────────────────────────────────────────────────────────────────────────────
+
+export function loadModelsConfig(file: string = DEFAULT_MODELS_FILE): ModelsConfig {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new ModelsConfigError("MODELS_CONFIG_UNREADABLE", `cannot read ${file}: ${(error as Error).message}`, {
+      context: { file },
+      cause: error,
+    });
+  }
+  return parseModelsConfig(text, file);
+}
+
+/** Parses and validates models.yaml text; `file` is only for messages. */
+export function parseModelsConfig(text: string, file: string): ModelsConfig {
+  const document = parseDocument(text, { uniqueKeys: true });
+  const yamlError = document.errors[0];
+  if (yamlError) {
+    const at = yamlError.linePos?.[0];
+    throw new ModelsConfigError(
+      "MODELS_CONFIG_INVALID",
+      `${file}${at ? `:${at.line}:${at.col}` : ""}: not valid YAML: ${yamlError.message.split("\n")[0]}`,
+      { context: { file }, cause: yamlError },
+    );
+  }
+  const parsed = fileSchema.safeParse(document.toJS());
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${keyPath(issue.path) || "(top level)"}: ${issue.message}`);
+    throw new ModelsConfigError("MODELS_CONFIG_INVALID", `${file}: ${problems.join("; ")}`, {
+      context: { file, problems },
+      cause: parsed.error,
+    });
+  }
+  const data = parsed.data;
+  return {
+    file,
+    defaults: toAgentInput(data.defaults),
+    models: Object.fromEntries(
+      Object.entries(data.models ?? {}).map(([name, entry]) => [
+        name,
+        toModelEntry(name, entry, `${file}: models.${name}`),
+      ]),
+    ),
+    configurations: Object.fromEntries(
+      Object.entries(data.configurations).map(([name, axes]) => [name, toAgentInput(axes)]),
+    ),
+    matrices: Object.fromEntries(
+      Object.entries(data.matrices ?? {}).map(([name, matrix]) => [
+        name,
+        Array.isArray(matrix) ? { configs: matrix } : dropUndefined({ configs: matrix.configs, models: matrix.models }),
+      ]),
+    ),
+    ...(data.default_matrix === undefined ? {} : { defaultMatrix: data.default_matrix }),
+  };
+}
+
+function keyPath(path: readonly PropertyKey[]): string {
+  return path
+    .map((part) => (typeof part === "number" ? `[${part}]` : `.${String(part)}`))
+    .join("")
+    .replace(/^\./, "");
+}
+
+function toAgentInput(axes: FileAxes | undefined): AgentConfigInput {
+  if (!axes) return {};
+  const limits = axes.limits
+    ? dropUndefined(
+        Object.fromEntries(
+          Object.entries(LIMIT_KEYS).map(([camel, snake]) => [camel, (axes.limits as Record<string, number>)[snake]]),
+        ) as Partial<AgentLimits>,
+      )
+    : undefined;
+  return dropUndefined({
+    strategy: axes.strategy,
+    filter: axes.filter,
+    skills: axes.skills,
+    rescue: axes.rescue,
+    fallback: axes.fallback,
+    writeGuard: axes.write_guard,
+    routingLlm: axes.routing_llm,
+    limits,
+  });
+}
+
+function toModelEntry(name: string, entry: FileModel, source: string): ModelEntry {
+  const base = dropUndefined({
+    name,
+    options: toGenerationOptions(entry.options),
+    timeoutMs: entry.timeout_ms,
+    agent: toAgentInput(entry.agent),
+    source,
+  });
+  switch (entry.provider) {
+    case "ollama":
+      return dropUndefined({ ...base, provider: "ollama", model: entry.model ?? name, host: entry.host });
+    case "openai":
+      return dropUndefined({
+        ...base,
+        provider: "openai",
+        model: entry.model ?? name,
+        baseUrl: entry.base_url,
+        apiKeyEnv: entry.api_key_env,
+        allowRemote: entry.allow_remote ?? false,
+      });
+    case "sim": {
+      const profile = entry.profile!.replace(/^sim:/, "");
+      return { ...base, provider: "sim", model: `sim:${profile}`, profile };
+    }
+  }
+}
+
+function toGenerationOptions(options: FileModel["options"]): GenerationOptions {
+  return dropUndefined({
+    temperature: options?.temperature,
+    seed: options?.seed,
+    maxTokens: options?.num_predict,
+    numCtx: options?.num_ctx,
+    stop: options?.stop,
+    keepAlive: options?.keep_alive === undefined ? undefined : String(options.keep_alive),
+  });
+}
+
+// ─── resolution ─────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * An entry of models.yaml by name; else `sim:<profile>` → the simulator, `openai:<model>` → the openai
+ * provider with its defaults, `ollama:<model>` or any other name → Ollama serving that model.
+ */
+export function resolveModel(config: ModelsConfig, name: string): ModelEntry {
+  const trimmed = name.trim();
+  if (trimmed === "")
+    throw new UnknownConfigurationError("BAD_MODEL_NAME", "--model needs a model name, e.g. qwen2.5:3b");
+  const listed = config.models[trimmed];
+  if (listed) return listed;
+  const [, prefix, rest] = /^(sim|openai|ollama):(.+)$/.exec(trimmed) ?? [];
+  const base = { name: trimmed, options: {}, agent: {} };
+  if (prefix === "sim" && rest) {
+    return {
+      ...base,
+      provider: "sim",
+      model: trimmed,
+      profile: rest,
+      source: `model name "${trimmed}" (sim:<profile>)`,
+    };
+  }
+  if (prefix === "openai" && rest) {
+    return {
+      ...base,
+      provider: "openai",
+      model: rest,
+      allowRemote: false,
+      source: `model name "${trimmed}" (openai:<model>)`,
+    };
+  }
+  const model = prefix === "ollama" && rest ? rest : trimmed;
+  return {
+    ...base,
+    provider: "ollama",
+    model,
+    source: `model name "${trimmed}" (not in ${config.file}: served by Ollama)`,
+  };
+}
+
+/** The resolved agent configuration: CLI > the model's entry > the configuration > defaults > built-in. */
+export function resolveConfiguration(
+  config: ModelsConfig,
+  args: { model: ModelEntry; configName: string; cli?: AgentConfigInput },
+): AgentConfig {
+  const configuration = config.configurations[args.configName];
+  if (!configuration) {
+    throw new UnknownConfigurationError(
+      "UNKNOWN_CONFIGURATION",
+      `--config "${args.configName}" is not a configuration in ${config.file}; expected one of: ${Object.keys(config.configurations).join(", ")}`,
+      { context: { file: config.file, configName: args.configName } },
+    );
+  }
+  // Lowest first: each layer overrides the one before it, limits key by key.
+  const layers = [config.defaults, configuration, args.model.agent, args.cli ?? {}];
+  const merged: AgentConfigInput = {};
+  const limits: AgentConfigInput["limits"] = {};
+  for (const layer of layers) {
+    Object.assign(merged, dropUndefined(layer));
+    Object.assign(limits, dropUndefined(layer.limits ?? {}));
+  }
+  return resolveAgentConfig({ ...merged, limits });
+}
+
+/** The configuration names of a matrix, in order (`*` expands to every configuration). */
+export function matrixConfigs(config: ModelsConfig, matrix: string): string[] {
+  const names = matrixSpec(config, matrix).configs.flatMap((name) =>
+    name === "*" ? Object.keys(config.configurations) : [name],
+  );
+  return [...new Set(names)];
+}
+
+/** The models a matrix names, when it names any (else the caller's `--model`). */
+export function matrixModels(config: ModelsConfig, matrix: string): string[] | undefined {
+  return matrixSpec(config, matrix).models;
+}
+
+function matrixSpec(config: ModelsConfig, matrix: string): MatrixSpec {
+  const spec = config.matrices[matrix];
+  if (!spec) {
+    throw new UnknownConfigurationError(
+      "UNKNOWN_MATRIX",
+      `--matrix "${matrix}" is not a matrix in ${config.file}; expected one of: ${Object.keys(config.matrices).join(", ")}`,
+      { context: { file: config.file, matrix } },
+    );
+  }
+  return spec;
+}

@@ -1,0 +1,60 @@
+/**
+ * Typed errors of the model layer. A provider error names the host (or base URL) it talked to and the
+ * fix; configuration problems are InputErrors (the CLI maps them to exit code 2).
+ */
+
+import { InputError, OnsetlabError } from "../errors.ts";
+
+/** The base of every runtime failure of a model call. */
+export class ModelError extends OnsetlabError {}
+
+/** Nothing answers at the host (connection refused, DNS failure, reset before a response). */
+export class ProviderUnreachableError extends ModelError {}
+
+/** The server does not have the model (Ollama: 404 "try pulling it first"). */
+export class ModelNotFoundError extends ModelError {}
+
+/** A native-tools run against a model whose capabilities lack "tools". */
+export class ToolsUnsupportedError extends ModelError {}
+
+/** The call's own time limit passed. */
+export class ModelTimeoutError extends ModelError {}
+
+/** The caller's AbortSignal fired. */
+export class ModelAbortedError extends ModelError {}
+
+/** The server answered with an error status or an error object (mid-stream errors included). */
+export class ProviderHttpError extends ModelError {
+  readonly status: number | undefined;
+  constructor(status: number | undefined, message: string, options: ConstructorParameters<typeof ModelError>[2] = {}) {
+    super("PROVIDER_HTTP_ERROR", message, { ...options, context: { ...options.context, status } });
+    this.status = status;
+  }
+}
+
+/** The server's answer is not in the shape its API promises. */
+export class ProviderProtocolError extends ModelError {}
+
+/** A non-loopback base URL without `allow_remote: true` in the model entry. */
+export class RemoteEndpointError extends InputError {}
+
+/** A base URL or host in a model entry (or OPENAI_BASE_URL) that is not a URL. */
+export class BadEndpointError extends InputError {}
+
+/** `api_key_env` names an environment variable that is not set. */
+export class MissingApiKeyError extends InputError {}
+
+/** A replayed request that the cassette does not hold (or holds fewer times than asked). */
+export class CassetteMissError extends ModelError {}
+
+/** A cassette line that is not a valid record (other than a torn last line, which is skipped). */
+export class CassetteFormatError extends InputError {}
+
+/** A failure recorded in the cassette, thrown again on replay with the recorded code and message. */
+export class ReplayedModelError extends ModelError {}
+
+/** models.yaml is unreadable or invalid; the message names the file and the key path. */
+export class ModelsConfigError extends InputError {}
+
+/** A configuration or matrix name that models.yaml does not define. */
+export class UnknownConfigurationError extends InputError {}

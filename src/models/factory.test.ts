@@ -1,0 +1,81 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { InputError } from "../errors.ts";
+import { RecordingProvider, ReplayProvider } from "./cassette.ts";
+import { loadModelsConfig, resolveModel } from "./config.ts";
+import { CassetteMissError, RemoteEndpointError } from "./errors.ts";
+import { createProvider, providerId } from "./factory.ts";
+import { OllamaProvider } from "./ollama.ts";
+import { OpenAIProvider } from "./openai.ts";
+import type { SimGoldItem } from "./sim/index.ts";
+
+const config = loadModelsConfig();
+const gold: SimGoldItem[] = [
+  {
+    id: "t-1",
+    query: "Who am I on GitHub?",
+    category: "single",
+    route: "rewoo",
+    calls: [{ tool: "get_me", args: {} }],
+    order: "sequence",
+  },
+];
+
+describe("createProvider", () => {
+  it("builds the provider the entry names, with the id cassettes are keyed under", () => {
+    const ollama = createProvider(resolveModel(config, "qwen2.5:3b"));
+    expect(ollama).toBeInstanceOf(OllamaProvider);
+    expect(ollama.id).toBe("ollama:qwen2.5:3b");
+    const openai = createProvider(resolveModel(config, "llamacpp:qwen2.5-3b"));
+    expect(openai).toBeInstanceOf(OpenAIProvider);
+    expect(openai.id).toBe(providerId(resolveModel(config, "llamacpp:qwen2.5-3b")));
+    expect((openai as OpenAIProvider).baseUrl).toBe("http://127.0.0.1:8080/v1");
+    const sim = createProvider(resolveModel(config, "sim:oracle"), { gold, seed: 3 });
+    expect(sim.id).toBe("sim:oracle");
+    expect(providerId(resolveModel(config, "sim:oracle"))).toBe(sim.id);
+  });
+
+  it("answers through the simulator from the gold labels", async () => {
+    const sim = createProvider(resolveModel(config, "sim:oracle"), { gold });
+    const response = await sim.chat({
+      stage: "native",
+      messages: [{ role: "user", content: "Who am I on GitHub?" }],
+      tools: [{ name: "get_me", description: "the user", parameters: { type: "object", properties: {} } }],
+    });
+    expect(response.toolCalls.map((call) => call.name)).toEqual(["get_me"]);
+  });
+
+  it("refuses bad combinations with InputError", () => {
+    expect(() => createProvider(resolveModel(config, "sim:oracle"))).toThrow(
+      /the simulator answers from the dataset.s gold labels/,
+    );
+    expect(() => createProvider(resolveModel(config, "qwen2.5:3b"), { record: "a", replay: "b" })).toThrow(InputError);
+    const remote = { ...resolveModel(config, "openai:gpt-4o-mini"), baseUrl: "https://api.example.com/v1" };
+    expect(() => createProvider(remote)).toThrow(RemoteEndpointError);
+  });
+
+  it("wraps for record and replay under the same id", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "factory-"));
+    const cassette = join(dir, "sim.jsonl");
+    const entry = resolveModel(config, "sim:oracle");
+    const recorder = createProvider(entry, { gold, record: cassette });
+    expect(recorder).toBeInstanceOf(RecordingProvider);
+    const recorded = await recorder.complete({ stage: "solver", prompt: "Question: Who am I on GitHub?\nAnswer:" });
+    expect(readFileSync(cassette, "utf8")).toContain('"provider":"sim:oracle"');
+
+    const replay = createProvider(entry, { replay: cassette });
+    expect(replay).toBeInstanceOf(ReplayProvider);
+    expect(replay.id).toBe("sim:oracle");
+    expect(await replay.complete({ stage: "solver", prompt: "Question: Who am I on GitHub?\nAnswer:" })).toEqual(
+      recorded,
+    );
+
+    const empty = join(dir, "empty.jsonl");
+    writeFileSync(empty, "");
+    await expect(createProvider(entry, { replay: empty }).complete({ stage: "solver", prompt: "x" })).rejects.toThrow(
+      CassetteMissError,
+    );
+  });
+});

@@ -1,0 +1,136 @@
+/**
+ * What the HTTP providers share: one deadline per call (the caller's signal and a time limit), a fetch
+ * bound to it, the mapping of a failed call to a typed error that names the endpoint and the fix, the
+ * loopback check, and a line reader for streamed bodies.
+ */
+
+import { isIP } from "node:net";
+import { ModelAbortedError, ModelError, ModelTimeoutError, ProviderUnreachableError } from "./errors.ts";
+
+/**
+ * Sent with every request: names the pipeline stage, so the stand-in server can hand its simulator the
+ * stage the prompt came from. Real servers ignore unknown headers; nothing else depends on it.
+ */
+export const STAGE_HEADER = "x-onsetlab-stage";
+
+/** A call with no `timeoutMs` of its own and none from the model entry gets this long. */
+export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
+
+export interface CallTarget {
+  /** Host or base URL, as the error messages name it. */
+  endpoint: string;
+  /** What to do when nothing answers, e.g. "start it with `ollama serve`". */
+  unreachableHint: string;
+}
+
+export interface CallLimits {
+  signal?: AbortSignal;
+  timeoutMs: number;
+}
+
+/**
+ * Runs one provider call under the caller's signal and a time limit. The call receives the combined
+ * signal; any failure comes out typed: aborted, timed out, unreachable, or the call's own ModelError.
+ */
+export async function guardedCall<T>(
+  target: CallTarget,
+  limits: CallLimits,
+  call: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const timeout = AbortSignal.timeout(limits.timeoutMs);
+  const signal = limits.signal ? AbortSignal.any([limits.signal, timeout]) : timeout;
+  if (limits.signal?.aborted) throw abortedError(target, limits.signal);
+  try {
+    return await call(signal);
+  } catch (error) {
+    if (limits.signal?.aborted) throw abortedError(target, limits.signal, error);
+    if (timeout.aborted) {
+      throw new ModelTimeoutError("MODEL_TIMEOUT", `no answer from ${target.endpoint} within ${limits.timeoutMs} ms`, {
+        context: { endpoint: target.endpoint, timeoutMs: limits.timeoutMs },
+        cause: error,
+      });
+    }
+    if (error instanceof ModelError) throw error;
+    const network = networkFailure(error);
+    if (network) {
+      throw new ProviderUnreachableError(
+        "PROVIDER_UNREACHABLE",
+        `cannot reach ${target.endpoint} (${network}): ${target.unreachableHint}`,
+        { context: { endpoint: target.endpoint, reason: network }, cause: error },
+      );
+    }
+    throw error;
+  }
+}
+
+function abortedError(target: CallTarget, signal: AbortSignal, cause?: unknown): ModelAbortedError {
+  const reason = signal.reason instanceof Error ? signal.reason.message : String(signal.reason ?? "aborted");
+  return new ModelAbortedError("MODEL_ABORTED", `call to ${target.endpoint} aborted by the caller: ${reason}`, {
+    context: { endpoint: target.endpoint },
+    cause: cause ?? signal.reason,
+  });
+}
+
+/** A fetch whose every request also stops when `signal` fires (for clients that take a custom fetch). */
+export function fetchWithSignal(signal: AbortSignal): typeof fetch {
+  return (input, init) =>
+    fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal });
+}
+
+const NETWORK_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EPIPE",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
+
+/** The system error code when `error` is fetch failing to talk to the server at all, else undefined. */
+export function networkFailure(error: unknown): string | undefined {
+  for (let current: unknown = error, depth = 0; current && depth < 4; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string" && NETWORK_CODES.has(code)) return code;
+    const errors = (current as { errors?: unknown }).errors;
+    if (Array.isArray(errors)) {
+      const inner = errors.map(networkFailure).find((found) => found !== undefined);
+      if (inner) return inner;
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** True for localhost, 127.0.0.0/8 and ::1 (and IPv4-mapped loopback). */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  if (host === "localhost" || host.endsWith(".localhost")) return true;
+  if (isIP(host) === 4) return host.startsWith("127.");
+  if (isIP(host) === 6) return host === "::1" || /^::ffff:127\./.test(host);
+  return false;
+}
+
+/** Lines of a streamed body (NDJSON or SSE), decoded as UTF-8, without their line ends. */
+export async function* readLines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for await (const chunk of body) {
+    buffer += decoder.decode(chunk, { stream: true });
+    let end = buffer.indexOf("\n");
+    while (end >= 0) {
+      yield buffer.slice(0, end).replace(/\r$/, "");
+      buffer = buffer.slice(end + 1);
+      end = buffer.indexOf("\n");
+    }
+  }
+  buffer += decoder.decode();
+  if (buffer.length > 0) yield buffer.replace(/\r$/, "");
+}
+
+/** Nanoseconds (Ollama's durations) to milliseconds; undefined stays undefined. */
+export function nsToMs(ns: number | undefined): number | undefined {
+  return typeof ns === "number" && Number.isFinite(ns) ? ns / 1e6 : undefined;
+}

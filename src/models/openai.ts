@@ -1,0 +1,291 @@
+/**
+ * The `openai` provider: any OpenAI-compatible endpoint (LiteLLM, vLLM, llama.cpp server, MLX, Ollama's
+ * /v1) by plain fetch. `complete` → /v1/completions, `chat` → /v1/chat/completions with tools; `onText`
+ * switches to SSE streaming. The API key is read from the environment variable the model entry names,
+ * at call time, and goes into the Authorization header only. Non-loopback URLs need `allow_remote`.
+ */
+
+import {
+  BadEndpointError,
+  MissingApiKeyError,
+  ModelNotFoundError,
+  ProviderHttpError,
+  ProviderProtocolError,
+  RemoteEndpointError,
+} from "./errors.ts";
+import {
+  type CallTarget,
+  DEFAULT_CALL_TIMEOUT_MS,
+  guardedCall,
+  isLoopbackHost,
+  readLines,
+  STAGE_HEADER,
+} from "./http.ts";
+import {
+  fromOpenAIToolCalls,
+  type LlamaCppTimings,
+  type OpenAIMessage,
+  type OpenAIToolCall,
+  type OpenAIUsage,
+  openAITimings,
+  openAIUsage,
+  ToolCallDeltas,
+  toOpenAIMessages,
+  toOpenAISampling,
+  toOpenAITools,
+} from "./openai-wire.ts";
+import type {
+  ChatRequest,
+  ChatResponse,
+  CompletionRequest,
+  CompletionResponse,
+  GenerationOptions,
+  ModelProvider,
+  ModelStage,
+  NativeToolCall,
+  RequestBase,
+} from "./types.ts";
+
+/** Ollama's own OpenAI-compatible API (and the stand-in's) when neither the entry nor OPENAI_BASE_URL says. */
+export const DEFAULT_OPENAI_BASE_URL = "http://127.0.0.1:11434/v1";
+
+export interface OpenAIProviderOptions {
+  /** The model name the server knows. */
+  model: string;
+  /** Up to and including `/v1`, e.g. `http://127.0.0.1:8080/v1`; else OPENAI_BASE_URL, else Ollama's. */
+  baseUrl?: string;
+  /** The NAME of the environment variable holding the API key (never the key itself). */
+  apiKeyEnv?: string;
+  /** Allow a base URL that is not loopback. */
+  allowRemote?: boolean;
+  /** The model entry's options; a request's own options win over them. */
+  options?: GenerationOptions;
+  timeoutMs?: number;
+  /** Where the entry came from, for error messages (e.g. `models.yaml: models.llamacpp`). */
+  source?: string;
+}
+
+export function resolveOpenAIBaseUrl(baseUrl?: string, env: NodeJS.ProcessEnv = process.env): string {
+  return (baseUrl ?? (env.OPENAI_BASE_URL?.trim() || DEFAULT_OPENAI_BASE_URL)).replace(/\/+$/, "");
+}
+
+/** One choice of a (non-streamed or streamed) answer, as far as this provider reads it. */
+interface Choice {
+  text?: string;
+  message?: OpenAIMessage;
+  delta?: { content?: string | null; tool_calls?: OpenAIToolCall[] };
+  finish_reason?: string | null;
+}
+
+interface Answer {
+  choices?: Choice[];
+  usage?: OpenAIUsage | null;
+  timings?: LlamaCppTimings;
+  error?: unknown;
+}
+
+export class OpenAIProvider implements ModelProvider {
+  readonly id: string;
+  readonly baseUrl: string;
+  private readonly target: CallTarget;
+  private readonly source: string;
+
+  constructor(private readonly settings: OpenAIProviderOptions) {
+    this.id = `openai:${settings.model}`;
+    this.baseUrl = resolveOpenAIBaseUrl(settings.baseUrl);
+    this.source = settings.source ?? `model "${settings.model}"`;
+    const url = parseUrl(this.baseUrl, this.source);
+    if (!isLoopbackHost(url.hostname) && settings.allowRemote !== true) {
+      throw new RemoteEndpointError(
+        "REMOTE_ENDPOINT_REFUSED",
+        `${this.source}: base URL ${this.baseUrl} is not on this machine; set \`allow_remote: true\` in the model entry to send prompts there`,
+        { context: { baseUrl: this.baseUrl, model: settings.model } },
+      );
+    }
+    this.target = {
+      endpoint: this.baseUrl,
+      unreachableHint: "is the server running? Check `base_url` in models.yaml (or OPENAI_BASE_URL)",
+    };
+  }
+
+  async complete(request: CompletionRequest): Promise<CompletionResponse> {
+    const body = { prompt: request.prompt };
+    return this.call("/completions", body, request, (answers) => {
+      const text = answers.map((answer) => answer.choices?.[0]?.text ?? "").join("");
+      return { text };
+    });
+  }
+
+  async chat(request: ChatRequest): Promise<ChatResponse> {
+    const body = {
+      messages: toOpenAIMessages(request.messages),
+      ...(request.tools?.length ? { tools: toOpenAITools(request.tools) } : {}),
+    };
+    return this.call("/chat/completions", body, request, (answers, streamed) => {
+      if (!streamed) {
+        const message = answers[0]?.choices?.[0]?.message;
+        if (!message) throw this.badAnswer("/chat/completions", "no choices[0].message");
+        return { text: message.content ?? "", toolCalls: fromOpenAIToolCalls(message.tool_calls ?? []) };
+      }
+      const deltas = new ToolCallDeltas();
+      let text = "";
+      for (const answer of answers) {
+        const delta = answer.choices?.[0]?.delta;
+        text += delta?.content ?? "";
+        if (delta?.tool_calls) deltas.add(delta.tool_calls);
+      }
+      return { text, toolCalls: deltas.finish() };
+    });
+  }
+
+  /**
+   * Posts one request (streamed when `onText` is given) and hands the answer — one object, or every
+   * SSE chunk in order — to `read`; usage and timings come from whichever chunk carried them.
+   */
+  private async call<T extends { text: string; toolCalls?: NativeToolCall[] }>(
+    path: string,
+    body: Record<string, unknown>,
+    request: RequestBase,
+    read: (answers: Answer[], streamed: boolean) => T,
+  ): Promise<T & CompletionResponse> {
+    const limits = {
+      signal: request.signal,
+      timeoutMs: request.timeoutMs ?? this.settings.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
+    };
+    const streamed = request.onText !== undefined;
+    const payload = {
+      model: this.settings.model,
+      ...toOpenAISampling({ ...this.settings.options, ...request.options }),
+      ...body,
+      ...(streamed ? { stream: true, stream_options: { include_usage: true } } : {}),
+    };
+    return guardedCall(this.target, limits, async (signal) => {
+      const started = performance.now();
+      const response = await fetch(`${this.baseUrl}${path}`, {
+        method: "POST",
+        headers: this.headers(request.stage, streamed),
+        body: JSON.stringify(payload),
+        signal,
+      });
+      if (!response.ok) throw await this.httpError(path, response);
+      const answers = streamed
+        ? await this.readStream(path, response, request.onText)
+        : [await this.readJson(path, response)];
+      const withUsage = answers.findLast((answer) => answer.usage) ?? answers.at(-1);
+      const timings = answers.findLast((answer) => answer.timings)?.timings;
+      return {
+        ...read(answers, streamed),
+        usage: openAIUsage(withUsage?.usage ?? undefined, timings),
+        timings: openAITimings(timings, performance.now() - started),
+      };
+    });
+  }
+
+  private headers(stage: ModelStage, streamed: boolean): Record<string, string> {
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      accept: streamed ? "text/event-stream" : "application/json",
+      [STAGE_HEADER]: stage,
+    };
+    const key = this.apiKey();
+    if (key) headers.authorization = `Bearer ${key}`;
+    return headers;
+  }
+
+  private apiKey(): string | undefined {
+    const name = this.settings.apiKeyEnv;
+    if (!name) return undefined;
+    const key = process.env[name];
+    if (!key) {
+      throw new MissingApiKeyError(
+        "API_KEY_MISSING",
+        `${this.source}: api_key_env names ${name}, but that environment variable is not set`,
+        { context: { apiKeyEnv: name } },
+      );
+    }
+    return key;
+  }
+
+  private async readJson(path: string, response: Response): Promise<Answer> {
+    const text = await response.text();
+    try {
+      return JSON.parse(text) as Answer;
+    } catch (error) {
+      throw this.badAnswer(path, `not JSON: ${text.slice(0, 120)}`, error);
+    }
+  }
+
+  /** SSE: `data: {…}` chunks until `data: [DONE]`; an `error` chunk fails the call. */
+  private async readStream(path: string, response: Response, onText?: (delta: string) => void): Promise<Answer[]> {
+    if (!response.body) throw this.badAnswer(path, "a streamed answer without a body");
+    const answers: Answer[] = [];
+    for await (const line of readLines(response.body)) {
+      if (!line.startsWith("data:")) continue;
+      const data = line.slice(5).trim();
+      if (data === "[DONE]") return answers;
+      let answer: Answer;
+      try {
+        answer = JSON.parse(data) as Answer;
+      } catch (error) {
+        throw this.badAnswer(path, `an SSE chunk that is not JSON: ${data.slice(0, 120)}`, error);
+      }
+      if (answer.error)
+        throw new ProviderHttpError(undefined, `${this.baseUrl}${path} failed mid-answer: ${errorText(answer.error)}`);
+      answers.push(answer);
+      const piece = answer.choices?.[0]?.delta?.content ?? answer.choices?.[0]?.text;
+      if (piece) onText?.(piece);
+    }
+    throw this.badAnswer(path, "the stream ended without `data: [DONE]`");
+  }
+
+  private async httpError(path: string, response: Response): Promise<Error> {
+    const raw = await response.text().catch(() => "");
+    let message = raw.slice(0, 300) || response.statusText;
+    try {
+      message = errorText((JSON.parse(raw) as { error?: unknown }).error ?? message);
+    } catch {
+      // not JSON: the text itself is the message
+    }
+    const context = { baseUrl: this.baseUrl, model: this.settings.model, status: response.status };
+    if (response.status === 404 && /model/i.test(message)) {
+      return new ModelNotFoundError(
+        "MODEL_NOT_FOUND",
+        `${this.baseUrl} does not serve model "${this.settings.model}" (${message}); check \`model:\` in ${this.source}`,
+        { context },
+      );
+    }
+    const hint =
+      response.status === 401 || response.status === 403
+        ? ` (check the key in ${this.settings.apiKeyEnv ?? "the variable named by api_key_env"})`
+        : "";
+    return new ProviderHttpError(
+      response.status,
+      `${this.baseUrl}${path} answered ${response.status}: ${message}${hint}`,
+      {
+        context,
+      },
+    );
+  }
+
+  private badAnswer(path: string, detail: string, cause?: unknown): ProviderProtocolError {
+    return new ProviderProtocolError("PROVIDER_BAD_RESPONSE", `${this.baseUrl}${path} sent ${detail}`, {
+      context: { baseUrl: this.baseUrl, model: this.settings.model },
+      cause,
+    });
+  }
+}
+
+function parseUrl(baseUrl: string, source: string): URL {
+  try {
+    return new URL(baseUrl);
+  } catch (error) {
+    throw new BadEndpointError("BAD_BASE_URL", `${source}: base URL "${baseUrl}" is not a URL`, { cause: error });
+  }
+}
+
+/** `{"error": "…"}` (Ollama) or `{"error": {"message": "…"}}` (OpenAI). */
+function errorText(error: unknown): string {
+  if (typeof error === "string") return error;
+  const message = (error as { message?: unknown } | null)?.message;
+  return typeof message === "string" ? message : JSON.stringify(error);
+}
