@@ -1,0 +1,108 @@
+/**
+ * Reads one request the way the simulator needs it: which protocol, which dataset item, which tools
+ * the prompt shows, which skill rules it carries, and the run so far. Pure: the same request gives the
+ * same reading.
+ */
+
+import { canonicalJson } from "../json.ts";
+import type { ChatMessage, ChatTool, ModelStage } from "../types.ts";
+import type { GoldIndex, SimGoldItem } from "./gold.ts";
+import { readJsonToolLines, readToolSection, type ShownTool, toolFromSchema } from "./shown-tools.ts";
+import {
+  emptyTranscript,
+  jsonlTranscript,
+  nativeTranscript,
+  reactTranscript,
+  solverTranscript,
+  type Transcript,
+} from "./transcript.ts";
+
+export type SimRequest =
+  | { kind: "complete"; stage: ModelStage; prompt: string }
+  | { kind: "chat"; stage: ModelStage; messages: readonly ChatMessage[]; tools?: readonly ChatTool[] };
+
+export interface SimReading {
+  /** The request's stage: which protocol the answer is written in. */
+  protocol: ModelStage;
+  /** What the seed hashes: the prompt, or the messages and tool names in canonical form. */
+  text: string;
+  item?: SimGoldItem;
+  tools: ShownTool[];
+  /** Titles of the skill blocks in the prompt (`GitHub rules:` → `GitHub`). */
+  skillTitles: string[];
+  transcript: Transcript;
+  /** Tools may be called in this answer (native without tools must answer in text). */
+  canCall: boolean;
+}
+
+const SKILL_BLOCK = /^(.+) rules:$/gm;
+
+export function readRequest(request: SimRequest, gold: GoldIndex): SimReading {
+  if (request.kind === "chat" && (request.stage === "jsonl" || request.stage === "native")) {
+    return readChat(request, gold);
+  }
+  // A completion protocol, possibly sent as chat (an OpenAI-compatible endpoint): the messages are the prompt.
+  const prompt =
+    request.kind === "complete" ? request.prompt : request.messages.map((message) => message.content).join("\n\n");
+  const item = gold.find(prompt);
+  const protocol = request.stage;
+  return {
+    protocol,
+    text: prompt,
+    ...(item ? { item } : {}),
+    tools: completionTools(protocol, prompt),
+    skillTitles: [...prompt.matchAll(SKILL_BLOCK)].map((match) => match[1] ?? ""),
+    transcript: completionTranscript(protocol, prompt, item),
+    canCall: protocol !== "solver" && protocol !== "router",
+  };
+}
+
+function completionTools(protocol: ModelStage, prompt: string): ShownTool[] {
+  if (protocol === "planner") return readToolSection(prompt, "\nTools:\n");
+  if (protocol === "react" || protocol === "fallback") return readToolSection(prompt, "You can use these tools:\n");
+  if (protocol === "router") {
+    const line = /^Available tools: (.*)$/m.exec(prompt)?.[1] ?? "";
+    return line
+      .split(",")
+      .map((name) => name.trim())
+      .filter(Boolean)
+      .map((name) => ({ name, examples: {}, enums: {} }));
+  }
+  return [];
+}
+
+function completionTranscript(protocol: ModelStage, prompt: string, item: SimGoldItem | undefined): Transcript {
+  if (protocol === "react" || protocol === "fallback") return reactTranscript(prompt, item?.query);
+  if (protocol === "solver") return solverTranscript(prompt);
+  return emptyTranscript();
+}
+
+function readChat(request: Extract<SimRequest, { kind: "chat" }>, gold: GoldIndex): SimReading {
+  // The query is the first user message; tool results fed back later could quote another item's query.
+  const item =
+    request.messages
+      .filter((message) => message.role === "user")
+      .map((message) => gold.find(message.content))
+      .find((found) => found !== undefined) ?? gold.find(request.messages.map((message) => message.content).join("\n"));
+  const jsonl = request.stage === "jsonl";
+  const system = request.messages.find((message) => message.role === "system")?.content ?? "";
+  const tools = jsonl
+    ? readJsonToolLines(system.slice(Math.max(0, system.indexOf("Tools (arguments as JSON Schema):"))))
+    : (request.tools ?? []).map(toolFromSchema);
+  return {
+    protocol: request.stage,
+    text: canonicalJson({
+      messages: request.messages.map((message) => ({
+        role: message.role,
+        content: message.content,
+        toolCalls: message.toolCalls?.map((call) => ({ name: call.name, arguments: call.arguments })),
+      })),
+      tools: request.tools?.map((tool) => tool.name),
+    }),
+    ...(item ? { item } : {}),
+    tools,
+    skillTitles: [],
+    transcript: jsonl ? jsonlTranscript(request.messages) : nativeTranscript(request.messages),
+    canCall: jsonl || tools.length > 0,
+  };
+}

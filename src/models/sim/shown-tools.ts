@@ -1,0 +1,141 @@
+/**
+ * What the prompt shows of each tool: its name and, where the prompt says, its required parameters,
+ * the example values it was shown and its enums. Read from the prompt's own text — the tool lines of
+ * the planner and ReAct (`name(param="example", …) - description`), the JSON Schema lines of the jsonl
+ * system prompt, the native `tools` — because that is all a model sees.
+ */
+
+import type { ChatTool } from "../types.ts";
+
+export interface ShownTool {
+  name: string;
+  /** Required parameters; undefined when the prompt lists names only (the router). */
+  required?: string[];
+  /** An example value per parameter, as the prompt showed it. */
+  examples: Record<string, unknown>;
+  enums: Record<string, unknown[]>;
+}
+
+/** `name(p="x", m="a"|"b") - description` → the tool; undefined for a line that is not one. */
+export function readToolLine(line: string): ShownTool | undefined {
+  const open = line.indexOf("(");
+  const name = line.slice(0, open).trim();
+  if (open <= 0 || !/^[A-Za-z_][\w.-]*$/.test(name)) return undefined;
+  const tool: ShownTool = { name, required: [], examples: {}, enums: {} };
+  let at = open + 1;
+  while (at < line.length && line[at] !== ")") {
+    const param = /^\s*([A-Za-z_][\w.-]*)=/.exec(line.slice(at));
+    if (!param?.[1]) return tool;
+    at += param[0].length;
+    const values: unknown[] = [];
+    for (;;) {
+      const scanned = scanJsonValue(line, at);
+      if (!scanned) return tool;
+      values.push(scanned.value);
+      at = scanned.end;
+      if (line[at] !== "|") break;
+      at += 1;
+    }
+    tool.required?.push(param[1]);
+    tool.examples[param[1]] = values[0];
+    if (values.length > 1) tool.enums[param[1]] = values;
+    while (line[at] === "," || line[at] === " ") at += 1;
+  }
+  return tool;
+}
+
+/** The tool lines of a prompt section: from the line after `heading` to the first blank line. */
+export function readToolSection(prompt: string, heading: string): ShownTool[] {
+  const start = prompt.indexOf(heading);
+  if (start < 0) return [];
+  const body = prompt.slice(start + heading.length).replace(/^\n/, "");
+  const end = body.indexOf("\n\n");
+  return (end < 0 ? body : body.slice(0, end))
+    .split("\n")
+    .map(readToolLine)
+    .filter((tool): tool is ShownTool => tool !== undefined);
+}
+
+/** A tool given as JSON Schema (native `tools`, the jsonl system prompt's lines). */
+export function toolFromSchema(tool: Pick<ChatTool, "name" | "parameters">): ShownTool {
+  const properties = asRecord(tool.parameters.properties);
+  const required = Array.isArray(tool.parameters.required)
+    ? tool.parameters.required.filter((name): name is string => typeof name === "string")
+    : [];
+  const examples: Record<string, unknown> = {};
+  const enums: Record<string, unknown[]> = {};
+  for (const [name, raw] of Object.entries(properties)) {
+    const schema = asRecord(raw);
+    if (Array.isArray(schema.enum)) enums[name] = schema.enum;
+    const example = Array.isArray(schema.examples) ? schema.examples[0] : (enums[name]?.[0] ?? schema.default);
+    if (example !== undefined) examples[name] = example;
+  }
+  return { name: tool.name, required, examples, enums };
+}
+
+/** The jsonl system prompt's tool lines: one JSON object each. */
+export function readJsonToolLines(text: string): ShownTool[] {
+  return text.split("\n").flatMap((line) => {
+    if (!line.startsWith("{")) return [];
+    try {
+      const parsed = JSON.parse(line) as { name?: unknown; parameters?: unknown };
+      if (typeof parsed.name !== "string") return [];
+      return [toolFromSchema({ name: parsed.name, parameters: asRecord(parsed.parameters) })];
+    } catch {
+      return []; // a line of prose, not a tool
+    }
+  });
+}
+
+function asRecord(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/**
+ * Reads one JSON value starting at `start` (after optional spaces): a string, number, literal, array or
+ * object. Returns undefined when no value starts there.
+ */
+function scanJsonValue(text: string, start: number): { value: unknown; end: number } | undefined {
+  let at = start;
+  while (text[at] === " ") at += 1;
+  const first = text[at];
+  if (first === undefined) return undefined;
+  let end: number;
+  if (first === '"') end = stringEnd(text, at);
+  else if (first === "[" || first === "{") end = bracketEnd(text, at);
+  else {
+    const literal = /^(?:-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)/.exec(text.slice(at));
+    if (!literal) return undefined;
+    end = at + literal[0].length;
+  }
+  if (end < 0) return undefined;
+  try {
+    return { value: JSON.parse(text.slice(at, end)), end };
+  } catch {
+    return undefined;
+  }
+}
+
+function stringEnd(text: string, open: number): number {
+  for (let at = open + 1; at < text.length; at++) {
+    if (text[at] === "\\") at += 1;
+    else if (text[at] === '"') return at + 1;
+  }
+  return -1;
+}
+
+function bracketEnd(text: string, open: number): number {
+  let depth = 0;
+  for (let at = open; at < text.length; at++) {
+    const char = text[at];
+    if (char === '"') {
+      at = stringEnd(text, at) - 1;
+      if (at < 0) return -1;
+    } else if (char === "[" || char === "{") depth += 1;
+    else if (char === "]" || char === "}") {
+      depth -= 1;
+      if (depth === 0) return at + 1;
+    }
+  }
+  return -1;
+}
