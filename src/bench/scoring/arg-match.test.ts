@@ -251,3 +251,24 @@ describe("matchJsonArgs (the bench's entry point)", () => {
     expect(matchJsonArgs({ q: "x", extra: 1 }, { q: "x" }).failure?.errorType).toBe("unexpected_param");
   });
 });
+
+describe("matchJsonArgs caching", () => {
+  it("gives the same verdicts when the same expected and schema objects are reused", () => {
+    const expected = { owner: "acme", title: ["Login fails", ""] };
+    const inputSchema = {
+      type: "object",
+      properties: { owner: { type: "string" }, title: { type: "string" } },
+      required: ["owner"],
+    };
+    for (let round = 0; round < 3; round++) {
+      expect(matchJsonArgs({ owner: "ACME" }, expected, inputSchema).valid).toBe(true);
+      expect(matchJsonArgs({ owner: "acme", title: "login-fails" }, expected, inputSchema).valid).toBe(true);
+      expect(matchJsonArgs({ title: "Login fails" }, expected, inputSchema).failure?.errorType).toBe(
+        "missing_required",
+      );
+      expect(matchJsonArgs({ owner: "acme", title: "Crash" }, expected, inputSchema).failure?.errorType).toBe(
+        "value_error:string",
+      );
+    }
+  });
+});

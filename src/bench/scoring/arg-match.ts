@@ -443,10 +443,11 @@ function checkType(
   return { verdict: invalid("type_error:simple", describe), isVariable };
 }
 
-// Acceptable values are long-lived and checked again and again: normalise each once.
+// Acceptable values are long-lived and checked again and again: normalise each once. A model's values
+// are seen once; caching them too would only fill the WeakMap (and make garbage collection slower).
 const normalizedCache = new WeakMap<PyValue, PyValue>();
 
-function normalizedItem(v: PyValue): PyValue {
+function normalizedAnswer(v: PyValue): PyValue {
   if (v.kind !== "str") return v;
   let norm = normalizedCache.get(v);
   if (norm === undefined) {
@@ -456,10 +457,14 @@ function normalizedItem(v: PyValue): PyValue {
   return norm;
 }
 
+function normalizedValue(v: PyValue): PyValue {
+  return v.kind === "str" ? py.str(normalizeString(v.value)) : v;
+}
+
 function checkString(param: string, value: string, acceptable: readonly PyValue[]): ArgVerdict {
   const norm = normalizeString(value);
   for (const a of acceptable) {
-    const n = normalizedItem(a);
+    const n = normalizedAnswer(a);
     if (n.kind === "str" && n.value === norm) return VALID;
   }
   return invalid(
@@ -477,10 +482,10 @@ function alternativeAsList(a: PyValue): readonly PyValue[] | undefined {
 }
 
 function checkList(param: string, value: PyValue & { items: readonly PyValue[] }, acceptable: readonly PyValue[]) {
-  const model = value.items.map(normalizedItem);
+  const model = value.items.map(normalizedValue);
   for (const a of acceptable) {
     const items = alternativeAsList(a);
-    if (items && sequenceEquals(model, items.map(normalizedItem))) return VALID;
+    if (items && sequenceEquals(model, items.map(normalizedAnswer))) return VALID;
   }
   return invalid(
     "value_error:list/tuple",
@@ -505,8 +510,8 @@ function checkDictAgainst(model: PyValue, answer: PyValue): ArgVerdict {
       verdict = invalid("value_error:dict_key", () => `Unexpected dict key parameter: ${pyRepr(key)}.`);
       break;
     }
-    const alts = alternatives(expected).map(normalizedItem);
-    const norm = normalizedItem(val);
+    const alts = alternatives(expected).map(normalizedAnswer);
+    const norm = normalizedValue(val);
     if (!alts.some((a) => pyEquals(norm, a) || matchesAnyExtension(a, val))) {
       verdict = invalid(
         "value_error:dict_value",
@@ -627,31 +632,32 @@ export function checkCallArgs(
   mode: MatchMode,
 ): CallArgsVerdict {
   const verdicts = new CallVerdicts();
-  for (const param of schema?.required ?? []) {
-    if (!args.has(param)) {
-      verdicts.record(
-        param,
-        invalid("missing_required", () => `Missing required parameter: ${pyStrRepr(param)}.`),
-      );
-    }
-  }
-  for (const [param, value] of args) {
-    const declared = schema?.properties ? Object.hasOwn(schema.properties, param) : true;
+  const properties = schema?.properties;
+  // forEach rather than for…of over entries: no [key, value] pair allocated per parameter (hot path).
+  schema?.required?.forEach((param) => {
+    if (args.has(param)) return;
+    verdicts.record(
+      param,
+      invalid("missing_required", () => `Missing required parameter: ${pyStrRepr(param)}.`),
+    );
+  });
+  args.forEach((value, param) => {
+    const declared = properties ? Object.hasOwn(properties, param) : true;
     const acceptable = expected.get(param);
     if (!declared || acceptable === undefined) {
       verdicts.record(
         param,
         invalid("unexpected_param", () => `Unexpected parameter: ${pyStrRepr(param)}.`),
       );
-      continue;
+      return;
     }
-    verdicts.record(param, checkArgValue(param, value, acceptable, schema?.properties?.[param], mode));
-  }
-  for (const [param, acceptable] of expected) {
-    if (args.has(param) || verdicts.params.has(param) || acceptable.some(isOmitMarker)) continue;
+    verdicts.record(param, checkArgValue(param, value, acceptable, properties?.[param], mode));
+  });
+  expected.forEach((acceptable, param) => {
+    if (args.has(param) || verdicts.params.has(param) || acceptable.some(isOmitMarker)) return;
     const message = () => `Optional parameter ${pyStrRepr(param)} not provided and not marked as optional.`;
     verdicts.record(param, invalid("missing_optional", message));
-  }
+  });
   return verdicts.result();
 }
 

@@ -1,7 +1,0 @@
-/** Nearest-rank percentile of a sample (p in [0, 100]); NaN for an empty sample. */
-export function percentile(values: readonly number[], p: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)));
-  return sorted[rank - 1] as number;
-}

@@ -1,0 +1,16 @@
+/** Cost of one run: model calls, tokens, tool calls that reached a server, blocked duplicate writes. */
+
+import type { CountedCall } from "./calls.ts";
+import { sumReported } from "./finite.ts";
+import type { CostScore } from "./score-types.ts";
+import type { TraceView } from "./types.ts";
+
+export function scoreCost(trace: TraceView, counted: readonly CountedCall[]): CostScore {
+  return {
+    modelCalls: trace.modelCalls.length,
+    promptTokens: sumReported(trace.modelCalls.map((call) => call.usage?.promptTokens)),
+    completionTokens: sumReported(trace.modelCalls.map((call) => call.usage?.completionTokens)),
+    toolCalls: counted.length,
+    writeBlocks: trace.writeGuard.blocked.length,
+  };
+}

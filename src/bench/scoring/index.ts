@@ -1,0 +1,26 @@
+/** The scorer's public API: score one run, summarize runs, compare two configurations. */
+export { AnswerCheckSpecError } from "./answer.ts";
+export { type Comparison, compare, DuplicatePairKeyError, type PairedTest } from "./compare.ts";
+export {
+  classifyPlannerOutput,
+  PLANNER_ERROR_TYPES,
+  type PlannerClassification,
+  type PlannerErrorType,
+  type PlannerStepClass,
+} from "./planner-output.ts";
+export type { Rate } from "./rate.ts";
+export { type ScoreItemInput, scoreItem } from "./score-item.ts";
+export { FAILURE_KINDS, type FailureKind, type ItemScore } from "./score-types.ts";
+export {
+  type Estimate,
+  type FailureTableRow,
+  type PlannerErrorRow,
+  type RoutingMatrix,
+  type ScoredRecord,
+  type Summary,
+  type SummaryOptions,
+  type SummaryRow,
+  summarize,
+} from "./summarize.ts";
+export { ToolCatalog } from "./tool-catalog.ts";
+export type { StateCheckOutcome, ToolView, TraceView } from "./types.ts";

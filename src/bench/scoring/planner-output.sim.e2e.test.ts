@@ -1,0 +1,85 @@
+/**
+ * The planner-output classifier against KNOWN truth: the simulator writes plans for every dataset
+ * item with mistakes it draws itself and reports (SimAnalysis.decision). What the classifier finds
+ * must be what was injected — the precondition for calibrating the simulator's rates with the
+ * scorer. Some injections cannot be seen in the text by design and bound the recall below 1: a
+ * "wrong" value the gold alternatives still accept, an argument an unterminated string swallowed,
+ * prose added to an output that is itself only prose.
+ */
+
+import { describe, expect, it } from "vitest";
+import { mockServerSpecs } from "../../../mock-servers/index.ts";
+import { filterTools } from "../../agent/filter.ts";
+import { buildPlannerPrompt } from "../../agent/planner.ts";
+import type { ToolDefinition } from "../../mcp/types.ts";
+import { SimEngine } from "../../models/sim/index.ts";
+import { loadDataset } from "../dataset/load.ts";
+import { classifyPlannerOutput, PLANNER_ERROR_TYPES } from "./planner-output.ts";
+import { ToolCatalog } from "./tool-catalog.ts";
+
+const items = loadDataset()
+  .map((loaded) => loaded.item)
+  .filter((item) => item.tools === undefined);
+const definitions: ToolDefinition[] = Object.values(mockServerSpecs).flatMap((spec) =>
+  spec.tools.map((tool) => ({
+    server: spec.name,
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    annotations: tool.annotations,
+  })),
+);
+const catalog = new ToolCatalog(definitions);
+
+interface Tally {
+  injected: number;
+  detected: number;
+  both: number;
+}
+
+/** One planner request per item, as the agent builds it (filtered tools, no skill rules). */
+function tally(profile: string, seed: number): Map<string, Tally> {
+  const engine = new SimEngine({ profile, seed, gold: items });
+  const counts = new Map(PLANNER_ERROR_TYPES.map((type) => [type as string, { injected: 0, detected: 0, both: 0 }]));
+  for (const item of items) {
+    const shown = definitions.filter((tool) => item.servers.includes(tool.server));
+    const prompt = buildPlannerPrompt({ query: item.query, tools: filterTools(item.query, shown, 8).tools });
+    const answer = engine.respond({ kind: "complete", stage: "planner", prompt });
+    const decision = answer.analysis.decision;
+    const injected = new Set<string>([
+      ...(decision.request ? [decision.request] : []),
+      ...decision.calls.flatMap((c) => (c ? [c] : [])),
+    ]);
+    const classified = classifyPlannerOutput(answer.text, item, catalog);
+    const detected = new Set<string>(classified.errors);
+    // Prose around calls is only visible around calls.
+    if (classified.steps.length === 0) injected.delete("prose_around_call");
+    for (const type of injected) counts.get(type)!.injected++;
+    for (const type of detected) {
+      counts.get(type)!.detected++;
+      if (injected.has(type)) counts.get(type)!.both++;
+    }
+  }
+  return counts;
+}
+
+describe("classifyPlannerOutput on the simulator's plans", () => {
+  it("finds nothing wrong in the oracle's plans", () => {
+    const counts = tally("oracle", 1);
+    expect([...counts].filter(([, c]) => c.detected > 0).map(([type]) => type)).toEqual([]);
+    expect(items.length).toBeGreaterThan(100);
+  });
+
+  it("finds what sim:chaos injected, type by type", () => {
+    const counts = tally("chaos", 3);
+    for (const [type, { injected, detected, both }] of counts) {
+      if (type === "type_error") {
+        expect(detected, type).toBe(0);
+        continue;
+      }
+      expect(injected, `${type} injected`).toBeGreaterThanOrEqual(20);
+      expect(both / detected, `${type} precision`).toBeGreaterThanOrEqual(0.95);
+      expect(both / injected, `${type} recall`).toBeGreaterThanOrEqual(0.75);
+    }
+  });
+});

@@ -1,0 +1,73 @@
+/** Scores one item × model × configuration: every metric module over one trace. Pure; never throws on a trace. */
+
+import type { DatasetItem } from "../dataset/types.ts";
+import { scoreAbstention } from "./abstention.ts";
+import { scoreAnswer } from "./answer.ts";
+import { matchCalls } from "./call-match.ts";
+import { countedCalls, hallucinatedNames, proposedCalls } from "./calls.ts";
+import { scoreCost } from "./cost.ts";
+import { diagnose } from "./failures.ts";
+import { scoreLatency } from "./latency.ts";
+import { scoreParams } from "./params.ts";
+import { classifyPlannerOutput } from "./planner-output.ts";
+import { scoreRescue } from "./rescue.ts";
+import { scoreRouting } from "./routing.ts";
+import type { ItemScore } from "./score-types.ts";
+import { scoreState } from "./state.ts";
+import { requirementsOf } from "./task-success.ts";
+import { ToolCatalog } from "./tool-catalog.ts";
+import { scoreToolChoice } from "./tool-choice.ts";
+import type { StateCheckOutcome, ToolView, TraceView } from "./types.ts";
+
+export interface ScoreItemInput {
+  item: DatasetItem;
+  /** An AgentResult, or anything with the fields of TraceView. */
+  trace: TraceView;
+  /** What the runner got from the mock servers' `__check` for `item.state` (raw, before negation). */
+  stateChecks: readonly StateCheckOutcome[];
+  /** Every connected tool (a ToolDefinition[] fits), or a catalog built once per run. */
+  tools: readonly ToolView[] | ToolCatalog;
+}
+
+export function scoreItem({ item, trace, stateChecks, tools }: ScoreItemInput): ItemScore {
+  const catalog = tools instanceof ToolCatalog ? tools : new ToolCatalog(tools);
+  const counted = countedCalls(trace, catalog);
+  const proposed = proposedCalls(trace);
+  const hallucinated = hallucinatedNames(trace, catalog);
+  const matching = matchCalls(item.calls, counted, item.order === "sequence", catalog);
+  const state = scoreState(item.state, stateChecks);
+  const answer = scoreAnswer(item.id, item.answer, trace.answer);
+  const abstention = scoreAbstention(item, proposed, counted, catalog);
+  const requirements = requirementsOf({ item, trace, matching, abstention, state, answer });
+  const taskSuccess = requirements.every((requirement) => requirement.ok);
+  const planner = trace.plan ? classifyPlannerOutput(trace.plan.raw, item, catalog) : null;
+  const { failures, recovered } = diagnose({
+    item,
+    trace,
+    requirements,
+    matching,
+    counted,
+    proposed,
+    hallucinated,
+    planner,
+    catalog,
+  });
+  return {
+    itemId: item.id,
+    category: item.category,
+    taskSuccess,
+    requirements,
+    toolChoice: scoreToolChoice({ item, proposed, counted, matching, hallucinated }),
+    params: scoreParams(item, counted, matching),
+    state,
+    answer,
+    abstention,
+    routing: scoreRouting(item, trace),
+    rescue: scoreRescue(item, trace, taskSuccess, catalog),
+    cost: scoreCost(trace, counted),
+    latency: scoreLatency(trace),
+    failures,
+    recovered,
+    planner,
+  };
+}

@@ -1,0 +1,299 @@
+/**
+ * Aggregates item scores into one row per model × configuration (and the same rows per category and
+ * per server), plus the failure taxonomy table, the routing confusion matrix and the planner error
+ * rates. Every rate carries its Wilson 95% interval; p50/p95 latencies carry a seeded bootstrap 95%
+ * interval, so the same records always give the same summary.
+ */
+
+import { CATEGORIES, type DatasetItem } from "../dataset/types.ts";
+import { bootstrapPercentileCI, type PercentileEstimate } from "../stats/bootstrap.ts";
+import { percentile } from "../stats/percentile.ts";
+import { PLANNER_ERROR_TYPES, type PlannerErrorType } from "./planner-output.ts";
+import { type Rate, rate, rateOf } from "./rate.ts";
+import { FAILURE_KINDS, type FailureKind, type ItemScore } from "./score-types.ts";
+
+/** One scored item × model × configuration × repeat, as the results store keeps it. */
+export interface ScoredRecord {
+  model: string;
+  config: string;
+  item: DatasetItem;
+  score: ItemScore;
+  /** 0-based repeat index when items run more than once (default 0). */
+  repeat?: number;
+}
+
+/** A bootstrap estimate; null when there was nothing to measure. */
+export type Estimate = PercentileEstimate | null;
+
+export interface SummaryRow {
+  model: string;
+  config: string;
+  /** Null on a model × configuration row; the category or server on a breakdown row. */
+  group: { by: "category" | "server"; value: string } | null;
+  n: number;
+  taskSuccess: Rate;
+  /** Items with gold calls whose set of tools was called (tool-choice.ts `callSet`). */
+  toolChoice: Rate;
+  /** Items with gold calls whose first chosen tool was right. */
+  firstCall: Rate;
+  /** Items where the model used at least one tool name that does not exist. */
+  hallucination: Rate;
+  /** Right arguments over judged arguments, pooled over items. */
+  paramAccuracy: Rate;
+  /** Gold calls matched with name and all arguments, pooled over items. */
+  callAccuracy: Rate;
+  stateAccuracy: Rate;
+  answerAccuracy: Rate;
+  /** Irrelevant and missing_info items that abstained correctly. */
+  abstention: Rate;
+  /** Items where the router ran and chose the expected route. */
+  routeAccuracy: Rate;
+  /** Of items whose first ReWOO plan failed: recovered in all, by the rescue, by the fallback. */
+  rescueRate: Rate;
+  byRescue: Rate;
+  byFallback: Rate;
+  /** Judged rescue injections that were wrong, pooled. */
+  wrongInjectionRate: Rate;
+  callsPerItem: number | null;
+  modelCallsPerItem: number | null;
+  promptTokensPerItem: number | null;
+  completionTokensPerItem: number | null;
+  /** Duplicate writes blocked, in all. */
+  writeBlocks: number;
+  /** Per-item total latency. */
+  p50Ms: Estimate;
+  p95Ms: Estimate;
+  latency: LatencyBreakdown;
+}
+
+/** Means per item unless named a percentile; provider timings are simulated for `sim:*` models. */
+export interface LatencyBreakdown {
+  modelCallP50Ms: Estimate;
+  modelCallP95Ms: Estimate;
+  modelMsPerItem: number | null;
+  promptEvalMsPerItem: number | null;
+  evalMsPerItem: number | null;
+  toolsMsPerItem: number | null;
+  overheadMsPerItem: number | null;
+  overheadP50Ms: number | null;
+  overheadP95Ms: number | null;
+}
+
+export interface FailureTableRow {
+  model: string;
+  config: string;
+  n: number;
+  failed: number;
+  /** Failed items by their primary failure. */
+  primary: Record<FailureKind, number>;
+  /** Failed items listing the kind anywhere. */
+  any: Record<FailureKind, number>;
+  /** Items (failed or not) that recovered from the kind. */
+  recovered: Record<FailureKind, number>;
+}
+
+export interface RoutingMatrix {
+  model: string;
+  config: string;
+  /** counts[expected][predicted]. */
+  counts: Record<string, Record<string, number>>;
+  /** Items where the router did not run (a forced strategy). */
+  notRouted: number;
+}
+
+export interface PlannerErrorRow {
+  model: string;
+  config: string;
+  /** Planner outputs classified (items whose run made a ReWOO plan). */
+  outputs: number;
+  steps: number;
+  /** Share of outputs showing each error type. */
+  rates: Record<PlannerErrorType, Rate>;
+  /** Steps showing each error type (output-level types count 0). */
+  stepCounts: Record<PlannerErrorType, number>;
+}
+
+export interface Summary {
+  rows: SummaryRow[];
+  byCategory: SummaryRow[];
+  byServer: SummaryRow[];
+  failures: FailureTableRow[];
+  routing: RoutingMatrix[];
+  planner: PlannerErrorRow[];
+}
+
+export interface SummaryOptions {
+  /** Bootstrap resamples for latency percentiles (default 1000). */
+  resamples?: number;
+  /** Bootstrap seed (default 1). */
+  seed?: number;
+}
+
+export function summarize(records: readonly ScoredRecord[], options: SummaryOptions = {}): Summary {
+  const groups = groupBy(records, (record) => JSON.stringify([record.model, record.config]));
+  const summary: Summary = { rows: [], byCategory: [], byServer: [], failures: [], routing: [], planner: [] };
+  for (const group of groups.values()) {
+    const { model, config } = group[0]!;
+    summary.rows.push(summaryRow(model, config, null, group, options));
+    for (const category of CATEGORIES) {
+      const members = group.filter((record) => record.item.category === category);
+      if (members.length > 0) {
+        summary.byCategory.push(summaryRow(model, config, { by: "category", value: category }, members, options));
+      }
+    }
+    const servers = [...new Set(group.flatMap((record) => record.item.servers))].sort();
+    for (const server of servers) {
+      const members = group.filter((record) => record.item.servers.includes(server));
+      summary.byServer.push(summaryRow(model, config, { by: "server", value: server }, members, options));
+    }
+    summary.failures.push(failureTable(model, config, group));
+    summary.routing.push(routingMatrix(model, config, group));
+    summary.planner.push(plannerErrors(model, config, group));
+  }
+  return summary;
+}
+
+function summaryRow(
+  model: string,
+  config: string,
+  group: SummaryRow["group"],
+  records: readonly ScoredRecord[],
+  options: SummaryOptions,
+): SummaryRow {
+  const scores = records.map((record) => record.score);
+  const rescued = scores.filter((score) => score.rescue?.firstPlanFailed === true);
+  const latency = scores.map((score) => score.latency);
+  const totals = latency.map((l) => l.totalMs);
+  const overheads = latency.map((l) => l.overheadMs);
+  const modelCalls = latency.flatMap((l) => l.modelCallMs);
+  const bootstrap = (values: number[], p: number) => estimate(values, p, options);
+  return {
+    model,
+    config,
+    group,
+    n: scores.length,
+    taskSuccess: rateOf(scores, (s) => s.taskSuccess),
+    toolChoice: rateOf(scores, (s) => s.toolChoice.callSet),
+    firstCall: rateOf(scores, (s) => s.toolChoice.firstCall),
+    hallucination: rateOf(scores, (s) => s.toolChoice.hallucinated.length > 0),
+    paramAccuracy: pooled(scores, (s) => [s.params.argsCorrect, s.params.argsTotal]),
+    callAccuracy: pooled(scores, (s) => [s.params.callsCorrect, s.params.callsExpected]),
+    stateAccuracy: rateOf(scores, (s) => s.state?.ok ?? null),
+    answerAccuracy: rateOf(scores, (s) => s.answer?.ok ?? null),
+    abstention: rateOf(scores, (s) => s.abstention?.ok ?? null),
+    routeAccuracy: rateOf(scores, (s) => s.routing?.ok ?? null),
+    rescueRate: rateOf(rescued, (s) => s.rescue!.recovered),
+    byRescue: rateOf(rescued, (s) => s.rescue!.recoveredBy === "rescue"),
+    byFallback: rateOf(rescued, (s) => s.rescue!.recoveredBy === "fallback"),
+    wrongInjectionRate: pooled(scores, (s) => [s.rescue?.wrong.length ?? 0, s.rescue?.judged ?? 0]),
+    callsPerItem: mean(scores.map((s) => s.cost.toolCalls)),
+    modelCallsPerItem: mean(scores.map((s) => s.cost.modelCalls)),
+    promptTokensPerItem: mean(scores.map((s) => s.cost.promptTokens)),
+    completionTokensPerItem: mean(scores.map((s) => s.cost.completionTokens)),
+    writeBlocks: scores.reduce((sum, s) => sum + s.cost.writeBlocks, 0),
+    p50Ms: bootstrap(totals, 50),
+    p95Ms: bootstrap(totals, 95),
+    latency: {
+      modelCallP50Ms: bootstrap(modelCalls, 50),
+      modelCallP95Ms: bootstrap(modelCalls, 95),
+      modelMsPerItem: mean(latency.map((l) => l.modelMs)),
+      promptEvalMsPerItem: mean(latency.map((l) => l.promptEvalMs)),
+      evalMsPerItem: mean(latency.map((l) => l.evalMs)),
+      toolsMsPerItem: mean(latency.map((l) => l.toolsMs)),
+      overheadMsPerItem: mean(overheads),
+      overheadP50Ms: nullIfNaN(percentile(overheads, 50)),
+      overheadP95Ms: nullIfNaN(percentile(overheads, 95)),
+    },
+  };
+}
+
+function estimate(values: readonly number[], p: number, options: SummaryOptions): Estimate {
+  if (values.length === 0) return null;
+  return bootstrapPercentileCI(values, p, { resamples: options.resamples ?? 1000, seed: options.seed ?? 1 });
+}
+
+/** Σk / Σn over items: for per-argument and per-call accuracy, where items contribute several trials. */
+function pooled(scores: readonly ItemScore[], counts: (score: ItemScore) => [number, number]): Rate {
+  let k = 0;
+  let n = 0;
+  for (const score of scores) {
+    const [right, total] = counts(score);
+    k += right;
+    n += total;
+  }
+  return rate(k, n);
+}
+
+function mean(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  return values.reduce((sum, value) => sum + value, 0) / values.length;
+}
+
+function nullIfNaN(value: number): number | null {
+  return Number.isNaN(value) ? null : value;
+}
+
+function failureTable(model: string, config: string, records: readonly ScoredRecord[]): FailureTableRow {
+  const primary = zeroCounts(FAILURE_KINDS);
+  const any = zeroCounts(FAILURE_KINDS);
+  const recovered = zeroCounts(FAILURE_KINDS);
+  let failed = 0;
+  for (const { score } of records) {
+    if (score.failures.length > 0) {
+      failed++;
+      primary[score.failures[0]!]++;
+    }
+    for (const kind of score.failures) any[kind]++;
+    for (const kind of score.recovered) recovered[kind]++;
+  }
+  return { model, config, n: records.length, failed, primary, any, recovered };
+}
+
+function routingMatrix(model: string, config: string, records: readonly ScoredRecord[]): RoutingMatrix {
+  const counts: Record<string, Record<string, number>> = {};
+  let notRouted = 0;
+  for (const { score } of records) {
+    if (!score.routing) {
+      notRouted++;
+      continue;
+    }
+    const { expected, predicted } = score.routing;
+    const row = counts[expected] ?? {};
+    row[predicted] = (row[predicted] ?? 0) + 1;
+    counts[expected] = row;
+  }
+  return { model, config, counts, notRouted };
+}
+
+function plannerErrors(model: string, config: string, records: readonly ScoredRecord[]): PlannerErrorRow {
+  const classified = records.flatMap(({ score }) => (score.planner ? [score.planner] : []));
+  const stepCounts = zeroCounts(PLANNER_ERROR_TYPES);
+  for (const output of classified) for (const step of output.steps) for (const type of step.errors) stepCounts[type]++;
+  const rates = Object.fromEntries(
+    PLANNER_ERROR_TYPES.map((type) => [type, rateOf(classified, (output) => output.errors.includes(type))]),
+  ) as Record<PlannerErrorType, Rate>;
+  return {
+    model,
+    config,
+    outputs: classified.length,
+    steps: classified.reduce((sum, output) => sum + output.steps.length, 0),
+    rates,
+    stepCounts,
+  };
+}
+
+function zeroCounts<K extends string>(keys: readonly K[]): Record<K, number> {
+  return Object.fromEntries(keys.map((key) => [key, 0])) as Record<K, number>;
+}
+
+/** Groups in order of first appearance. */
+export function groupBy<T>(values: readonly T[], key: (value: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const value of values) {
+    const k = key(value);
+    const group = groups.get(k);
+    if (group) group.push(value);
+    else groups.set(k, [value]);
+  }
+  return groups;
+}

@@ -1,0 +1,46 @@
+/** The tool definitions as the scorer uses them: lookup by name, schemas, and which tools write. */
+
+import { type CallSchema, cachedCallSchema } from "./arg-match.ts";
+import type { ToolView } from "./types.ts";
+
+export class ToolCatalog {
+  private readonly byName: ReadonlyMap<string, ToolView>;
+
+  constructor(tools: readonly ToolView[]) {
+    this.byName = new Map(tools.map((tool) => [tool.name, tool]));
+  }
+
+  has(name: string): boolean {
+    return this.byName.has(name);
+  }
+
+  /** The tool's JSON Schema `inputSchema` (undefined for an unknown tool). */
+  inputSchema(name: string): Record<string, unknown> | undefined {
+    return this.byName.get(name)?.inputSchema;
+  }
+
+  /** The schema as the argument matcher reads it (converted once per schema object). */
+  callSchema(name: string): CallSchema | undefined {
+    return cachedCallSchema(this.inputSchema(name));
+  }
+
+  /** Declared parameter names; empty when the schema lists none. */
+  params(name: string): string[] {
+    return Object.keys(this.callSchema(name)?.properties ?? {});
+  }
+
+  required(name: string): string[] {
+    return [...(this.callSchema(name)?.required ?? [])];
+  }
+
+  /**
+   * A tool may change state unless it is annotated read-only, as MCP defines the hints
+   * (`readOnlyHint` defaults to false); `destructiveHint: true` always means a write. Unknown tools
+   * never reach a server, so they are not writes.
+   */
+  isWrite(name: string): boolean {
+    const tool = this.byName.get(name);
+    if (!tool) return false;
+    return tool.annotations?.destructiveHint === true || tool.annotations?.readOnlyHint !== true;
+  }
+}
