@@ -6,6 +6,8 @@
 import cliProgress from "cli-progress";
 
 export interface Progress {
+  /** The total is known only once the work is planned (e.g. after a resume skipped finished tasks). */
+  setTotal(total: number): void;
   update(done: number, detail?: string): void;
   stop(): void;
 }
@@ -38,6 +40,7 @@ function barProgress(options: ProgressOptions, stream: NodeJS.WriteStream): Prog
   const started = performance.now();
   bar.start(options.total, 0, { rate: "0.0", detail: "" });
   return {
+    setTotal: (total) => bar.setTotal(total),
     update: (done, detail = "") => bar.update(done, { rate: rate(done, started), detail }),
     stop: () => bar.stop(),
   };
@@ -45,6 +48,7 @@ function barProgress(options: ProgressOptions, stream: NodeJS.WriteStream): Prog
 
 function lineProgress(options: ProgressOptions, stream: NodeJS.WriteStream): Progress {
   const interval = options.intervalMs ?? 5000;
+  let total = options.total;
   const started = performance.now();
   let lastLine = started;
   let last = { done: 0, detail: "" };
@@ -52,13 +56,16 @@ function lineProgress(options: ProgressOptions, stream: NodeJS.WriteStream): Pro
     const { done, detail } = last;
     const elapsed = (performance.now() - started) / 1000;
     const perSecond = done / Math.max(elapsed, 1e-9);
-    const eta = done > 0 ? Math.round((options.total - done) / perSecond) : undefined;
+    const eta = done > 0 ? Math.round((total - done) / perSecond) : undefined;
     const etaText = eta === undefined ? "" : ` ETA ${eta}s`;
     stream.write(
-      `${options.label} ${done}/${options.total} (${rate(done, started)}/s${etaText})${detail ? ` ${detail}` : ""}\n`,
+      `${options.label} ${done}/${total} (${rate(done, started)}/s${etaText})${detail ? ` ${detail}` : ""}\n`,
     );
   };
   return {
+    setTotal: (value) => {
+      total = value;
+    },
     update: (done, detail = "") => {
       last = { done, detail };
       const now = performance.now();

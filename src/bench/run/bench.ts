@@ -1,0 +1,359 @@
+/**
+ * `pnpm bench`: resolves what to run (models × configurations × items × repeats), opens the servers once,
+ * runs every task, appends each record as it finishes, and writes the summary. A resumed run re-reads its
+ * own run.json, so it runs exactly the matrix it started with and skips every key already on disk.
+ */
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { MOCK_NOW } from "../../../mock-servers/kit/types.ts";
+import type { AgentConfig, AgentConfigInput } from "../../agent/index.ts";
+import { InputError } from "../../errors.ts";
+import { loadRegistry } from "../../mcp/registry.ts";
+import {
+  loadModelsConfig,
+  type ModelEntry,
+  type ModelsConfig,
+  matrixConfigs,
+  matrixModels,
+  resolveConfiguration,
+  resolveModel,
+} from "../../models/config.ts";
+import { createProvider, providerId } from "../../models/factory.ts";
+import type { ModelProvider } from "../../models/types.ts";
+import { datasetHash, selectItems } from "../dataset/select.ts";
+import type { DatasetItem } from "../dataset/types.ts";
+import { type ItemScore, type ScoredRecord, scoreItem, summarize, ToolCatalog } from "../scoring/index.ts";
+import { compareConfigurations, type RunSummary } from "./compare-configs.ts";
+import { MockEnvironment } from "./environment.ts";
+import { executeTasks, type TaskFailure, type TaskRecord } from "./execute.ts";
+import { expandMatrix, type Shard, selectShard } from "./matrix.ts";
+import { startRunTracer } from "./spans.ts";
+import {
+  JsonlAppender,
+  newRunId,
+  RESULTS_DIR,
+  RUN_FILES,
+  readJson,
+  readJsonl,
+  runDir,
+  truncateTorn,
+  writeJsonAtomic,
+} from "./store.ts";
+
+/** What the user asked for; stored in run.json so that a resume runs the same matrix. */
+export interface BenchRequest {
+  models: string[];
+  /** Configuration names, or empty to use `matrix` (or the models file's default matrix). */
+  configs: string[];
+  matrix?: string;
+  dataset: string[];
+  filter: Record<string, string[]>;
+  limit?: number;
+  seed: number;
+  repeats: number;
+  timeoutS?: number;
+  shard?: Shard;
+  transport: "stdio" | "memory";
+  record?: string;
+  replay?: string;
+}
+
+export interface RunManifest {
+  runId: string;
+  request: BenchRequest;
+  models: { name: string; provider: string; id: string; simulated: boolean; replayedFrom?: string }[];
+  configs: string[];
+  /** The resolved agent configuration of every model × configuration (CLI > model > config > defaults). */
+  resolved: Record<string, Record<string, AgentConfig>>;
+  dataset: { files: string[]; hash: string; items: number; itemIds: string[] };
+  tasks: number;
+  versions: Record<string, string>;
+  simulated: boolean;
+  startedAt: string;
+  finishedAt?: string;
+  /** Sessions of this run: the first, then one per resume. */
+  sessions: { startedAt: string; finishedAt?: string; tasksRun: number; harnessFailures: number }[];
+}
+
+export interface BenchOptions {
+  request: BenchRequest;
+  /** Continue this run (its run.json decides the matrix; `request` only lends concurrency). */
+  resume?: string;
+  concurrency?: number;
+  modelsFile?: string;
+  resultsRoot?: string;
+  /** CLI flags over the configuration axes (highest precedence). */
+  cli?: AgentConfigInput;
+  onProgress?: (progress: BenchProgress) => void;
+  signal?: AbortSignal;
+}
+
+export interface BenchProgress {
+  done: number;
+  total: number;
+  /** Task success so far per configuration (this session's tasks). */
+  running: Record<string, { ok: number; n: number }>;
+}
+
+export interface BenchOutcome {
+  runId: string;
+  dir: string;
+  manifest: RunManifest;
+  summary: RunSummary;
+  failures: TaskFailure[];
+  /** Tasks skipped because a resumed run already had them. */
+  skipped: number;
+}
+
+export type RunRecord = TaskRecord<ItemScore> & { category: string };
+
+const MOCK_WORLD_CONTEXT = `Today is ${MOCK_NOW.toLocaleDateString("en-US", {
+  weekday: "long",
+  year: "numeric",
+  month: "long",
+  day: "numeric",
+  timeZone: "UTC",
+})}, ${MOCK_NOW.toISOString().slice(11, 16)} UTC.`;
+
+export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
+  const root = options.resultsRoot ?? RESULTS_DIR;
+  const models = loadModelsConfig(options.modelsFile);
+  const previous = options.resume
+    ? readJson<RunManifest>(join(runDir(options.resume, root), RUN_FILES.run), "run.json")
+    : undefined;
+  const request = previous?.request ?? options.request;
+  const entries = request.models.map((name) => resolveModel(models, name));
+  const configs = configNames(models, request);
+  const { items, files } = selectItems(request.dataset, request.filter, request.limit);
+  const runId = previous?.runId ?? newRunId(request.models.join("+"));
+  const dir = runDir(runId, root);
+  const resolved = resolveAll(models, entries, configs, options.cli, request.timeoutS);
+  const concurrency = options.concurrency ?? (entries.every((entry) => entry.provider === "sim") ? 4 : 1);
+
+  const allTasks = expandMatrix({
+    models: request.models,
+    configs,
+    itemIds: items.map((item) => item.id),
+    repeats: request.repeats,
+  });
+  const tasks = request.shard
+    ? selectShard(
+        allTasks,
+        request.shard,
+        items.map((item) => item.id),
+      )
+    : allTasks;
+  const recordsFile = join(dir, RUN_FILES.records);
+  const existing = readJsonl<RunRecord>(recordsFile);
+  truncateTorn(recordsFile, existing.tornBytes);
+  const done = new Set(existing.rows.map((record) => record.key));
+  const todo = tasks.filter((task) => !done.has(task.key));
+
+  const session: RunManifest["sessions"][number] = {
+    startedAt: new Date().toISOString(),
+    tasksRun: 0,
+    harnessFailures: 0,
+  };
+  const manifest: RunManifest = previous
+    ? { ...previous, finishedAt: undefined, sessions: [...previous.sessions, session] }
+    : {
+        runId,
+        request,
+        models: entries.map((entry) => describeModel(entry, request)),
+        configs,
+        resolved,
+        dataset: { files, hash: datasetHash(items), items: items.length, itemIds: items.map((item) => item.id) },
+        tasks: tasks.length,
+        versions: versions(),
+        simulated: entries.some((entry) => entry.provider === "sim") && !request.replay,
+        startedAt: session.startedAt,
+        sessions: [session],
+      };
+  if (previous && previous.dataset.hash !== datasetHash(items)) {
+    throw new InputError(
+      "RESUME_DATASET_CHANGED",
+      `--resume ${runId}: the dataset changed since the run started (hash ${previous.dataset.hash} → ${datasetHash(items)}); start a new run`,
+    );
+  }
+  writeJsonAtomic(join(dir, RUN_FILES.run), manifest);
+
+  const byId = new Map(items.map((item) => [item.id, item]));
+  const environment = await MockEnvironment.open({
+    registry: loadRegistry(),
+    transport: request.transport,
+    pools: concurrency,
+  });
+  const appender = new JsonlAppender(recordsFile);
+  const tracesAppender = new JsonlAppender(join(dir, RUN_FILES.traces));
+  const tracer = startRunTracer(runId, (line) => tracesAppender.append(line));
+  const running: BenchProgress["running"] = Object.fromEntries(configs.map((config) => [config, { ok: 0, n: 0 }]));
+  let finished = 0;
+  let failures: TaskFailure[] = [];
+  try {
+    const catalog = new ToolCatalog(environment.definitions());
+    const providers = providerCache(entries, items, request);
+    failures = await executeTasks<ItemScore>({
+      tasks: todo,
+      items: byId,
+      provider: (model, repeat) => providers(model, repeat),
+      config: (model, config) => resolved[model]![config]!,
+      environment,
+      score: ({ item, result, state, environment: env }) =>
+        scoreItem({
+          item,
+          trace: result,
+          stateChecks: state,
+          tools: item.tools ? env.definitions(item) : catalog,
+        }),
+      concurrency,
+      context: MOCK_WORLD_CONTEXT,
+      signal: options.signal,
+      onRecord: (record) => {
+        const item = byId.get(record.itemId)!;
+        appender.append({ ...record, category: item.category } satisfies RunRecord);
+        tracer.recordQuery({
+          key: record.key,
+          model: record.model,
+          config: record.config,
+          itemId: record.itemId,
+          category: item.category,
+          startedAt: record.startedAt,
+          result: record.result,
+          taskSuccess: record.score.taskSuccess,
+        });
+        const tally = running[record.config]!;
+        tally.n += 1;
+        if (record.score.taskSuccess) tally.ok += 1;
+        finished += 1;
+        options.onProgress?.({ done: finished, total: todo.length, running });
+      },
+    });
+  } finally {
+    appender.close();
+    await tracer.end({ "onsetlab.tasks": finished });
+    tracesAppender.close();
+    await environment.close();
+  }
+
+  session.tasksRun = finished;
+  session.harnessFailures = failures.length;
+  const summary = writeSummary(dir, manifest, byId);
+  const complete = summary.records === tasks.length;
+  session.finishedAt = new Date().toISOString();
+  if (complete) manifest.finishedAt = session.finishedAt;
+  writeJsonAtomic(join(dir, RUN_FILES.run), manifest);
+  return { runId, dir, manifest, summary, failures, skipped: tasks.length - todo.length };
+}
+
+/** Reads every record of the run back and writes summary.json (also used by `results merge`). */
+export function writeSummary(dir: string, manifest: RunManifest, items: ReadonlyMap<string, DatasetItem>): RunSummary {
+  const { rows } = readJsonl<RunRecord>(join(dir, RUN_FILES.records));
+  const scored: ScoredRecord[] = rows.map((record) => ({
+    model: record.model,
+    config: record.config,
+    item: items.get(record.itemId)!,
+    score: record.score,
+    repeat: record.repeat,
+  }));
+  const summary: RunSummary = {
+    runId: manifest.runId,
+    simulated: manifest.simulated,
+    ...(manifest.request.replay ? { replayedFrom: manifest.request.replay } : {}),
+    records: rows.length,
+    ...summarize(scored),
+    comparisons: compareConfigurations(scored),
+  };
+  writeJsonAtomic(join(dir, RUN_FILES.summary), summary);
+  return summary;
+}
+
+function configNames(models: ModelsConfig, request: BenchRequest): string[] {
+  if (request.configs.length > 0) return request.configs;
+  const matrix = request.matrix ?? models.defaultMatrix ?? "default";
+  return matrixConfigs(models, matrix);
+}
+
+/** Models a matrix names itself (when `--model` is not given): exported for the CLI. */
+export function modelsOfMatrix(modelsFile: string | undefined, matrix: string): string[] | undefined {
+  return matrixModels(loadModelsConfig(modelsFile), matrix);
+}
+
+function resolveAll(
+  models: ModelsConfig,
+  entries: readonly ModelEntry[],
+  configs: readonly string[],
+  cli: AgentConfigInput | undefined,
+  timeoutS: number | undefined,
+): Record<string, Record<string, AgentConfig>> {
+  const overrides: AgentConfigInput = {
+    ...cli,
+    ...(timeoutS === undefined ? {} : { limits: { ...cli?.limits, totalTimeoutMs: timeoutS * 1000 } }),
+  };
+  return Object.fromEntries(
+    entries.map((model) => [
+      model.name,
+      Object.fromEntries(
+        configs.map((configName) => [configName, resolveConfiguration(models, { model, configName, cli: overrides })]),
+      ),
+    ]),
+  );
+}
+
+function describeModel(entry: ModelEntry, request: BenchRequest): RunManifest["models"][number] {
+  return {
+    name: entry.name,
+    provider: entry.provider,
+    id: providerId(entry),
+    simulated: entry.provider === "sim" && !request.replay,
+    ...(request.replay ? { replayedFrom: request.replay } : {}),
+  };
+}
+
+/** One provider per model and repeat (the simulator's seed moves with the repeat), made on first use. */
+function providerCache(
+  entries: readonly ModelEntry[],
+  items: readonly DatasetItem[],
+  request: BenchRequest,
+): (model: string, repeat: number) => ModelProvider {
+  const made = new Map<string, ModelProvider>();
+  return (model, repeat) => {
+    // a cassette is one queue per request: every repeat shares the model's provider
+    const key = request.replay || request.record ? model : `${model}#${repeat}`;
+    let provider = made.get(key);
+    if (!provider) {
+      const entry = entries.find((candidate) => candidate.name === model)!;
+      provider = createProvider(entry, {
+        gold: [...items],
+        seed: request.seed + repeat,
+        record: request.record,
+        replay: request.replay,
+      });
+      made.set(key, provider);
+    }
+    return provider;
+  };
+}
+
+function versions(): Record<string, string> {
+  const root = new URL("../../../", import.meta.url);
+  const pkg = JSON.parse(readFileSync(new URL("package.json", root), "utf8")) as {
+    version: string;
+    dependencies: Record<string, string>;
+  };
+  let git = "unknown";
+  try {
+    git = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).trim();
+    const dirty = execFileSync("git", ["status", "--porcelain"], { cwd: root, encoding: "utf8" }).trim();
+    if (dirty) git += "+dirty";
+  } catch {
+    // not a git checkout (a tarball): the package version still says what ran
+  }
+  return {
+    onsetlab: pkg.version,
+    git,
+    node: process.version,
+    "@modelcontextprotocol/sdk": pkg.dependencies["@modelcontextprotocol/sdk"] ?? "",
+    ollama: pkg.dependencies.ollama ?? "",
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * The paired comparisons a summary carries: for each model, every pair of its configurations on the
+ * same items (McNemar's exact test on task success and tool choice), so a report can say which
+ * differences are real.
+ */
+import { type Comparison, compare, type ScoredRecord, type Summary } from "../scoring/index.ts";
+import { groupBy } from "../scoring/summarize.ts";
+
+export interface ConfigComparison extends Comparison {
+  model: string;
+  a: string;
+  b: string;
+}
+
+/** summary.json: the scorer's summary, the paired comparisons, and where the numbers came from. */
+export interface RunSummary extends Summary {
+  runId: string;
+  /** Any number here came from the simulator: every table built from it says "simulated". */
+  simulated: boolean;
+  /** The cassette the model answers were replayed from, when they were. */
+  replayedFrom?: string;
+  records: number;
+  comparisons: ConfigComparison[];
+}
+
+export function compareConfigurations(records: readonly ScoredRecord[]): ConfigComparison[] {
+  const comparisons: ConfigComparison[] = [];
+  for (const [model, ofModel] of groupBy(records, (record) => record.model)) {
+    const byConfig = groupBy(ofModel, (record) => record.config);
+    const configs = [...byConfig.keys()];
+    configs.forEach((a, index) => {
+      for (const b of configs.slice(index + 1)) {
+        comparisons.push({ model, a, b, ...compare(byConfig.get(a)!, byConfig.get(b)!) });
+      }
+    });
+  }
+  return comparisons;
+}

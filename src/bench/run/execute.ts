@@ -1,0 +1,85 @@
+/**
+ * Executes a run's tasks: each query through the agent with its configuration and model, against a
+ * leased set of servers, then its state checks and its score. Workers pull tasks from one queue;
+ * every finished task is handed to `onRecord` at once (the store appends it before the next starts).
+ */
+import { type AgentConfig, type AgentResult, runAgent } from "../../agent/index.ts";
+import type { ModelProvider } from "../../models/types.ts";
+import type { DatasetItem } from "../dataset/types.ts";
+import type { StateOutcome, ToolEnvironment } from "./environment.ts";
+import type { Task } from "./matrix.ts";
+
+export interface TaskRecord<S> {
+  key: string;
+  model: string;
+  config: string;
+  itemId: string;
+  repeat: number;
+  /** Epoch ms when the query started (a timing field, like every duration in the trace). */
+  startedAt: number;
+  result: AgentResult;
+  state: StateOutcome[];
+  score: S;
+}
+
+export interface TaskFailure {
+  task: Task;
+  message: string;
+}
+
+export interface ExecuteOptions<S> {
+  tasks: readonly Task[];
+  items: ReadonlyMap<string, DatasetItem>;
+  provider: (model: string, repeat: number) => ModelProvider;
+  config: (model: string, config: string) => AgentConfig;
+  environment: ToolEnvironment;
+  score: (input: { item: DatasetItem; result: AgentResult; state: StateOutcome[]; environment: ToolEnvironment }) => S;
+  concurrency: number;
+  /** Facts every query's planner gets (the mock world's date). */
+  context?: string;
+  onRecord: (record: TaskRecord<S>) => void;
+  signal?: AbortSignal;
+}
+
+/**
+ * Runs every task; returns the tasks the HARNESS could not finish (a server that would not answer, a
+ * bug) — those get no record, so a resume retries them. Model and tool failures are the agent's to
+ * record: they end up in the trace and the score, never here.
+ */
+export async function executeTasks<S>(options: ExecuteOptions<S>): Promise<TaskFailure[]> {
+  const failures: TaskFailure[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < options.tasks.length && !options.signal?.aborted) {
+      const task = options.tasks[next++]!;
+      try {
+        options.onRecord(await executeTask(task, options));
+      } catch (error) {
+        failures.push({ task, message: error instanceof Error ? error.message : String(error) });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+  return failures;
+}
+
+async function executeTask<S>(task: Task, options: ExecuteOptions<S>): Promise<TaskRecord<S>> {
+  const item = options.items.get(task.itemId);
+  if (!item) throw new Error(`item ${task.itemId} is not in the dataset`);
+  const session = await options.environment.open(item);
+  try {
+    const startedAt = Date.now();
+    const result = await runAgent(item.query, {
+      config: options.config(task.model, task.config),
+      model: options.provider(task.model, task.repeat),
+      tools: session.tools,
+      context: options.context,
+      signal: options.signal,
+    });
+    const state = await session.runStateChecks();
+    const score = options.score({ item, result, state, environment: options.environment });
+    return { ...task, startedAt, result, state, score };
+  } finally {
+    await session.release();
+  }
+}

@@ -1,0 +1,57 @@
+import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { CorruptRecordsError, JsonlAppender, newRunId, readJsonl, truncateTorn, writeJsonAtomic } from "./store.ts";
+
+const temp = () => mkdtempSync(join(tmpdir(), "store-"));
+
+describe("results store", () => {
+  it("appends whole lines and reads them back", () => {
+    const file = join(temp(), "records.jsonl");
+    const appender = new JsonlAppender(file);
+    appender.append({ key: "a" });
+    appender.append({ key: "b", nested: { text: "line\nbreak" } });
+    appender.close();
+    expect(readJsonl(file)).toEqual({
+      rows: [{ key: "a" }, { key: "b", nested: { text: "line\nbreak" } }],
+      tornBytes: 0,
+    });
+  });
+
+  it("treats a last line cut off mid-write as torn, and truncation restores a clean file", () => {
+    const file = join(temp(), "records.jsonl");
+    writeFileSync(file, '{"key":"a"}\n{"key":"b","res');
+    const read = readJsonl<{ key: string }>(file);
+    expect(read.rows.map((row) => row.key)).toEqual(["a"]);
+    expect(read.tornBytes).toBe(Buffer.byteLength('{"key":"b","res'));
+    truncateTorn(file, read.tornBytes);
+    appendFileSync(file, '{"key":"c"}\n');
+    expect(readFileSync(file, "utf8")).toBe('{"key":"a"}\n{"key":"c"}\n');
+  });
+
+  it("treats a garbage last line that kept its newline as torn too", () => {
+    const file = join(temp(), "records.jsonl");
+    writeFileSync(file, '{"key":"a"}\n{"key":\n');
+    expect(readJsonl(file)).toEqual({ rows: [{ key: "a" }], tornBytes: Buffer.byteLength('{"key":\n') });
+  });
+
+  it("refuses a file damaged before its last line, naming file:line", () => {
+    const file = join(temp(), "records.jsonl");
+    writeFileSync(file, '{"key":"a"}\nnot json\n{"key":"c"}\n');
+    expect(() => readJsonl(file)).toThrow(CorruptRecordsError);
+    expect(() => readJsonl(file)).toThrow(`${file}:2: not valid JSON`);
+  });
+
+  it("reads a missing file as empty", () => {
+    expect(readJsonl(join(temp(), "none.jsonl"))).toEqual({ rows: [], tornBytes: 0 });
+  });
+
+  it("writes JSON atomically and makes sortable, readable run ids", () => {
+    const file = join(temp(), "deep", "run.json");
+    writeJsonAtomic(file, { a: 1 });
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ a: 1 });
+    const id = newRunId("sim:slm-3b", new Date("2026-11-23T03:15:09Z"));
+    expect(id).toMatch(/^20261123-031509-sim-slm-3b-[a-z0-9]{1,4}$/);
+  });
+});
