@@ -195,6 +195,7 @@ async function runRewoo(run: Run): Promise<void> {
     source: `${o.id} ${o.tool}`,
     ok: o.status === "ok",
     text: o.text,
+    ...(o.status === "ok" && o.value !== undefined ? { data: o.value } : {}),
   }));
   const failure = planFailure(steps, outcomes, response.text);
   if (failure && config.fallback) {

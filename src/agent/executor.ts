@@ -6,7 +6,7 @@
 import { resolveReferences } from "./references.ts";
 import type { ToolRunner } from "./tool-runner.ts";
 import type { ExecutedStep, PlanStep } from "./types.ts";
-import { groupIntoWaves } from "./waves.ts";
+import { groupIntoWaves, type WaveInput } from "./waves.ts";
 
 export interface StepOutcome extends ExecutedStep {
   /** What later steps' references read: the structured result, or the text. */
@@ -31,7 +31,7 @@ export interface ExecutionOutput {
 }
 
 export async function executePlan(input: ExecutionInput): Promise<ExecutionOutput> {
-  const { waves, cyclic } = groupIntoWaves(input.steps);
+  const { waves, cyclic } = groupIntoWaves(orderWrites(input.steps, (tool) => input.runner.isWrite(tool)));
   const byId = new Map(input.steps.map((step) => [step.id, step]));
   const done = new Map<string, StepOutcome>();
   for (const wave of waves) {
@@ -44,6 +44,24 @@ export async function executePlan(input: ExecutionInput): Promise<ExecutionOutpu
   }
   const outcomes = input.steps.map((step) => done.get(step.id) as StepOutcome);
   return { outcomes, waves, ok: outcomes.every((outcome) => outcome.status === "ok") };
+}
+
+/**
+ * Wave inputs with writes kept in plan order: a write waits for every step before it, and every step
+ * after a write waits for it. References show data dependencies only; "create the branch, then put a
+ * file on it" depends on state, and running it concurrently would race. Reads between writes still
+ * run together. (Ordering edges only: a failed earlier write does not skip a later step.)
+ */
+export function orderWrites(steps: readonly PlanStep[], isWrite: (tool: string) => boolean): WaveInput[] {
+  let lastWrite: string | undefined;
+  const before: string[] = [];
+  return steps.map((step) => {
+    const write = isWrite(step.tool);
+    const order = write ? [...before] : lastWrite ? [lastWrite] : [];
+    before.push(step.id);
+    if (write) lastWrite = step.id;
+    return { id: step.id, dependsOn: [...new Set([...step.dependsOn, ...order])] };
+  });
 }
 
 async function runStep(

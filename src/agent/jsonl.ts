@@ -76,11 +76,14 @@ function toEvents(value: unknown): JsonlEvent[] {
   return [];
 }
 
-/** OpenAI-style callers send arguments as a JSON string. */
-function asArguments(value: unknown): Record<string, unknown> {
+/**
+ * OpenAI-style callers send arguments as a JSON string (sometimes a string of a string). Two levels at
+ * most: jsonrepair turns a bare word into a JSON string of itself, which would otherwise never end.
+ */
+function asArguments(value: unknown, depth = 0): Record<string, unknown> {
   if (typeof value === "string") {
-    const parsed = parseLooseJson(value);
-    return parsed.ok ? asArguments(parsed.value) : {};
+    const parsed = depth < 2 ? parseLooseJson(value) : undefined;
+    return parsed?.ok ? asArguments(parsed.value, depth + 1) : {};
   }
   return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
@@ -141,7 +144,7 @@ export async function runJsonlLoop(input: JsonlLoopInput): Promise<JsonlLoopOutp
         prepare: false,
         guarded: false,
       });
-      const observation = observationText(record, input.observationChars);
+      const observation = observationText(record, input.observationChars, input.query);
       iterations.push({ index, action: call.name, input: call.arguments, observation, callSeqs: [record.seq] });
       observations.push(protocolLine({ type: "observation", name: call.name, ok: record.ok, content: observation }));
     }

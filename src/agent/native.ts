@@ -63,7 +63,7 @@ export async function runNativeLoop(input: NativeLoopInput): Promise<NativeLoopO
         prepare: false,
         guarded: false,
       });
-      const observation = observationText(record, input.observationChars);
+      const observation = observationText(record, input.observationChars, input.query);
       iterations.push({ index: turn, action: call.name, input: call.arguments, observation, callSeqs: [record.seq] });
       answerCall(messages, call, observation);
     }

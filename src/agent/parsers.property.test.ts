@@ -54,7 +54,8 @@ function mangled(samples: readonly string[]): fc.Arbitrary<string> {
 const anyOutput = (samples: readonly string[]) =>
   fc.oneof(fc.string({ maxLength: 300 }), fc.string({ unit: "binary", maxLength: 200 }), mangled(samples));
 
-describe("parsers never throw", () => {
+// thousands of generated outputs each: generous limits, so a loaded machine does not fail them on time alone
+describe("parsers never throw", { timeout: 60_000 }, () => {
   it("plan parser", () => {
     fc.assert(
       fc.property(anyOutput(PLAN_SAMPLES), (text) => {

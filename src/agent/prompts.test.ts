@@ -143,7 +143,8 @@ describe("prompts", () => {
       Question: List the open issues in acme/webapp
 
       Tool results:
-      [#E1 list_issues] {"issues":[{"number":1,"title":"Login fails"}]}
+      [#E1 list_issues] issues (1):
+      - title=Login fails; number=1
       [#E2 slack_post_message] ERROR: channel_not_found
 
       Answer:"

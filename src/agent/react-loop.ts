@@ -80,8 +80,8 @@ export async function runReactLoop(input: ReactLoopInput): Promise<ReactLoopOutp
         guarded: input.guarded,
       });
       iteration.callSeqs = [record.seq];
-      evidence.push({ source: tool.name, ok: record.ok, text: record.text });
-      iteration.observation = observationText(record, input.observationChars);
+      evidence.push({ source: tool.name, ok: record.ok, text: record.text, data: record.data });
+      iteration.observation = observationText(record, input.observationChars, input.query);
     }
     turns.push({
       thought: parsed.thought,

@@ -84,9 +84,19 @@ export class RunRecorder {
     }
   }
 
-  addToolCall(record: Omit<ToolCallRecord, "seq">): ToolCallRecord {
-    const full = { seq: this.toolCalls.length + 1, ...record } as ToolCallRecord;
-    this.toolCalls.push(full);
+  /**
+   * The seq of a tool call about to start: calls are numbered in the order they START, so concurrent
+   * calls of one wave get the same numbers on every run, whichever finishes first.
+   */
+  reserveToolSeq(): number {
+    this.toolCalls.push(undefined as unknown as ToolCallRecord);
+    return this.toolCalls.length;
+  }
+
+  /** Records a finished call, in its reserved place when it has one. */
+  addToolCall(record: Omit<ToolCallRecord, "seq">, seq?: number): ToolCallRecord {
+    const full = { seq: seq ?? this.reserveToolSeq(), ...record } as ToolCallRecord;
+    this.toolCalls[full.seq - 1] = full;
     return full;
   }
 

@@ -5,6 +5,7 @@
  */
 
 import type { GenerationOptions } from "../models/types.ts";
+import { renderResult } from "./compact-data.ts";
 import { truncate } from "./text.ts";
 
 export interface Evidence {
@@ -12,6 +13,8 @@ export interface Evidence {
   source: string;
   ok: boolean;
   text: string;
+  /** The structured result, rendered compactly instead of the raw text when present. */
+  data?: unknown;
 }
 
 export interface SolverPromptInput {
@@ -25,7 +28,7 @@ export function buildSolverPrompt(input: SolverPromptInput): string {
   if (input.evidence.length === 0) {
     return ["Answer the question in one or two short sentences.", `Question: ${input.query}`, "Answer:"].join("\n\n");
   }
-  const lines = formatEvidence(input.evidence, input.dataChars);
+  const lines = formatEvidence(input.evidence, input.dataChars, input.query);
   return [
     "Answer the question in one or two short sentences using the tool results. If a result is an ERROR, say what failed.",
     `Question: ${input.query}`,
@@ -38,14 +41,20 @@ export function solverOptions(maxTokens: number): GenerationOptions {
   return { temperature: 0, maxTokens, stop: ["\nQuestion:", "\nTool results:"] };
 }
 
-/** One line per result; the budget is shared so short results stay whole and long ones share the rest. */
-export function formatEvidence(evidence: readonly Evidence[], budget: number): string[] {
-  const bodies = evidence.map((item) => (item.ok ? item.text : `ERROR: ${item.text}`).replace(/\s+/g, " ").trim());
+/**
+ * One block per result, rendered compactly (compact-data.ts); the budget is shared so short results stay
+ * whole and long ones share the rest.
+ */
+export function formatEvidence(evidence: readonly Evidence[], budget: number, question?: string): string[] {
+  const render = (item: Evidence, chars: number) =>
+    item.ok
+      ? renderResult(item.data ?? item.text, chars, question)
+      : truncate(`ERROR: ${item.text.replace(/\s+/g, " ").trim()}`, chars);
   const shares = shareBudget(
-    bodies.map((body) => body.length),
+    evidence.map((item) => render(item, Number.POSITIVE_INFINITY).length),
     budget,
   );
-  return evidence.map((item, index) => `[${item.source}] ${truncate(bodies[index] ?? "", shares[index] ?? 0)}`);
+  return evidence.map((item, index) => `[${item.source}] ${render(item, shares[index] ?? 0)}`);
 }
 
 /** Water-filling: smallest first, each gets what it needs up to an equal share of what is left. */

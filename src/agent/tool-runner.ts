@@ -5,13 +5,14 @@
 
 import { coerceArguments } from "../mcp/coerce.ts";
 import type { ToolCallResult, ToolDefinition, ToolHost } from "../mcp/types.ts";
+import { renderResult } from "./compact-data.ts";
 import { describe } from "./errors.ts";
 import { normaliseKeys } from "./normalise.ts";
 import type { RunRecorder } from "./recorder.ts";
 import { truncate } from "./text.ts";
 import { findTool } from "./tool-schema.ts";
 import type { ToolCallRecord, ToolCallStage } from "./types.ts";
-import type { WriteGuard } from "./write-guard.ts";
+import { isWriteTool, type WriteGuard } from "./write-guard.ts";
 
 export interface ToolCallRequest {
   stage: ToolCallStage;
@@ -37,6 +38,12 @@ export interface ToolRunnerOptions {
 export class ToolRunner {
   constructor(private readonly options: ToolRunnerOptions) {}
 
+  /** Does this tool change state (write guard's rule)? Unknown tools count as writes, to be safe. */
+  isWrite(name: string): boolean {
+    const tool = findTool(this.options.tools, name);
+    return tool === undefined || isWriteTool(tool);
+  }
+
   async call(request: ToolCallRequest): Promise<ToolCallRecord> {
     const { recorder, guard } = this.options;
     recorder.ensureRunning(request.stage);
@@ -49,9 +56,9 @@ export class ToolRunner {
       ...prepared,
     };
 
-    const blocking = request.guarded ? guard?.blockingCall(request.tool) : undefined;
+    const blocking = request.guarded ? guard?.blockingCall(request.tool, prepared.args) : undefined;
     if (guard && blocking !== undefined) {
-      const message = `blocked by the write guard: ${request.tool} already succeeded in this query (call ${blocking}); do not repeat it`;
+      const message = `blocked by the write guard: the same ${request.tool} call already succeeded in this query (call ${blocking}); do not repeat it`;
       guard.recordBlocked({ tool: request.tool, args: prepared.args, stage: request.stage, firstCallSeq: blocking });
       return recorder.addToolCall({
         ...base,
@@ -65,19 +72,23 @@ export class ToolRunner {
       });
     }
 
+    const seq = recorder.reserveToolSeq();
     const timed = await recorder.timeTool(() => this.invoke(request.tool, prepared.args));
     const result = timed.value;
-    const record = recorder.addToolCall({
-      ...base,
-      ok: result.ok,
-      text: result.text,
-      ...(result.data === undefined ? {} : { data: result.data }),
-      ...(result.error ? { error: result.error } : {}),
-      attempts: result.attempts,
-      startMs: timed.startMs,
-      durationMs: timed.durationMs,
-    });
-    if (result.ok) guard?.recordSuccess(request.tool, record.seq);
+    const record = recorder.addToolCall(
+      {
+        ...base,
+        ok: result.ok,
+        text: result.text,
+        ...(result.data === undefined ? {} : { data: result.data }),
+        ...(result.error ? { error: result.error } : {}),
+        attempts: result.attempts,
+        startMs: timed.startMs,
+        durationMs: timed.durationMs,
+      },
+      seq,
+    );
+    if (result.ok) guard?.recordSuccess(request.tool, prepared.args, record.seq);
     recorder.ensureRunning(request.stage);
     return record;
   }
@@ -112,6 +123,13 @@ export class ToolRunner {
 }
 
 /** What a loop protocol feeds back to the model for a call: the result, or the error flagged, capped. */
-export function observationText(record: Pick<ToolCallRecord, "ok" | "text">, maxChars: number): string {
-  return truncate(record.ok ? record.text : `ERROR: ${record.text}`, maxChars);
+/** What a loop feeds back to the model: the result rendered for the question, or the error. */
+export function observationText(
+  record: Pick<ToolCallRecord, "ok" | "text" | "data">,
+  maxChars: number,
+  question?: string,
+): string {
+  return record.ok
+    ? renderResult(record.data ?? record.text, maxChars, question)
+    : truncate(`ERROR: ${record.text}`, maxChars);
 }

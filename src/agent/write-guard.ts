@@ -1,9 +1,15 @@
 /**
- * The write guard: a tool that changes something may succeed once per query. Small models in a loop
- * repeat a successful post or create; the second attempt is blocked and recorded instead of executed.
+ * The write guard: a write that succeeded may not be made again in the same query. Small models in a
+ * loop repeat a successful post or create; the repeat is blocked and recorded instead of executed.
+ *
+ * A repeat is the same tool with the same arguments (canonical JSON). The OnsetLab rule — one success
+ * per write TOOL — would also block legitimate work: posting to two channels, writing three files, the
+ * 17 parallel items of the dataset that use one write tool twice; keyed by call, those pass and the
+ * loop's duplicate still does not.
  */
 
 import type { ToolDefinition } from "../mcp/types.ts";
+import { canonicalJson } from "../models/json.ts";
 import { splitName } from "./text.ts";
 import type { BlockedWrite } from "./types.ts";
 
@@ -29,16 +35,21 @@ export class WriteGuard {
     this.writeTools = new Set(tools.filter(isWriteTool).map((tool) => tool.name));
   }
 
-  /** The seq of the earlier successful call that blocks this one, if any. */
-  blockingCall(tool: string): number | undefined {
-    return this.writeTools.has(tool) ? this.firstSuccess.get(tool) : undefined;
+  /** The seq of the earlier successful identical call that blocks this one, if any. */
+  blockingCall(tool: string, args: Record<string, unknown>): number | undefined {
+    return this.writeTools.has(tool) ? this.firstSuccess.get(callKey(tool, args)) : undefined;
   }
 
-  recordSuccess(tool: string, seq: number): void {
-    if (this.writeTools.has(tool) && !this.firstSuccess.has(tool)) this.firstSuccess.set(tool, seq);
+  recordSuccess(tool: string, args: Record<string, unknown>, seq: number): void {
+    const key = callKey(tool, args);
+    if (this.writeTools.has(tool) && !this.firstSuccess.has(key)) this.firstSuccess.set(key, seq);
   }
 
   recordBlocked(write: BlockedWrite): void {
     this.blocked.push(write);
   }
+}
+
+function callKey(tool: string, args: Record<string, unknown>): string {
+  return `${tool}\u0000${canonicalJson(args)}`;
 }
