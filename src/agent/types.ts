@@ -71,7 +71,7 @@ export const DEFAULT_LIMITS: AgentLimits = {
   toolTimeoutMs: 30_000,
   totalTimeoutMs: 120_000,
   solverDataChars: 800,
-  observationChars: 600,
+  observationChars: 800,
 };
 
 export const DEFAULT_AGENT_CONFIG: AgentConfig = {

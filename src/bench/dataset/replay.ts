@@ -4,10 +4,17 @@
  * the answer check against the text of the gold results, since a grounded answer can only say what the
  * tools returned. An item whose gold does not satisfy its own checks is a dataset bug.
  *
+ * The answer check must also hold on what the solver is SHOWN of those results (the agent's compact
+ * rendering within its 800 characters): an answer that needs more than the pipeline can show is a
+ * dataset item no model could pass through it.
+ *
  * Gold calls hold literal values (the servers are deterministic, so an id found by a look-up is known),
  * and the replay checks their provenance instead of substituting: every identifier a gold call sends
  * must appear in the query or in an earlier gold result — else no model could know it.
  */
+import { DEFAULT_LIMITS } from "../../agent/index.ts";
+import { type Evidence, formatEvidence } from "../../agent/solver.ts";
+import { observationText } from "../../agent/tool-runner.ts";
 import type { ClientPool } from "../../mcp/pool.ts";
 import { checkAnswer } from "./answer-check.ts";
 import { goldArgs } from "./gold.ts";
@@ -53,6 +60,7 @@ export async function replayItem(loaded: LoadedItem, host: ReplayHost): Promise<
   const reasons: string[] = [];
   await host.resetTouched();
   const texts: string[] = [];
+  const evidence: Evidence[] = [];
   for (const [index, call] of item.calls.entries()) {
     const schema = host.listTools().find((tool) => tool.name === call.tool)?.inputSchema;
     const args = goldArgs(call, schema);
@@ -70,6 +78,7 @@ export async function replayItem(loaded: LoadedItem, host: ReplayHost): Promise<
       return reasons;
     }
     texts.push(result.text, JSON.stringify(result.data ?? null));
+    evidence.push({ source: `#E${index + 1} ${call.tool}`, ok: true, text: result.text, data: result.data });
   }
   for (const check of item.state ?? []) {
     let outcome: { pass: boolean; detail: string };
@@ -88,7 +97,27 @@ export async function replayItem(loaded: LoadedItem, host: ReplayHost): Promise<
     // notContains limits what the answer may say, not what the tools return: not checked here.
     const { contains, anyOf, regex } = item.answer;
     const verdict = checkAnswer({ contains, anyOf, regex }, texts.join("\n"));
-    if (!verdict.pass) reasons.push(`answer check not supported by the gold results: ${verdict.failures.join("; ")}`);
+    if (!verdict.pass) {
+      reasons.push(`answer check not supported by the gold results: ${verdict.failures.join("; ")}`);
+    } else {
+      // what the pipeline shows a model of these results — the solver all of them within its budget, a
+      // loop (ReAct, native, jsonl) each as one observation: an answer can only say what it sees
+      const views = {
+        [`solver's ${DEFAULT_LIMITS.solverDataChars}-character view`]: formatEvidence(
+          evidence,
+          DEFAULT_LIMITS.solverDataChars,
+          item.query,
+        ).join("\n"),
+        [`${DEFAULT_LIMITS.observationChars}-character observations`]: evidence
+          .map((result) => observationText(result, DEFAULT_LIMITS.observationChars, item.query))
+          .join("\n"),
+      };
+      for (const [name, view] of Object.entries(views)) {
+        const seen = checkAnswer({ contains, anyOf, regex }, view);
+        if (!seen.pass)
+          reasons.push(`answer check not supported by the ${name} of the gold results: ${seen.failures.join("; ")}`);
+      }
+    }
   }
   return reasons;
 }
