@@ -18,7 +18,10 @@ export interface LabState {
   readonly dbImage: Uint8Array;
 }
 
-/** Fresh state from the fixtures: the file tree (directories derived from file paths) and a newly built database. */
+/** The database never changes (SELECT only, queries run on a copy): built once per process, shared by every reset. */
+let databaseImage: Uint8Array | undefined;
+
+/** Fresh state from the fixtures: the file tree (directories derived from file paths) and the database. */
 export function createLabState(): LabState {
   const files: Record<string, string> = { ...filesFixture.files };
   const directories = new Set<string>([LAB_ROOT, ...filesFixture.directories]);
@@ -26,6 +29,7 @@ export function createLabState(): LabState {
     for (let dir = parentOf(path); dir.startsWith(LAB_ROOT); dir = parentOf(dir)) directories.add(dir);
   }
   const state = { files, directories: [...directories].sort(), finish: null } as Omit<LabState, "dbImage">;
-  Object.defineProperty(state, "dbImage", { value: buildDatabaseImage(), enumerable: false });
+  databaseImage ??= buildDatabaseImage();
+  Object.defineProperty(state, "dbImage", { value: databaseImage, enumerable: false });
   return state as LabState;
 }

@@ -59,15 +59,36 @@ export function queryTerms(query: string): Set<string> {
   return terms;
 }
 
-export function scoreTool(tool: ToolDefinition, terms: ReadonlySet<string>): number {
-  const nameWords = new Set(splitName(tool.name).map(stem));
-  const flatName = tool.name.toLowerCase();
-  let score = 0;
-  for (const word of nameWords) if (terms.has(word)) score += SCORE_NAME_WORD;
-  for (const term of terms) {
-    if (term.length >= 3 && !nameWords.has(term) && flatName.includes(term)) score += SCORE_NAME_SUBSTRING;
+interface ToolWords {
+  name: Set<string>;
+  flatName: string;
+  description: Set<string>;
+}
+
+/** A tool's words do not change during a run; every query is scored against the same ~100 tools. */
+const toolWords = new WeakMap<ToolDefinition, ToolWords>();
+
+function wordsOf(tool: ToolDefinition): ToolWords {
+  let words = toolWords.get(tool);
+  if (!words) {
+    words = {
+      name: new Set(splitName(tool.name).map(stem)),
+      flatName: tool.name.toLowerCase(),
+      description: new Set(contentWords(tool.description)),
+    };
+    toolWords.set(tool, words);
   }
-  for (const word of new Set(contentWords(tool.description))) if (terms.has(word)) score += SCORE_DESCRIPTION_WORD;
+  return words;
+}
+
+export function scoreTool(tool: ToolDefinition, terms: ReadonlySet<string>): number {
+  const words = wordsOf(tool);
+  let score = 0;
+  for (const word of words.name) if (terms.has(word)) score += SCORE_NAME_WORD;
+  for (const term of terms) {
+    if (term.length >= 3 && !words.name.has(term) && words.flatName.includes(term)) score += SCORE_NAME_SUBSTRING;
+  }
+  for (const word of words.description) if (terms.has(word)) score += SCORE_DESCRIPTION_WORD;
   return score;
 }
 

@@ -123,7 +123,7 @@ describe("ClientPool (in-process)", () => {
     await pool.close();
   });
 
-  it("resetTouched resets only servers called since their last reset", async () => {
+  it("resetTouched resets only servers written to since their last reset", async () => {
     let states = 0;
     const counted = { ...counterSpec, createState: () => (states++, counterSpec.createState()) };
     const pool = await ClientPool.open(registry, {

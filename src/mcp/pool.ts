@@ -34,7 +34,10 @@ export class ClientPool implements ToolHost {
   private readonly servers = new Map<string, LiveServer>();
   private readonly toolIndex = new Map<string, ToolDefinition>();
   private readonly validator = new OutputValidator();
-  /** Mock servers called since their last reset: only these need a reset between queries. */
+  /**
+   * Mock servers that had a write call (a tool not annotated read-only) since their last reset: only
+   * these need a reset between queries. (A test holds the mocks' read-only hints to the truth.)
+   */
   private readonly touched = new Set<string>();
   private closed = false;
 
@@ -91,7 +94,7 @@ export class ClientPool implements ToolHost {
         durationMs: performance.now() - started,
       };
     }
-    this.touched.add(tool.server);
+    if (tool.annotations.readOnlyHint !== true) this.touched.add(tool.server);
     const delays = this.options.retryDelaysMs ?? RETRY_DELAYS_MS;
     const attempts: ToolAttempt[] = [];
     let restarted = false;
@@ -154,7 +157,7 @@ export class ClientPool implements ToolHost {
     await this.reset([...this.servers.keys()]);
   }
 
-  /** Resets the mock servers called since their last reset (between queries: the others are still fresh). */
+  /** Resets the mock servers written to since their last reset (between queries: the others are still fresh). */
   async resetTouched(): Promise<void> {
     await this.reset([...this.touched]);
   }

@@ -30,12 +30,12 @@ import { executeTasks, type TaskFailure, type TaskRecord } from "./execute.ts";
 import { expandMatrix, type Shard, selectShard } from "./matrix.ts";
 import { startRunTracer } from "./spans.ts";
 import {
+  forEachJsonl,
   JsonlAppender,
   newRunId,
   RESULTS_DIR,
   RUN_FILES,
   readJson,
-  readJsonl,
   runDir,
   truncateTorn,
   writeJsonAtomic,
@@ -145,9 +145,11 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
       )
     : allTasks;
   const recordsFile = join(dir, RUN_FILES.records);
-  const existing = readJsonl<RunRecord>(recordsFile);
-  truncateTorn(recordsFile, existing.tornBytes);
-  const done = new Set(existing.rows.map((record) => record.key));
+  const done = new Set<string>();
+  truncateTorn(
+    recordsFile,
+    forEachJsonl<RunRecord>(recordsFile, (record) => done.add(record.key)),
+  );
   const todo = tasks.filter((task) => !done.has(task.key));
 
   const session: RunManifest["sessions"][number] = {
@@ -248,19 +250,22 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
 
 /** Reads every record of the run back and writes summary.json (also used by `results merge`). */
 export function writeSummary(dir: string, manifest: RunManifest, items: ReadonlyMap<string, DatasetItem>): RunSummary {
-  const { rows } = readJsonl<RunRecord>(join(dir, RUN_FILES.records));
-  const scored: ScoredRecord[] = rows.map((record) => ({
-    model: record.model,
-    config: record.config,
-    item: items.get(record.itemId)!,
-    score: record.score,
-    repeat: record.repeat,
-  }));
+  // streamed: only the scores stay in memory, never the traces
+  const scored: ScoredRecord[] = [];
+  forEachJsonl<RunRecord>(join(dir, RUN_FILES.records), (record) => {
+    scored.push({
+      model: record.model,
+      config: record.config,
+      item: items.get(record.itemId)!,
+      score: record.score,
+      repeat: record.repeat,
+    });
+  });
   const summary: RunSummary = {
     runId: manifest.runId,
     simulated: manifest.simulated,
     ...(manifest.request.replay ? { replayedFrom: manifest.request.replay } : {}),
-    records: rows.length,
+    records: scored.length,
     ...summarize(scored),
     comparisons: compareConfigurations(scored),
   };

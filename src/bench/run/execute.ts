@@ -17,6 +17,8 @@ export interface TaskRecord<S> {
   repeat: number;
   /** Epoch ms when the query started (a timing field, like every duration in the trace). */
   startedAt: number;
+  /** Wall time of the whole task: lease and reset of the servers, the agent, state checks, scoring. */
+  taskMs: number;
   result: AgentResult;
   state: StateOutcome[];
   score: S;
@@ -64,6 +66,7 @@ export async function executeTasks<S>(options: ExecuteOptions<S>): Promise<TaskF
 }
 
 async function executeTask<S>(task: Task, options: ExecuteOptions<S>): Promise<TaskRecord<S>> {
+  const started = performance.now();
   const item = options.items.get(task.itemId);
   if (!item) throw new Error(`item ${task.itemId} is not in the dataset`);
   const session = await options.environment.open(item);
@@ -78,7 +81,7 @@ async function executeTask<S>(task: Task, options: ExecuteOptions<S>): Promise<T
     });
     const state = await session.runStateChecks();
     const score = options.score({ item, result, state, environment: options.environment });
-    return { ...task, startedAt, result, state, score };
+    return { ...task, startedAt, taskMs: performance.now() - started, result, state, score };
   } finally {
     await session.release();
   }

@@ -2,7 +2,15 @@ import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CorruptRecordsError, JsonlAppender, newRunId, readJsonl, truncateTorn, writeJsonAtomic } from "./store.ts";
+import {
+  CorruptRecordsError,
+  forEachJsonl,
+  JsonlAppender,
+  newRunId,
+  readJsonl,
+  truncateTorn,
+  writeJsonAtomic,
+} from "./store.ts";
 
 const temp = () => mkdtempSync(join(tmpdir(), "store-"));
 
@@ -53,5 +61,37 @@ describe("results store", () => {
     expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ a: 1 });
     const id = newRunId("sim:slm-3b", new Date("2026-11-23T03:15:09Z"));
     expect(id).toMatch(/^20261123-031509-sim-slm-3b-[a-z0-9]{1,4}$/);
+  });
+});
+
+describe("forEachJsonl (streaming)", () => {
+  const rows = (file: string) => {
+    const seen: unknown[] = [];
+    const torn = forEachJsonl(file, (row) => seen.push(row));
+    return { seen, torn };
+  };
+
+  it("reads what readJsonl reads, across chunk boundaries, with the same torn-line rules", () => {
+    const dir = temp();
+    const big = { key: "b", text: "x".repeat(3 << 20) };
+    const cases = [
+      '{"key":"a"}\n',
+      `{"key":"a"}\n${JSON.stringify(big)}\n{"key":"c"}\n`,
+      '{"key":"a"}\n{"key":"b","res',
+      '{"key":"a"}\n{"key":\n',
+      "",
+    ];
+    cases.forEach((text, index) => {
+      const file = join(dir, `${index}.jsonl`);
+      writeFileSync(file, text);
+      const expected = readJsonl(file);
+      expect(rows(file)).toEqual({ seen: expected.rows, torn: expected.tornBytes });
+    });
+  });
+
+  it("refuses a damaged line before the last one, naming file:line", () => {
+    const file = join(temp(), "records.jsonl");
+    writeFileSync(file, '{"key":"a"}\nnot json\n{"key":"c"}\n');
+    expect(() => rows(file)).toThrow(`${file}:2: not valid JSON`);
   });
 });

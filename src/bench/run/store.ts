@@ -11,6 +11,7 @@ import {
   openSync,
   readdirSync,
   readFileSync,
+  readSync,
   renameSync,
   statSync,
   writeFileSync,
@@ -98,25 +99,58 @@ export interface JsonlContents<T> {
  * (reported in tornBytes, not returned); a bad line before it means the file was damaged: an error.
  */
 export function readJsonl<T>(file: string): JsonlContents<T> {
-  if (!existsSync(file)) return { rows: [], tornBytes: 0 };
-  const text = readFileSync(file, "utf8");
-  const complete = text.slice(0, text.lastIndexOf("\n") + 1);
-  let tornBytes = Buffer.byteLength(text) - Buffer.byteLength(complete);
-  const lines = complete.split("\n").slice(0, -1);
   const rows: T[] = [];
-  lines.forEach((line, index) => {
-    if (line === "") return;
-    try {
-      rows.push(JSON.parse(line) as T);
-    } catch (cause) {
-      if (index === lines.length - 1 && tornBytes === 0) {
-        tornBytes = Buffer.byteLength(line) + 1; // the newline made it, the line did not
-        return;
-      }
-      throw new CorruptRecordsError("RECORDS_CORRUPT", `${file}:${index + 1}: not valid JSON`, { cause });
-    }
-  });
+  const tornBytes = forEachJsonl<T>(file, (row) => rows.push(row));
   return { rows, tornBytes };
+}
+
+/**
+ * Streams a JSON-lines file written by JsonlAppender without holding it in memory (a 10k-run
+ * records.jsonl is hundreds of megabytes): `visit` gets each row. Same torn/corrupt rules as readJsonl.
+ * Returns the torn bytes at the end.
+ */
+export function forEachJsonl<T>(file: string, visit: (row: T) => void): number {
+  if (!existsSync(file)) return 0;
+  const fd = openSync(file, "r");
+  const chunk = Buffer.alloc(1 << 20);
+  let pending = Buffer.alloc(0);
+  let lineNumber = 0;
+  let previous: string | undefined;
+  const flush = (line: string) => {
+    if (previous !== undefined && previous !== "") {
+      try {
+        visit(JSON.parse(previous) as T);
+      } catch (cause) {
+        throw new CorruptRecordsError("RECORDS_CORRUPT", `${file}:${lineNumber - 1}: not valid JSON`, { cause });
+      }
+    }
+    previous = line;
+  };
+  try {
+    for (;;) {
+      const read = readSync(fd, chunk, 0, chunk.length, null);
+      if (read === 0) break;
+      let data = Buffer.concat([pending, chunk.subarray(0, read)]);
+      for (let newline = data.indexOf(10); newline !== -1; newline = data.indexOf(10)) {
+        lineNumber += 1;
+        flush(data.subarray(0, newline).toString("utf8"));
+        data = data.subarray(newline + 1);
+      }
+      pending = Buffer.from(data);
+    }
+  } finally {
+    closeSync(fd);
+  }
+  // the last complete line may be a torn write that kept its newline
+  let torn = pending.length;
+  if (previous !== undefined && previous !== "") {
+    try {
+      visit(JSON.parse(previous) as T);
+    } catch {
+      torn += Buffer.byteLength(previous) + 1;
+    }
+  }
+  return torn;
 }
 
 /** Cuts a torn last line off so that appends start on a clean line. */

@@ -8,6 +8,7 @@ import { ModelAbortedError, ModelTimeoutError } from "../errors.ts";
 import type {
   ChatRequest,
   ChatResponse,
+  ChatTool,
   CompletionRequest,
   CompletionResponse,
   ModelProvider,
@@ -37,7 +38,7 @@ class SimProvider implements ModelProvider {
   }
 
   async complete(request: CompletionRequest): Promise<CompletionResponse> {
-    const { text, usage, timings } = await this.answer(request, request.prompt, {
+    const { text, usage, timings } = await this.answer(request, request.prompt.length, {
       kind: "complete",
       stage: request.stage,
       prompt: request.prompt,
@@ -46,11 +47,12 @@ class SimProvider implements ModelProvider {
   }
 
   async chat(request: ChatRequest): Promise<ChatResponse> {
-    const promptText = [
-      ...request.messages.map((message) => message.content),
-      ...(request.tools ?? []).map((tool) => JSON.stringify(tool)),
-    ].join("\n");
-    const { text, toolCalls, usage, timings } = await this.answer(request, promptText, {
+    const parts = [
+      ...request.messages.map((message) => message.content.length),
+      ...(request.tools ?? []).map(toolChars),
+    ];
+    const promptChars = parts.reduce((sum, chars) => sum + chars, Math.max(0, parts.length - 1));
+    const { text, toolCalls, usage, timings } = await this.answer(request, promptChars, {
       kind: "chat",
       stage: request.stage,
       messages: request.messages,
@@ -61,7 +63,7 @@ class SimProvider implements ModelProvider {
 
   private async answer(
     request: CompletionRequest | ChatRequest,
-    promptText: string,
+    promptChars: number,
     simRequest: SimRequest,
   ): Promise<SimAnswer & { usage: ModelUsage; timings: ModelTimings }> {
     const what = `${this.id} ${request.stage} call`;
@@ -70,7 +72,7 @@ class SimProvider implements ModelProvider {
     }
     const answer = this.engine.respond(simRequest);
     const output = answer.text + answer.toolCalls.map((call) => JSON.stringify(call)).join("");
-    const usage = simUsage(promptText, output);
+    const usage = simUsage(promptChars, output);
     const timings = simTimings(usage, this.engine.profile.speed, this.options.paceTokensPerSec);
     const limit = request.timeoutMs;
     if (this.options.paceTokensPerSec !== undefined) {
@@ -86,4 +88,13 @@ class SimProvider implements ModelProvider {
     if (answer.text) request.onText?.(answer.text);
     return { ...answer, usage, timings };
   }
+}
+
+/** A tool's size in the prompt, as JSON; the same tool objects come with every request, so measured once. */
+const toolSizes = new WeakMap<ChatTool, number>();
+
+function toolChars(tool: ChatTool): number {
+  let chars = toolSizes.get(tool);
+  if (chars === undefined) toolSizes.set(tool, (chars = JSON.stringify(tool).length));
+  return chars;
 }

@@ -91,11 +91,12 @@ function readChat(request: Extract<SimRequest, { kind: "chat" }>, gold: GoldInde
     : (request.tools ?? []).map(toolFromSchema);
   return {
     protocol: request.stage,
-    text: canonicalJson({
+    // the draw's seed text: fixed key order everywhere, canonical only where a model wrote the keys
+    text: JSON.stringify({
       messages: request.messages.map((message) => ({
         role: message.role,
         content: message.content,
-        toolCalls: message.toolCalls?.map((call) => ({ name: call.name, arguments: call.arguments })),
+        toolCalls: message.toolCalls?.map((call) => ({ name: call.name, arguments: canonicalJson(call.arguments) })),
       })),
       tools: request.tools?.map((tool) => tool.name),
     }),

@@ -56,8 +56,19 @@ export function readToolSection(prompt: string, heading: string): ShownTool[] {
     .filter((tool): tool is ShownTool => tool !== undefined);
 }
 
+/** Tool schemas are the connected servers' own objects, shown again on every request: read each once. */
+const readSchemas = new WeakMap<object, Map<string, ShownTool>>();
+
 /** A tool given as JSON Schema (native `tools`, the jsonl system prompt's lines). */
 export function toolFromSchema(tool: Pick<ChatTool, "name" | "parameters">): ShownTool {
+  let byName = readSchemas.get(tool.parameters);
+  if (!byName) readSchemas.set(tool.parameters, (byName = new Map()));
+  let shown = byName.get(tool.name);
+  if (!shown) byName.set(tool.name, (shown = readSchema(tool)));
+  return shown;
+}
+
+function readSchema(tool: Pick<ChatTool, "name" | "parameters">): ShownTool {
   const properties = asRecord(tool.parameters.properties);
   const required = Array.isArray(tool.parameters.required)
     ? tool.parameters.required.filter((name): name is string => typeof name === "string")
@@ -73,8 +84,21 @@ export function toolFromSchema(tool: Pick<ChatTool, "name" | "parameters">): Sho
   return { name: tool.name, required, examples, enums };
 }
 
+/** System prompts repeat across a run (one per configuration): their tool lines are read once. */
+const readPrompts = new Map<string, ShownTool[]>();
+const READ_PROMPTS_KEPT = 64;
+
 /** The jsonl system prompt's tool lines: one JSON object each. */
 export function readJsonToolLines(text: string): ShownTool[] {
+  let tools = readPrompts.get(text);
+  if (!tools) {
+    if (readPrompts.size >= READ_PROMPTS_KEPT) readPrompts.clear();
+    readPrompts.set(text, (tools = parseJsonToolLines(text)));
+  }
+  return tools;
+}
+
+function parseJsonToolLines(text: string): ShownTool[] {
   return text.split("\n").flatMap((line) => {
     if (!line.startsWith("{")) return [];
     try {

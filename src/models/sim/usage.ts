@@ -12,8 +12,9 @@ function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }
 
-export function simUsage(prompt: string, completion: string): ModelUsage {
-  return { promptTokens: estimateTokens(prompt), completionTokens: estimateTokens(completion) };
+/** The prompt is measured by its caller (its length in characters); the completion is at hand. */
+export function simUsage(promptChars: number, completion: string): ModelUsage {
+  return { promptTokens: Math.ceil(promptChars / 4), completionTokens: estimateTokens(completion) };
 }
 
 /** Load + prompt evaluation + generation; `evalTokensPerSec` overrides the profile's generation speed. */
