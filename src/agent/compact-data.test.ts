@@ -167,13 +167,19 @@ describe("renderResult", () => {
 
 describe("clip", () => {
   const article =
-    "Acme suffered a 47-minute outage on Saturday. The weather was mild. Engineers traced it to a failed database failover. Lunch was served at noon. The fix shipped on Monday.";
+    "Acme suffered a 47-minute outage on Saturday. The weather was mild and the office was quiet all weekend long. Engineers traced it to a failed database failover. Lunch was served at noon. The fix shipped on Monday.";
 
   it("keeps the first sentence and those sharing the question's words, in order, marking gaps", () => {
     const text = clip(article, 120, new Set(["database", "failover"]));
     expect(text).toBe(
       "Acme suffered a 47-minute outage on Saturday. … Engineers traced it to a failed database failover.",
     );
+  });
+
+  it("gives the room left to the beginning of the best sentence that does not fit whole", () => {
+    const text = clip(article, 95, new Set(["database", "failover"]));
+    expect(text.length).toBeLessThanOrEqual(95);
+    expect(text).toMatch(/^Acme suffered a 47-minute outage on Saturday\. … Engineers traced it to a failed .*…$/);
   });
 
   it("cuts at the beginning without a question, or when no sentence shares its words", () => {

@@ -20,20 +20,27 @@ const PRIMARY = [
   "summary",
   "subject",
   "number",
-  "id",
   "state",
   "status",
+  "status_text",
+  "conclusion",
   "start",
   "end",
   "date",
+  "due",
+  "id",
   "email",
+  "phone",
+  "head",
+  "base",
   "path",
-  "type",
   "text",
   "content",
+  "body",
   "value",
   "result",
   "answer",
+  "type",
 ];
 const PRIMARY_RANK = new Map(PRIMARY.map((key, index) => [key, index]));
 /** Where the entries of a spliced map (Notion's `properties`) rank: right after names and titles. */
@@ -42,15 +49,15 @@ const SPLICED_RANK = 1.5;
 const PAYLOAD_RANK = -1;
 /** Bookkeeping a question rarely asks about: shown last, shed first. */
 const LOW =
-  /^(?:created|updated|created_time|last_edited_time|[a-z]+_at|iCalUID|sequence|eventType|accountId|kind|startDayOfWeek|endDayOfWeek|archived|in_trash|is_archived|has_children|parent|created_by|last_edited_by|public_url|request_id|(?:background|foreground)?_?colou?r(?:_?id)?|(?:background|foreground)Color|colorId)$/i;
+  /^(?:created|updated|created_time|last_edited_time|[a-z]+_at|iCalUID|sequence|eventType|accountId|kind|startDayOfWeek|endDayOfWeek|archived|in_trash|is_archived|has_children|parent|created_by|last_edited_by|public_url|request_id|encoding|url|[a-z_]+_normalized|first_name|last_name|reactions|(?:background|foreground)?_?colou?r(?:_?id)?|(?:background|foreground)Color|colorId)$/i;
 const LOW_RANK = 1000;
 
 /** Keys that carry nothing a question asks about. */
 const NOISE =
-  /^(?:html_url|node_id|etag|avatar(?:_url)?|gravatar_id|[a-z_]*_url|url_[a-z_]+|[a-z]*Link|reactions|permissions|_links|icon|cover|object|has_more|next_cursor|pageInfo|[a-z]*Cursor|cursor|annotations|href|favicon|score|response_time|image_\d+|images)$/i;
+  /^(?:html_url|node_id|etag|avatar(?:_url)?|gravatar_id|[a-z_]*_url|url_[a-z_]+|[a-z]*Link|permissions|_links|icon|cover|object|has_more|next_cursor|pageInfo|[a-z]*Cursor|cursor|annotations|href|favicon|score|response_time|image_\d+|images)$/i;
 
 /** Keys whose value, alone, stands for the object that holds them (`{login: "frank", id: 7}` → frank). */
-const SALIENT = ["plain_text", "login", "dateTime", "date", "name", "title", "content", "email", "display_name"];
+const SALIENT = ["plain_text", "login", "dateTime", "date", "name", "title", "content", "email", "display_name", "ref"];
 
 /**
  * How much to keep: fields per list element, characters per string inside elements (the first element
@@ -112,7 +119,12 @@ export function clip(text: string, chars: number, focus?: ReadonlySet<string>): 
   // the first sentence says what the text is about; then the sentences that mention the question
   const chosen: typeof scored = [];
   let used = 0;
-  const first = scored[0]!;
+  // …but it may take at most half the room unless it mentions the question itself
+  const head = scored[0]!;
+  const first =
+    head.score === 0 && head.sentence.length > chars / 2
+      ? { ...head, sentence: truncate(head.sentence, Math.floor(chars / 2)) }
+      : head;
   const ranked = [
     first,
     ...scored
@@ -121,9 +133,15 @@ export function clip(text: string, chars: number, focus?: ReadonlySet<string>): 
       .sort((a, b) => b.score - a.score || a.index - b.index),
   ];
   for (const entry of ranked) {
-    if (used + entry.sentence.length + 3 > chars) continue;
-    chosen.push(entry);
-    used += entry.sentence.length + 3;
+    const room = chars - used - 3;
+    if (entry.sentence.length <= room) {
+      chosen.push(entry);
+      used += entry.sentence.length + 3;
+    } else if (room >= 40) {
+      // the best sentence left does not fit whole: its beginning still says something
+      chosen.push({ ...entry, sentence: truncate(entry.sentence, room) });
+      used = chars;
+    }
   }
   if (chosen.length === 0) return truncate(text, chars);
   return chosen
@@ -214,10 +232,10 @@ function entryText(record: Record<string, unknown>, detail: Detail, chars: numbe
 
 /** One list element on one line: its most telling fields, as many as the detail level allows. */
 function element(record: Record<string, unknown>, detail: Detail, chars: number, minFields = 0): string {
-  return orderedEntries(record, true)
-    .slice(0, Math.max(detail.fields, minFields))
-    .map(([key, value]) => `${key}=${inline(value, detail, chars)}`)
-    .join("; ");
+  const entries = orderedEntries(record, true);
+  const shown = entries.slice(0, Math.max(detail.fields, minFields));
+  const fields = shown.map(([key, value]) => `${key}=${inline(value, detail, chars)}`);
+  return (shown.length < entries.length ? [...fields, "…"] : fields).join("; ");
 }
 
 function inline(value: unknown, detail: Detail, chars: number): string {
@@ -264,7 +282,8 @@ function collapse(record: Record<string, unknown>): unknown {
 }
 
 function scalar(value: unknown, chars: number, detail: Detail): string {
-  if (typeof value === "string") return clip(value.replace(/\s+/g, " ").trim(), chars, detail.focus);
+  // clipped before spaces are collapsed: line breaks (a markdown heading, a log line) end sentences too
+  if (typeof value === "string") return clip(value.trim(), chars, detail.focus).replace(/\s+/g, " ");
   return String(value);
 }
 
