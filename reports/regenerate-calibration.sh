@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Regenerates the calibration report (SIMULATED numbers) and the gate's baselines:
+#   1. runs every simulator profile over the whole dataset with the default matrix (one run per profile),
+#   2. keeps each run's run.json, summary.json and per-item outcomes.json under results/calibration/<run-id>/
+#      (records.jsonl and traces.jsonl, hundreds of MB per run, stay in results/<run-id>/, git-ignored),
+#   3. writes reports/calibration/ from those folders,
+#   4. rewrites reports/baselines/calibration.json (all four profiles) and
+#      reports/baselines/sim-slm-3b-default.json (what .ci/run gates), keeping their policies.
+# Takes 6–12 minutes on 2 cores. Run it after a change to the simulator, the agent, the scorer or the dataset
+# moves the numbers on purpose; commit results/calibration/, reports/calibration/ and reports/baselines/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+run_id() { node -e 'let s="";process.stdin.on("data",(d)=>{s+=d}).on("end",()=>{console.log(JSON.parse(s).runId)})'; }
+
+ids=()
+for profile in oracle slm-3b slm-7b chaos; do
+  echo "bench sim:$profile …" >&2
+  ids+=("$(pnpm -s bench --model "sim:$profile" --matrix default --json | run_id)")
+done
+
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
+pnpm -s report "${ids[@]}" --write-outcomes --out "$scratch" --json >/dev/null
+
+rm -rf results/calibration
+refs=()
+for id in "${ids[@]}"; do
+  mkdir -p "results/calibration/$id"
+  cp "results/$id/run.json" "results/$id/summary.json" "results/$id/outcomes.json" "results/calibration/$id/"
+  refs+=("results/calibration/$id")
+done
+
+rm -rf reports/calibration
+pnpm -s report "${refs[@]}" --out reports/calibration
+pnpm -s gate --baseline reports/baselines/calibration.json --run "${refs[@]}" --update
+pnpm -s gate --baseline reports/baselines/sim-slm-3b-default.json --run "results/calibration/${ids[1]}" --update
+echo "calibration runs: ${ids[*]} (full records in results/<run-id>/)" >&2

@@ -1,0 +1,82 @@
+/**
+ * `report [RUN_ID…] [--out DIR]`: markdown, csv, html and summary.json from runs (default: the newest),
+ * the leaderboard in the terminal. `report --compare RUN_A RUN_B`: side-by-side deltas with significance.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Command } from "commander";
+import { compareRunsTable, type RunSide } from "../report/compare-runs.ts";
+import { renderCsv } from "../report/csv.ts";
+import { markdownTable } from "../report/markdown.ts";
+import { loadOutcomes, mergeOutcomes, writeOutcomesFile } from "../report/outcomes.ts";
+import { REPORTS_DIR } from "../report/paths.ts";
+import { buildReport, DEFAULT_REFERENCE } from "../report/report.ts";
+import { loadRunSet } from "../report/runs.ts";
+import { renderTerminal } from "../report/terminal.ts";
+import { writeReport } from "../report/write.ts";
+import { FlagError } from "./flags.ts";
+
+interface ReportFlags {
+  out?: string;
+  reference: string;
+  compare?: boolean;
+  writeOutcomes?: boolean;
+  json?: boolean;
+}
+
+export function registerReportCommand(program: Command): void {
+  program
+    .command("report")
+    .description("turn runs into reports/: markdown, csv, a self-contained html page and summary.json")
+    .argument("[runs...]", "run ids under results/ or run folders (default: the newest run); several = one report")
+    .option("--out <dir>", "the report folder (default: reports/<run-id>)")
+    .option("--reference <config>", "the configuration ablations are compared with", DEFAULT_REFERENCE)
+    .option("--compare", "compare two runs (RUN_A RUN_B): deltas per model × configuration with significance")
+    .option(
+      "--write-outcomes",
+      "also write results/<run>/outcomes.json (per-item outcomes), so the run folder can be kept without records.jsonl",
+    )
+    .option("--json", "print what was written (or the comparison) as JSON")
+    .action((runs: string[], flags: ReportFlags) => {
+      if (flags.compare) {
+        compareCommand(runs, flags);
+        return;
+      }
+      const set = loadRunSet(runs);
+      if (flags.writeOutcomes) {
+        for (const run of set.runs) process.stderr.write(`wrote ${writeOutcomesFile(run, loadOutcomes(run))}\n`);
+      }
+      const report = buildReport(set, { reference: flags.reference });
+      const ids = set.runs.map((run) => run.id);
+      const out = flags.out ?? join(REPORTS_DIR, ids.length === 1 ? ids[0]! : `${ids[0]}+${ids.length - 1}`);
+      const files = writeReport(report, out);
+      if (flags.json) {
+        process.stdout.write(`${JSON.stringify({ runIds: ids, out, files })}\n`);
+        return;
+      }
+      const leaderboard = report.sections.flatMap((section) => section.tables).find((t) => t.id === "leaderboard")!;
+      process.stdout.write(renderTerminal(leaderboard));
+      process.stderr.write(`report: ${files.length} files → ${out}/ (open report.html for the charts)\n`);
+    });
+}
+
+function compareCommand(runs: string[], flags: ReportFlags): void {
+  if (runs.length !== 2) {
+    throw new FlagError("BAD_FLAG", `--compare takes exactly two runs (RUN_A RUN_B), got ${runs.length}`);
+  }
+  const side = (ref: string): RunSide => {
+    const set = loadRunSet([ref]);
+    return { set, outcomes: mergeOutcomes(set.runs.map(loadOutcomes)) };
+  };
+  const table = compareRunsTable(side(runs[0]!), side(runs[1]!));
+  if (flags.out) {
+    mkdirSync(flags.out, { recursive: true });
+    const notes = table.notes.map((note) => `\n${note}\n`).join("");
+    writeFileSync(join(flags.out, "compare.md"), `# ${table.title}\n${notes}\n${markdownTable(table)}\n`);
+    writeFileSync(join(flags.out, "compare.csv"), renderCsv(table));
+    process.stderr.write(`compare: compare.md, compare.csv → ${flags.out}/\n`);
+  }
+  process.stdout.write(
+    flags.json ? `${JSON.stringify(table)}\n` : `${renderTerminal(table)}${table.notes.join("\n")}\n`,
+  );
+}

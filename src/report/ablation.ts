@@ -1,0 +1,86 @@
+/**
+ * Which configurations ablate which axis: a configuration belongs to an axis when its resolved agent
+ * configuration (run.json) differs from the reference configuration's only in that axis's switches.
+ * The paired test against the reference comes from summary.json's comparisons, turned to read
+ * "configuration − reference".
+ */
+import type { AgentConfig } from "../agent/index.ts";
+import type { ConfigComparison } from "../bench/run/compare-configs.ts";
+import { canonicalJson } from "../bench/scoring/canonical-json.ts";
+import type { PairedTest } from "../bench/scoring/index.ts";
+
+export type AxisKey = keyof AgentConfig;
+
+export interface AblationAxis {
+  id: string;
+  title: string;
+  keys: readonly AxisKey[];
+}
+
+/** The axes a report tables, in the order it tables them (DESIGN §3). */
+export const ABLATION_AXES: readonly AblationAxis[] = [
+  { id: "filter", title: "Tool filter N", keys: ["filter"] },
+  { id: "skills", title: "Skills on/off", keys: ["skills"] },
+  { id: "strategy", title: "Strategy: ReWOO vs ReAct vs native vs jsonl", keys: ["strategy"] },
+  { id: "rescue-fallback", title: "Rescue and fallback on/off", keys: ["rescue", "fallback"] },
+  { id: "write-guard", title: "Write guard on/off", keys: ["writeGuard"] },
+  { id: "routing-llm", title: "Routing model check on/off", keys: ["routingLlm"] },
+];
+
+/** The switches (top-level keys) in which two resolved configurations differ. */
+export function differingKeys(a: AgentConfig, b: AgentConfig): AxisKey[] {
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])] as AxisKey[];
+  return keys.filter((key) => canonicalJson(a[key]) !== canonicalJson(b[key]));
+}
+
+/** The axis a configuration ablates against the reference, or undefined (the reference itself, or several axes at once). */
+export function axisOf(config: AgentConfig, reference: AgentConfig): AblationAxis | undefined {
+  const differing = differingKeys(config, reference);
+  if (differing.length === 0) return undefined;
+  return ABLATION_AXES.find((axis) => differing.every((key) => axis.keys.includes(key)));
+}
+
+/** `filter=3`, `rescue=off · fallback=on`: the axis's switches as the configuration sets them. */
+export function settingText(axis: AblationAxis, config: AgentConfig): string {
+  return axis.keys
+    .map((key) => {
+      const value = config[key];
+      return `${key}=${typeof value === "boolean" ? (value ? "on" : "off") : String(value)}`;
+    })
+    .join(" · ");
+}
+
+/** Paired tests of `config` against `reference` on one model, oriented as config − reference. */
+export interface AgainstReference {
+  taskSuccess: PairedTest;
+  toolChoice: PairedTest;
+}
+
+export function againstReference(
+  comparisons: readonly ConfigComparison[],
+  model: string,
+  reference: string,
+  config: string,
+): AgainstReference | undefined {
+  const found = comparisons.find(
+    (comparison) =>
+      comparison.model === model &&
+      ((comparison.a === reference && comparison.b === config) ||
+        (comparison.a === config && comparison.b === reference)),
+  );
+  if (!found) return undefined;
+  if (found.a === reference) return { taskSuccess: found.taskSuccess, toolChoice: found.toolChoice };
+  return { taskSuccess: reversed(found.taskSuccess), toolChoice: reversed(found.toolChoice) };
+}
+
+/** The same test read the other way round (B − A becomes A − B). */
+function reversed(test: PairedTest): PairedTest {
+  return {
+    ...test,
+    b01: test.b10,
+    b10: test.b01,
+    a: test.b,
+    b: test.a,
+    difference: { value: -test.difference.value, lo: -test.difference.hi, hi: -test.difference.lo },
+  };
+}

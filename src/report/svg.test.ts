@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { escapeXml, lineChart, niceTicks, scatterChart, stackedBarChart } from "./svg.ts";
+
+const marks = (svg: string) => svg.match(/class="mark"/g)?.length ?? 0;
+
+describe("charts", () => {
+  it("draws one mark per point, with its figures in a tooltip", () => {
+    const svg = lineChart({
+      id: "c",
+      title: "t",
+      xLabel: "x",
+      yLabel: "y",
+      categories: ["3", "8", "all"],
+      series: [
+        {
+          name: "sim:a",
+          points: [
+            { category: "3", value: 0.9, lo: 0.8, hi: 0.95, detail: "filter 3: 90%" },
+            { category: "all", value: 0.5, lo: null, hi: null, detail: "all: 50%" },
+          ],
+        },
+      ],
+    });
+    expect(marks(svg)).toBe(2);
+    expect(svg).toContain("<title>filter 3: 90%</title>");
+    // 90% sits 10% below the top of the plot (top 24, height 340 − 24 − 48 = 268)
+    expect(svg).toContain('cy="50.8"');
+    expect(svg.match(/class="whisker"/g)).toHaveLength(1);
+  });
+
+  it("scales a scatter's x axis to round ticks past the largest value", () => {
+    expect(niceTicks(87)).toEqual([0, 20, 40, 60, 80, 100]);
+    expect(niceTicks(1234)).toEqual([0, 250, 500, 750, 1000, 1250]);
+    const svg = scatterChart({
+      id: "s",
+      title: "t",
+      xLabel: "x",
+      yLabel: "y",
+      series: [{ name: "m", points: [{ x: 50, y: 0.5, label: "onsetlab", detail: "d" }] }],
+    });
+    expect(marks(svg)).toBe(1);
+    expect(svg).toContain(">onsetlab</text>");
+  });
+
+  it("stacks bar segments in proportion to the row's total, skipping zeros", () => {
+    const svg = stackedBarChart({
+      id: "f",
+      title: "t",
+      xLabel: "share",
+      names: ["wrong_tool", "wrong_value"],
+      bars: [
+        {
+          label: "m · c",
+          total: 10,
+          segments: [
+            { name: "wrong_tool", value: 2 },
+            { name: "wrong_value", value: 0 },
+          ],
+        },
+      ],
+    });
+    expect(marks(svg)).toBe(1);
+    // 2 of 10 of a 360 px plot
+    expect(svg).toContain('width="72.0"');
+  });
+
+  it("escapes text", () => {
+    expect(escapeXml(`a<b>&"c'`)).toBe("a&lt;b&gt;&amp;&quot;c&#39;");
+  });
+});

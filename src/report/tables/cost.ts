@@ -1,0 +1,58 @@
+/**
+ * Cost and latency per model × configuration: model calls and tokens per item, and where the time went
+ * (model, tools, harness overhead), as the run measured it. Provider timings of simulated models are
+ * the simulator's own figures.
+ */
+import { byRunOrder, type RunSet } from "../runs.ts";
+import { checkTable, numberCell, type ReportTable, textCell } from "../table.ts";
+
+export function costTable(set: RunSet, title: string): ReportTable {
+  const rows = byRunOrder(
+    set,
+    set.runs.flatMap((run) => run.summary.rows),
+  );
+  return checkTable({
+    id: "cost-latency",
+    title,
+    notes: [
+      "Per item (means) unless marked p50/p95. Model, tools and overhead ms are wall clock of the run; prompt-eval and " +
+        "eval ms are what the provider reported (the simulator's own figures for simulated models). Duplicate writes " +
+        "blocked by the write guard are counted in all.",
+    ],
+    columns: [
+      { header: "model", kind: "text" },
+      { header: "config", kind: "text" },
+      { header: "model calls/item", kind: "number" },
+      { header: "prompt tokens/item", kind: "number" },
+      { header: "completion tokens/item", kind: "number" },
+      { header: "tool calls/item", kind: "number" },
+      { header: "writes blocked", kind: "number" },
+      { header: "model ms/item", kind: "number" },
+      { header: "prompt-eval ms/item", kind: "number" },
+      { header: "eval ms/item", kind: "number" },
+      { header: "tools ms/item", kind: "number" },
+      { header: "overhead ms/item", kind: "number" },
+      { header: "model call p50 ms", kind: "number" },
+      { header: "model call p95 ms", kind: "number" },
+    ],
+    rows: rows.map((row) => ({
+      key: { model: row.model, config: row.config },
+      cells: [
+        textCell(row.model),
+        textCell(row.config),
+        numberCell(row.modelCallsPerItem, 2),
+        numberCell(row.promptTokensPerItem, 0),
+        numberCell(row.completionTokensPerItem, 0),
+        numberCell(row.callsPerItem, 2),
+        numberCell(row.writeBlocks, 0),
+        numberCell(row.latency.modelMsPerItem, 1),
+        numberCell(row.latency.promptEvalMsPerItem, 0),
+        numberCell(row.latency.evalMsPerItem, 0),
+        numberCell(row.latency.toolsMsPerItem, 1),
+        numberCell(row.latency.overheadMsPerItem, 1),
+        numberCell(row.latency.modelCallP50Ms?.value ?? null, 1),
+        numberCell(row.latency.modelCallP95Ms?.value ?? null, 1),
+      ],
+    })),
+  });
+}

@@ -1,0 +1,59 @@
+/** The leaderboard: one row per model × configuration, best task success first. */
+import type { SummaryRow } from "../../bench/scoring/index.ts";
+import { byRunOrder, type RunSet } from "../runs.ts";
+import { checkTable, numberCell, type ReportTable, rateCell, textCell } from "../table.ts";
+
+export function leaderboardTable(set: RunSet, title: string): ReportTable {
+  const ordered = byRunOrder(set, summaryRows(set));
+  // stable sort: ties keep the run order
+  const rows = [...ordered].sort((a, b) => (b.taskSuccess.value ?? -1) - (a.taskSuccess.value ?? -1));
+  return checkTable({
+    id: "leaderboard",
+    title,
+    notes: [
+      "Task success: every part of the item right (calls, end state, answer, abstention), with its 95% Wilson interval. " +
+        "Tool choice: the set of gold tools called. Params: right arguments over judged arguments. " +
+        "Rescue: of the items whose first plan failed, the share recovered (rescue or fallback). " +
+        "Tokens: prompt + completion per item. Latency: per item, wall clock of the run.",
+    ],
+    columns: [
+      { header: "model", kind: "text" },
+      { header: "config", kind: "text" },
+      { header: "n", kind: "number" },
+      { header: "task success [95% CI]", kind: "rate" },
+      { header: "tool choice", kind: "rate" },
+      { header: "params", kind: "rate" },
+      { header: "rescue", kind: "rate" },
+      { header: "calls/item", kind: "number" },
+      { header: "tokens/item", kind: "number" },
+      { header: "p50 ms", kind: "number" },
+      { header: "p95 ms", kind: "number" },
+    ],
+    rows: rows.map((row) => ({
+      key: { model: row.model, config: row.config },
+      cells: [
+        textCell(row.model),
+        textCell(row.config),
+        numberCell(row.n, 0),
+        rateCell(row.taskSuccess, "interval"),
+        rateCell(row.toolChoice),
+        rateCell(row.paramAccuracy),
+        rateCell(row.rescueRate, "counts"),
+        numberCell(row.callsPerItem, 2),
+        numberCell(tokensPerItem(row), 0),
+        numberCell(row.p50Ms?.value ?? null, 0),
+        numberCell(row.p95Ms?.value ?? null, 0),
+      ],
+    })),
+  });
+}
+
+/** Every model × configuration row of the runs (unordered). */
+export function summaryRows(set: RunSet): SummaryRow[] {
+  return set.runs.flatMap((run) => run.summary.rows);
+}
+
+function tokensPerItem(row: SummaryRow): number | null {
+  if (row.promptTokensPerItem === null || row.completionTokensPerItem === null) return null;
+  return row.promptTokensPerItem + row.completionTokensPerItem;
+}

@@ -1,0 +1,34 @@
+/** Planner error rates: the share of ReWOO plans showing each error type (types that never occur are left out). */
+import { PLANNER_ERROR_TYPES } from "../../bench/scoring/index.ts";
+import { byRunOrder, type RunSet } from "../runs.ts";
+import { type Column, checkTable, numberCell, type ReportTable, rateCell, textCell } from "../table.ts";
+
+export function plannerTable(set: RunSet, title: string): ReportTable {
+  const rows = byRunOrder(
+    set,
+    set.runs.flatMap((run) => run.summary.planner),
+  ).filter((row) => row.outputs > 0);
+  const types = PLANNER_ERROR_TYPES.filter((type) => rows.some((row) => row.rates[type].k > 0));
+  return checkTable({
+    id: "planner-errors",
+    title,
+    notes: ["Of the planner outputs (items whose run made a ReWOO plan), the share showing each error type."],
+    columns: [
+      { header: "model", kind: "text" },
+      { header: "config", kind: "text" },
+      { header: "plans", kind: "number" },
+      { header: "steps", kind: "number" },
+      ...types.map((type): Column => ({ header: type, kind: "rate" })),
+    ],
+    rows: rows.map((row) => ({
+      key: { model: row.model, config: row.config },
+      cells: [
+        textCell(row.model),
+        textCell(row.config),
+        numberCell(row.outputs, 0),
+        numberCell(row.steps, 0),
+        ...types.map((type) => rateCell(row.rates[type])),
+      ],
+    })),
+  });
+}

@@ -1,0 +1,49 @@
+/**
+ * The published calibration report (reports/calibration/) is exactly what `pnpm report` makes from the
+ * committed run folders (results/calibration/<run-id>/: run.json, summary.json, outcomes.json), and the
+ * committed baselines hold against those runs. When the numbers move on purpose, regenerate all of it
+ * with `bash reports/regenerate-calibration.sh`.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { readBaseline } from "../../src/report/baseline.ts";
+import { checkSameMatrix, runGate } from "../../src/report/gate.ts";
+import { loadOutcomes, mergeOutcomes } from "../../src/report/outcomes.ts";
+import { buildReport } from "../../src/report/report.ts";
+import { loadRunSet } from "../../src/report/runs.ts";
+import { reportFiles } from "../../src/report/write.ts";
+
+const REPORT = "reports/calibration";
+const { runIds } = JSON.parse(readFileSync(join(REPORT, "summary.json"), "utf8")) as { runIds: string[] };
+const refs = runIds.map((id) => `results/calibration/${id}`);
+const REGENERATE = "regenerate with `bash reports/regenerate-calibration.sh` if the change is meant";
+
+describe("the committed calibration report", () => {
+  it("is made from the committed runs of every simulator profile", () => {
+    const set = loadRunSet(refs);
+    expect(set.models).toEqual(["sim:oracle", "sim:slm-3b", "sim:slm-7b", "sim:chaos"]);
+    expect(set.sources.every((source) => source.simulated)).toBe(true);
+  });
+
+  it("is reproduced byte for byte by `pnpm report` on the committed run folders", () => {
+    const files = reportFiles(buildReport(loadRunSet(refs)));
+    expect(readdirSync(REPORT).sort(), REGENERATE).toEqual([...files.keys()].sort());
+    for (const [name, content] of files) {
+      expect(readFileSync(join(REPORT, name), "utf8"), `${REPORT}/${name} differs: ${REGENERATE}`).toBe(content);
+    }
+  });
+
+  it.each([
+    ["reports/baselines/calibration.json", refs],
+    ["reports/baselines/sim-slm-3b-default.json", refs.filter((ref) => ref.includes("sim-slm-3b"))],
+  ])("holds its baseline %s", async (file, runs) => {
+    const set = loadRunSet(runs);
+    const outcomes = mergeOutcomes(set.runs.map(loadOutcomes));
+    const baseline = readBaseline(file);
+    checkSameMatrix(baseline, set, outcomes, file);
+    const result = runGate(baseline, set, outcomes);
+    expect(result.checks.length).toBe(outcomes.entries.length * 12);
+    expect(result.failures).toEqual([]);
+  });
+});
