@@ -138,7 +138,7 @@ function benchRequest(flags: BenchFlags): BenchRequest {
   };
 }
 
-function parseSeed(text: string): number {
+export function parseSeed(text: string): number {
   const seed = Number(text);
   if (!Number.isInteger(seed) || seed < 0)
     throw new FlagError("BAD_FLAG", `--seed must be a whole number ≥ 0, not "${text}"`);

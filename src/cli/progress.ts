@@ -52,6 +52,8 @@ function lineProgress(options: ProgressOptions, stream: NodeJS.WriteStream): Pro
   const started = performance.now();
   let lastLine = started;
   let last = { done: 0, detail: "" };
+  // no line for work that never started (a bad flag stops the command first: its error stays the one line)
+  let updated = false;
   const write = () => {
     const { done, detail } = last;
     const elapsed = (performance.now() - started) / 1000;
@@ -68,13 +70,16 @@ function lineProgress(options: ProgressOptions, stream: NodeJS.WriteStream): Pro
     },
     update: (done, detail = "") => {
       last = { done, detail };
+      updated = true;
       const now = performance.now();
       if (now - lastLine >= interval) {
         lastLine = now;
         write();
       }
     },
-    stop: write,
+    stop: () => {
+      if (updated) write();
+    },
   };
 }
 

@@ -4,7 +4,7 @@
  * own run.json, so it runs exactly the matrix it started with and skips every key already on disk.
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { MOCK_NOW } from "../../../mock-servers/kit/types.ts";
 import type { AgentConfig, AgentConfigInput } from "../../agent/index.ts";
@@ -28,6 +28,7 @@ import { compareConfigurations, type RunSummary } from "./compare-configs.ts";
 import { MockEnvironment } from "./environment.ts";
 import { executeTasks, type TaskFailure, type TaskRecord } from "./execute.ts";
 import { expandMatrix, type Shard, selectShard } from "./matrix.ts";
+import { ModelOutageWatch } from "./model-outage.ts";
 import { startRunTracer } from "./spans.ts";
 import {
   forEachJsonl,
@@ -72,8 +73,10 @@ export interface RunManifest {
   simulated: boolean;
   startedAt: string;
   finishedAt?: string;
-  /** Sessions of this run: the first, then one per resume. */
+  /** Sessions of this run: the first, then one per resume (a merged run: every shard's). */
   sessions: { startedAt: string; finishedAt?: string; tasksRun: number; harnessFailures: number }[];
+  /** A run made by `results merge`: the runs it was made from. */
+  mergedFrom?: string[];
 }
 
 export interface BenchOptions {
@@ -108,7 +111,8 @@ export interface BenchOutcome {
 
 export type RunRecord = TaskRecord<ItemScore> & { category: string };
 
-const MOCK_WORLD_CONTEXT = `Today is ${MOCK_NOW.toLocaleDateString("en-US", {
+/** Facts every query's planner gets (the mock world's date); `pnpm agent` gives the same. */
+export const MOCK_WORLD_CONTEXT = `Today is ${MOCK_NOW.toLocaleDateString("en-US", {
   weekday: "long",
   year: "numeric",
   month: "long",
@@ -123,6 +127,13 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
     ? readJson<RunManifest>(join(runDir(options.resume, root), RUN_FILES.run), "run.json")
     : undefined;
   const request = previous?.request ?? options.request;
+  if ((request.record || request.replay) && request.repeats > 1) {
+    // a cassette keys a request by what was sent, not by the simulator's per-repeat seed
+    throw new InputError(
+      "BAD_FLAG",
+      "--record and --replay work with --repeats 1 only (a cassette cannot tell repeats apart)",
+    );
+  }
   const entries = request.models.map((name) => resolveModel(models, name));
   const configs = configNames(models, request);
   const { items, files } = selectItems(request.dataset, request.filter, request.limit);
@@ -151,6 +162,7 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
     forEachJsonl<RunRecord>(recordsFile, (record) => done.add(record.key)),
   );
   const todo = tasks.filter((task) => !done.has(task.key));
+  const skipped = tasks.length - todo.length;
 
   const session: RunManifest["sessions"][number] = {
     startedAt: new Date().toISOString(),
@@ -168,7 +180,8 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
         dataset: { files, hash: datasetHash(items), items: items.length, itemIds: items.map((item) => item.id) },
         tasks: tasks.length,
         versions: versions(),
-        simulated: entries.some((entry) => entry.provider === "sim") && !request.replay,
+        // a replayed simulator cassette is still the simulator's numbers
+        simulated: entries.some((entry) => entry.provider === "sim"),
         startedAt: session.startedAt,
         sessions: [session],
       };
@@ -178,6 +191,10 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
       `--resume ${runId}: the dataset changed since the run started (hash ${previous.dataset.hash} → ${datasetHash(items)}); start a new run`,
     );
   }
+  // made before anything is written: a bad model name or endpoint is bad input, not a half-made run
+  const outage = new ModelOutageWatch();
+  const providers = providerCache(entries, items, request, outage);
+  for (const entry of entries) providers(entry.name, 0);
   writeJsonAtomic(join(dir, RUN_FILES.run), manifest);
 
   const byId = new Map(items.map((item) => [item.id, item]));
@@ -194,7 +211,6 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
   let failures: TaskFailure[] = [];
   try {
     const catalog = new ToolCatalog(environment.definitions());
-    const providers = providerCache(entries, items, request);
     failures = await executeTasks<ItemScore>({
       tasks: todo,
       items: byId,
@@ -210,7 +226,7 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
         }),
       concurrency,
       context: MOCK_WORLD_CONTEXT,
-      signal: options.signal,
+      signal: options.signal ? AbortSignal.any([options.signal, outage.signal]) : outage.signal,
       onRecord: (record) => {
         const item = byId.get(record.itemId)!;
         appender.append({ ...record, category: item.category } satisfies RunRecord);
@@ -237,6 +253,11 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
     tracesAppender.close();
     await environment.close();
   }
+  const stopped = outage.stoppedRun(runId, skipped + finished);
+  if (stopped) {
+    if (!previous && finished === 0) rmSync(dir, { recursive: true, force: true });
+    throw stopped;
+  }
 
   session.tasksRun = finished;
   session.harnessFailures = failures.length;
@@ -245,7 +266,7 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
   session.finishedAt = new Date().toISOString();
   if (complete) manifest.finishedAt = session.finishedAt;
   writeJsonAtomic(join(dir, RUN_FILES.run), manifest);
-  return { runId, dir, manifest, summary, failures, skipped: tasks.length - todo.length };
+  return { runId, dir, manifest, summary, failures, skipped };
 }
 
 /** Reads every record of the run back and writes summary.json (also used by `results merge`). */
@@ -261,6 +282,18 @@ export function writeSummary(dir: string, manifest: RunManifest, items: Readonly
       repeat: record.repeat,
     });
   });
+  // in matrix order, not finishing order: the same run always writes the same summary
+  const rank = (order: readonly string[]) => new Map(order.map((name, index) => [name, index]));
+  const models = rank(manifest.request.models);
+  const configs = rank(manifest.configs);
+  const itemOrder = rank(manifest.dataset.itemIds);
+  scored.sort(
+    (a, b) =>
+      models.get(a.model)! - models.get(b.model)! ||
+      configs.get(a.config)! - configs.get(b.config)! ||
+      itemOrder.get(a.item.id)! - itemOrder.get(b.item.id)! ||
+      (a.repeat ?? 0) - (b.repeat ?? 0),
+  );
   const summary: RunSummary = {
     runId: manifest.runId,
     simulated: manifest.simulated,
@@ -310,7 +343,7 @@ function describeModel(entry: ModelEntry, request: BenchRequest): RunManifest["m
     name: entry.name,
     provider: entry.provider,
     id: providerId(entry),
-    simulated: entry.provider === "sim" && !request.replay,
+    simulated: entry.provider === "sim",
     ...(request.replay ? { replayedFrom: request.replay } : {}),
   };
 }
@@ -320,20 +353,22 @@ function providerCache(
   entries: readonly ModelEntry[],
   items: readonly DatasetItem[],
   request: BenchRequest,
+  outage: ModelOutageWatch,
 ): (model: string, repeat: number) => ModelProvider {
   const made = new Map<string, ModelProvider>();
   return (model, repeat) => {
-    // a cassette is one queue per request: every repeat shares the model's provider
-    const key = request.replay || request.record ? model : `${model}#${repeat}`;
+    const key = `${model}#${repeat}`;
     let provider = made.get(key);
     if (!provider) {
       const entry = entries.find((candidate) => candidate.name === model)!;
-      provider = createProvider(entry, {
-        gold: [...items],
-        seed: request.seed + repeat,
-        record: request.record,
-        replay: request.replay,
-      });
+      provider = outage.watch(
+        createProvider(entry, {
+          gold: [...items],
+          seed: request.seed + repeat,
+          record: request.record,
+          replay: request.replay,
+        }),
+      );
       made.set(key, provider);
     }
     return provider;

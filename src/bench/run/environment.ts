@@ -109,7 +109,8 @@ export class MockEnvironment implements ToolEnvironment {
   }
 }
 
-async function runStateChecks(pool: ClientPool, specs: readonly StateCheckSpec[]): Promise<StateOutcome[]> {
+/** An item's end-state checks against the servers of one pool (also used by `pnpm agent`). */
+export async function runStateChecks(pool: ClientPool, specs: readonly StateCheckSpec[]): Promise<StateOutcome[]> {
   const outcomes: StateOutcome[] = [];
   for (const spec of specs) {
     const { pass, detail } = await pool.check(spec.server, spec.expect, spec.args);

@@ -4,6 +4,7 @@
  * every finished task is handed to `onRecord` at once (the store appends it before the next starts).
  */
 import { type AgentConfig, type AgentResult, runAgent } from "../../agent/index.ts";
+import { OnsetlabError } from "../../errors.ts";
 import type { ModelProvider } from "../../models/types.ts";
 import type { DatasetItem } from "../dataset/types.ts";
 import type { StateOutcome, ToolEnvironment } from "./environment.ts";
@@ -23,6 +24,9 @@ export interface TaskRecord<S> {
   state: StateOutcome[];
   score: S;
 }
+
+/** The run was stopped (Ctrl-C, a model outage) while this query was under way: it gets no record. */
+export class TaskInterruptedError extends OnsetlabError {}
 
 export interface TaskFailure {
   task: Task;
@@ -79,6 +83,13 @@ async function executeTask<S>(task: Task, options: ExecuteOptions<S>): Promise<T
       context: options.context,
       signal: options.signal,
     });
+    // a query cut short by the run's stop measures the stop, not the model: a resume runs it again
+    if (options.signal?.aborted) {
+      throw new TaskInterruptedError("TASK_INTERRUPTED", `${task.key}: the run was stopped during this query`, {
+        context: { key: task.key },
+        cause: options.signal.reason,
+      });
+    }
     const state = await session.runStateChecks();
     const score = options.score({ item, result, state, environment: options.environment });
     return { ...task, startedAt, taskMs: performance.now() - started, result, state, score };

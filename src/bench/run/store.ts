@@ -21,7 +21,10 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { InputError, OnsetlabError } from "../../errors.ts";
 
-export const RESULTS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "../../../results");
+/** results/ of the repository, or ONSETLAB_RESULTS_DIR (tests and CI keep their runs apart with it). */
+export const RESULTS_DIR = process.env.ONSETLAB_RESULTS_DIR
+  ? resolve(process.env.ONSETLAB_RESULTS_DIR)
+  : resolve(dirname(fileURLToPath(import.meta.url)), "../../../results");
 
 export const RUN_FILES = {
   run: "run.json",
@@ -118,11 +121,14 @@ export function forEachJsonl<T>(file: string, visit: (row: T) => void): number {
   let previous: string | undefined;
   const flush = (line: string) => {
     if (previous !== undefined && previous !== "") {
+      let row: T;
       try {
-        visit(JSON.parse(previous) as T);
+        row = JSON.parse(previous) as T;
       } catch (cause) {
         throw new CorruptRecordsError("RECORDS_CORRUPT", `${file}:${lineNumber - 1}: not valid JSON`, { cause });
       }
+      // outside the try: the visitor's own errors are not the file's
+      visit(row);
     }
     previous = line;
   };
@@ -144,11 +150,13 @@ export function forEachJsonl<T>(file: string, visit: (row: T) => void): number {
   // the last complete line may be a torn write that kept its newline
   let torn = pending.length;
   if (previous !== undefined && previous !== "") {
+    let row: T | undefined;
     try {
-      visit(JSON.parse(previous) as T);
+      row = JSON.parse(previous) as T;
     } catch {
       torn += Buffer.byteLength(previous) + 1;
     }
+    if (row !== undefined) visit(row);
   }
   return torn;
 }

@@ -1,0 +1,202 @@
+/**
+ * `results merge`: the shards of one matrix (`--shard i/n` runs: the same request but for the shard,
+ * the same dataset) into one new run. Records are deduplicated by key — the same key twice is kept once
+ * when the contents agree (timing aside, record-content.ts) and is an error when they do not; traces are
+ * concatenated; run.json carries every shard's sessions; summary.json is recomputed from the records.
+ * A merge that fails leaves nothing behind.
+ */
+import { existsSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { InputError } from "../../errors.ts";
+import { datasetHash, selectItems } from "../dataset/select.ts";
+import { canonicalJson } from "../scoring/canonical-json.ts";
+import { type BenchRequest, type RunManifest, type RunRecord, writeSummary } from "./bench.ts";
+import type { RunSummary } from "./compare-configs.ts";
+import { contentHash } from "./record-content.ts";
+import {
+  forEachJsonl,
+  JsonlAppender,
+  newRunId,
+  RESULTS_DIR,
+  RUN_FILES,
+  readJson,
+  runDir,
+  writeJsonAtomic,
+} from "./store.ts";
+
+/** Runs that cannot be merged (different matrices or datasets, conflicting records, a bad --out). */
+export class MergeError extends InputError {}
+
+export interface MergeOptions {
+  runIds: readonly string[];
+  /** The merged run's id (default: a new one). */
+  outId?: string;
+  root?: string;
+}
+
+export interface MergeOutcome {
+  runId: string;
+  dir: string;
+  manifest: RunManifest;
+  summary: RunSummary;
+  /** Records written (one per key). */
+  records: number;
+  /** Records dropped because an earlier run had the same key with the same content. */
+  duplicates: number;
+  /** Every task of the matrix has its record. */
+  complete: boolean;
+}
+
+export interface SourceRun {
+  id: string;
+  dir: string;
+  manifest: RunManifest;
+}
+
+export function mergeRuns(options: MergeOptions): MergeOutcome {
+  const root = options.root ?? RESULTS_DIR;
+  if (new Set(options.runIds).size < 2) {
+    throw new MergeError(
+      "MERGE_TOO_FEW",
+      `results merge needs at least two different runs, got ${options.runIds.length}`,
+    );
+  }
+  const sources = options.runIds.map((id): SourceRun => {
+    const dir = runDir(id, root);
+    return { id, dir, manifest: readJson<RunManifest>(join(dir, RUN_FILES.run), "run.json") };
+  });
+  const first = sources[0]!;
+  for (const other of sources.slice(1)) checkSameMatrix(first, other);
+
+  const request = unsharded(first.manifest.request);
+  const { items } = selectItems(request.dataset, request.filter, request.limit);
+  if (datasetHash(items) !== first.manifest.dataset.hash) {
+    throw new MergeError(
+      "MERGE_DATASET_CHANGED",
+      `the dataset changed since run ${first.id} (hash ${first.manifest.dataset.hash} → ${datasetHash(items)}): its summary cannot be recomputed`,
+    );
+  }
+
+  const runId = options.outId ?? newRunId(request.models.join("+"));
+  if (!/^[A-Za-z0-9._+-]+$/.test(runId)) {
+    throw new MergeError("MERGE_BAD_OUT", `--out must be a run id (letters, digits, . _ + -), not "${runId}"`);
+  }
+  const dir = runDir(runId, root);
+  if (existsSync(dir))
+    throw new MergeError("MERGE_OUT_EXISTS", `--out ${runId}: ${dir} already exists; pick another id`);
+
+  try {
+    const { records, duplicates } = copyRecords(sources, join(dir, RUN_FILES.records));
+    copyTraces(sources, join(dir, RUN_FILES.traces));
+    const manifest = mergedManifest(runId, request, sources, records);
+    writeJsonAtomic(join(dir, RUN_FILES.run), manifest);
+    const summary = writeSummary(dir, manifest, new Map(items.map((item) => [item.id, item])));
+    return { runId, dir, manifest, summary, records, duplicates, complete: records === manifest.tasks };
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** The request without its shard: what every shard of one matrix has in common. */
+export function unsharded(request: BenchRequest): BenchRequest {
+  const { shard: _shard, ...rest } = request;
+  return rest;
+}
+
+/** Refuses a run of another matrix or dataset, naming what differs. */
+export function checkSameMatrix(first: SourceRun, other: SourceRun): void {
+  const a = unsharded(first.manifest.request);
+  const b = unsharded(other.manifest.request);
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])] as (keyof BenchRequest)[];
+  const differing = keys
+    .filter((key) => canonicalJson(a[key]) !== canonicalJson(b[key]))
+    .map((key) => `${key} ${show(a[key])} vs ${show(b[key])}`);
+  if (canonicalJson(first.manifest.resolved) !== canonicalJson(other.manifest.resolved)) {
+    differing.push("the resolved configurations (flags such as --strategy or --filter-n, or models.yaml)");
+  }
+  if (differing.length > 0) {
+    throw new MergeError(
+      "MERGE_DIFFERENT_MATRIX",
+      `runs ${first.id} and ${other.id} are not shards of one matrix: ${differing.join("; ")}`,
+    );
+  }
+  if (first.manifest.dataset.hash !== other.manifest.dataset.hash) {
+    throw new MergeError(
+      "MERGE_DIFFERENT_DATASET",
+      `runs ${first.id} and ${other.id} were made on different datasets (hash ${first.manifest.dataset.hash} vs ${other.manifest.dataset.hash})`,
+    );
+  }
+}
+
+function show(value: unknown): string {
+  return value === undefined ? "(none)" : JSON.stringify(value);
+}
+
+function copyRecords(sources: readonly SourceRun[], file: string): { records: number; duplicates: number } {
+  const seen = new Map<string, { run: string; hash: string }>();
+  const out = new JsonlAppender(file);
+  let duplicates = 0;
+  try {
+    for (const source of sources) {
+      // a torn last line (a killed shard) is not a record: forEachJsonl leaves it out
+      forEachJsonl<RunRecord>(join(source.dir, RUN_FILES.records), (record) => {
+        const hash = contentHash(record);
+        const earlier = seen.get(record.key);
+        if (!earlier) {
+          seen.set(record.key, { run: source.id, hash });
+          out.append(record);
+        } else if (earlier.hash === hash) {
+          duplicates += 1;
+        } else {
+          throw new MergeError(
+            "MERGE_RECORD_CONFLICT",
+            `key ${record.key} has different records in runs ${earlier.run} and ${source.id}; merge only shards of one run`,
+            { context: { key: record.key, runs: [earlier.run, source.id] } },
+          );
+        }
+      });
+    }
+  } finally {
+    out.close();
+  }
+  return { records: seen.size, duplicates };
+}
+
+function copyTraces(sources: readonly SourceRun[], file: string): void {
+  const out = new JsonlAppender(file);
+  try {
+    for (const source of sources) forEachJsonl(join(source.dir, RUN_FILES.traces), (span) => out.append(span));
+  } finally {
+    out.close();
+  }
+}
+
+function mergedManifest(
+  runId: string,
+  request: BenchRequest,
+  sources: readonly SourceRun[],
+  records: number,
+): RunManifest {
+  const first = sources[0]!.manifest;
+  const sessions = sources
+    .flatMap((source) => source.manifest.sessions)
+    .sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+  const tasks = request.models.length * first.configs.length * first.dataset.items * request.repeats;
+  const finishedAt = sources
+    .map((source) => source.manifest.finishedAt)
+    .filter((at): at is string => at !== undefined)
+    .sort()
+    .at(-1);
+  return {
+    ...first,
+    runId,
+    request,
+    tasks,
+    simulated: sources.some((source) => source.manifest.simulated),
+    startedAt: sessions[0]?.startedAt ?? first.startedAt,
+    finishedAt: records === tasks ? finishedAt : undefined,
+    sessions,
+    mergedFrom: sources.map((source) => source.id),
+  };
+}

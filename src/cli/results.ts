@@ -1,0 +1,160 @@
+/**
+ * `results list`: the runs under results/, newest first, with how far each got. `results merge RUN…`:
+ * the shards of one matrix into one new run (src/bench/run/merge.ts).
+ */
+import { closeSync, openSync, readSync } from "node:fs";
+import { join } from "node:path";
+import Table from "cli-table3";
+import type { Command } from "commander";
+import type { RunManifest } from "../bench/run/bench.ts";
+import { mergeRuns } from "../bench/run/merge.ts";
+import { listRunIds, RESULTS_DIR, RUN_FILES, readJson, runDir } from "../bench/run/store.ts";
+
+export interface RunListing {
+  id: string;
+  models: string[];
+  configs: string[];
+  items: number;
+  /** Records on disk. */
+  records: number;
+  /** Records the run's matrix (or shard) has. */
+  planned: number;
+  simulated: boolean;
+  startedAt: string;
+  /** Null while the run is incomplete (killed, interrupted, or still running). */
+  finishedAt: string | null;
+  shard?: string;
+  mergedFrom?: string[];
+}
+
+/** A run folder whose run.json cannot be read: listed with the reason, never fatal to the listing. */
+export interface UnreadableRun {
+  id: string;
+  problem: string;
+}
+
+export function listRuns(root: string = RESULTS_DIR): (RunListing | UnreadableRun)[] {
+  return listRunIds(root).map((id) => {
+    const dir = runDir(id, root);
+    let manifest: RunManifest;
+    try {
+      manifest = readJson<RunManifest>(join(dir, RUN_FILES.run), "run.json");
+    } catch (error) {
+      return { id, problem: (error as Error).message };
+    }
+    const { request } = manifest;
+    return {
+      id,
+      models: request.models,
+      configs: manifest.configs,
+      items: manifest.dataset.items,
+      records: countLines(join(dir, RUN_FILES.records)),
+      planned: manifest.tasks,
+      simulated: manifest.simulated,
+      startedAt: manifest.startedAt,
+      finishedAt: manifest.finishedAt ?? null,
+      ...(request.shard ? { shard: `${request.shard.index}/${request.shard.count}` } : {}),
+      ...(manifest.mergedFrom ? { mergedFrom: manifest.mergedFrom } : {}),
+    };
+  });
+}
+
+/**
+ * Complete lines of a JSON-lines file, counted by newline without parsing (a 10k-record file is
+ * hundreds of megabytes): a torn last line, which has no newline, is not counted.
+ */
+export function countLines(file: string): number {
+  let fd: number;
+  try {
+    fd = openSync(file, "r");
+  } catch {
+    return 0; // no records yet
+  }
+  const chunk = Buffer.alloc(1 << 20);
+  let lines = 0;
+  try {
+    for (let read = readSync(fd, chunk); read > 0; read = readSync(fd, chunk)) {
+      for (let at = chunk.indexOf(10); at !== -1 && at < read; at = chunk.indexOf(10, at + 1)) lines += 1;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return lines;
+}
+
+export function registerResultsCommands(program: Command): void {
+  const results = program.command("results").description("runs under results/: list them, merge shards");
+  results
+    .command("list")
+    .description("every run, newest first: models, configurations, items, records done / planned, finished or not")
+    .option("--json", "print JSON for machines")
+    .action((flags: { json?: boolean }) => {
+      const runs = listRuns();
+      if (flags.json) {
+        process.stdout.write(`${JSON.stringify(runs)}\n`);
+        return;
+      }
+      process.stdout.write(renderListing(runs));
+    });
+  results
+    .command("merge")
+    .description("merge the shards of one matrix (--shard i/n runs) into one new run")
+    .argument("<runs...>", "run ids under results/")
+    .option("--out <run-id>", "the merged run's id (default: a new one)")
+    .option("--json", "print the outcome as JSON")
+    .action((runIds: string[], flags: { out?: string; json?: boolean }) => {
+      const merged = mergeRuns({ runIds, ...(flags.out ? { outId: flags.out } : {}) });
+      const { runId, records, duplicates, complete, manifest } = merged;
+      if (flags.json) {
+        process.stdout.write(
+          `${JSON.stringify({ runId, dir: merged.dir, mergedFrom: runIds, records, planned: manifest.tasks, duplicates, complete })}\n`,
+        );
+        return;
+      }
+      const state = complete
+        ? "complete"
+        : `incomplete: ${records} of ${manifest.tasks} (run the rest with --resume ${runId})`;
+      process.stdout.write(
+        `merged ${runIds.length} runs → results/${runId}/: ${records} records` +
+          `${duplicates > 0 ? ` (${duplicates} duplicates dropped)` : ""}, ${state}\n`,
+      );
+    });
+}
+
+function renderListing(runs: readonly (RunListing | UnreadableRun)[]): string {
+  if (runs.length === 0) return `no runs under ${RESULTS_DIR}: run \`pnpm bench --model sim:slm-3b\` first\n`;
+  const table = new Table({
+    head: ["run", "models", "configurations", "items", "records", "simulated", "started", "finished"],
+  });
+  for (const run of runs) {
+    if ("problem" in run) {
+      table.push([run.id, { colSpan: 7, content: `unreadable: ${run.problem}` }]);
+      continue;
+    }
+    const origin = run.shard
+      ? ` (shard ${run.shard})`
+      : run.mergedFrom
+        ? ` (merged from ${run.mergedFrom.length})`
+        : "";
+    table.push([
+      `${run.id}${origin}`,
+      run.models.join(", "),
+      shortList(run.configs),
+      run.items,
+      `${run.records} / ${run.planned}`,
+      run.simulated ? "simulated" : "no",
+      minutes(run.startedAt),
+      run.finishedAt ? minutes(run.finishedAt) : `incomplete (resume with --resume ${run.id})`,
+    ]);
+  }
+  return `${table.toString()}\n`;
+}
+
+function shortList(names: readonly string[], shown = 3): string {
+  return names.length > shown ? `${names.slice(0, shown).join(", ")} +${names.length - shown}` : names.join(", ");
+}
+
+/** `2026-11-23T03:20:44.123Z` → `2026-11-23 03:20Z`. */
+function minutes(iso: string): string {
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)}Z`;
+}

@@ -1,0 +1,187 @@
+/**
+ * Shards: `--shard 1/2` and `--shard 2/2` merged with `results merge` equal the unsharded run (timing
+ * aside); runs of another matrix or dataset, and conflicting records, are refused with one line and
+ * exit code 2, leaving nothing behind; `results list` reports every run and how far it got.
+ */
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type BenchOutcome, type RunManifest, runBench } from "../../src/bench/run/bench.ts";
+import { mergeRuns } from "../../src/bench/run/merge.ts";
+import { withoutTiming } from "../../src/bench/run/record-content.ts";
+import { RUN_FILES, readJson } from "../../src/bench/run/store.ts";
+import type { RunListing } from "../../src/cli/results.ts";
+import { benchRequest, recordContents, runCli, strictRecordLines } from "../support/bench-run.ts";
+
+const root = mkdtempSync(join(tmpdir(), "onsetlab-shards-"));
+const env = { ONSETLAB_RESULTS_DIR: root };
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+// 9 items (an odd count: the shards are unequal) × 3 configurations
+const request = benchRequest({ models: ["sim:slm-3b"], configs: ["onsetlab", "rewoo", "native"], limit: 9, seed: 5 });
+let whole: BenchOutcome;
+let first: BenchOutcome;
+let second: BenchOutcome;
+
+beforeAll(async () => {
+  whole = await runBench({ request, resultsRoot: root });
+  first = await runBench({ request: { ...request, shard: { index: 1, count: 2 } }, resultsRoot: root });
+  second = await runBench({ request: { ...request, shard: { index: 2, count: 2 } }, resultsRoot: root });
+}, 120_000);
+
+/** A copy of a run under a new id, its run.json changed by `edit` (what a run of another matrix would hold). */
+function copyRun(source: BenchOutcome, id: string, edit: (manifest: RunManifest) => void = () => {}): string {
+  const dir = join(root, id);
+  cpSync(source.dir, dir, { recursive: true });
+  const manifest = readJson<RunManifest>(join(dir, RUN_FILES.run), "run.json");
+  edit(manifest);
+  writeFileSync(join(dir, RUN_FILES.run), JSON.stringify({ ...manifest, runId: id }));
+  return id;
+}
+
+function runIds(): string[] {
+  return readdirSync(root).sort();
+}
+
+describe("results merge", () => {
+  it("merges two shards into a run equal to the unsharded one", async () => {
+    expect(first.manifest.tasks + second.manifest.tasks).toBe(whole.manifest.tasks);
+    const merged = await runCli(["results", "merge", first.runId, second.runId, "--out", "merged-ok", "--json"], env);
+    expect(merged.stderr).toBe("");
+    expect(merged.code).toBe(0);
+    expect(JSON.parse(merged.stdout)).toMatchObject({
+      runId: "merged-ok",
+      records: whole.manifest.tasks,
+      planned: whole.manifest.tasks,
+      duplicates: 0,
+      complete: true,
+    });
+
+    const dir = join(root, "merged-ok");
+    expect(recordContents(dir)).toEqual(recordContents(whole.dir));
+    const manifest = readJson<RunManifest>(join(dir, RUN_FILES.run), "run.json");
+    expect(manifest.request).toEqual(whole.manifest.request);
+    expect(manifest.request.shard).toBeUndefined();
+    expect(manifest.mergedFrom).toEqual([first.runId, second.runId]);
+    expect(manifest.sessions).toEqual([...first.manifest.sessions, ...second.manifest.sessions]);
+    expect(manifest.finishedAt).toBeDefined();
+
+    // the recomputed summary is the unsharded run's, timing aside (rows compared by configuration)
+    const summary = readJson<typeof whole.summary>(join(dir, RUN_FILES.summary), "summary.json");
+    const byConfig = (rows: typeof whole.summary.rows) =>
+      Object.fromEntries(rows.map((row) => [row.config, withoutTiming(row)]));
+    expect(byConfig(summary.rows)).toEqual(byConfig(whole.summary.rows));
+    expect(summary.records).toBe(whole.manifest.tasks);
+
+    // traces of both shards, one JSON span per line
+    const spans = readFileSync(join(dir, RUN_FILES.traces), "utf8").trim().split("\n");
+    const shardSpans = [first, second].map(
+      (run) => readFileSync(join(run.dir, RUN_FILES.traces), "utf8").trim().split("\n").length,
+    );
+    expect(spans).toHaveLength(shardSpans[0]! + shardSpans[1]!);
+  });
+
+  it("keeps one record per key when a shard is given twice over (the same content)", async () => {
+    const again = copyRun(first, "shard-1-again");
+    const merged = mergeRuns({ runIds: [first.runId, again, second.runId], outId: "merged-dup", root });
+    expect(merged).toMatchObject({ records: whole.manifest.tasks, duplicates: first.manifest.tasks, complete: true });
+    expect(strictRecordLines(merged.dir)).toHaveLength(whole.manifest.tasks);
+  });
+
+  it("makes an incomplete run of shards that miss part of the matrix, and --resume completes it", async () => {
+    const copy = copyRun(first, "shard-1-copy");
+    const merged = mergeRuns({ runIds: [first.runId, copy], outId: "merged-partial", root });
+    expect(merged).toMatchObject({ records: first.manifest.tasks, complete: false });
+    expect(merged.manifest.tasks).toBe(whole.manifest.tasks);
+    expect(readJson<RunManifest>(join(root, "merged-partial", RUN_FILES.run), "run.json").finishedAt).toBeUndefined();
+
+    const resumed = await runBench({ request, resume: "merged-partial", resultsRoot: root });
+    expect(resumed.skipped).toBe(first.manifest.tasks);
+    expect(resumed.manifest.finishedAt).toBeDefined();
+    expect(recordContents(resumed.dir)).toEqual(recordContents(whole.dir));
+  });
+
+  it("refuses other matrices, other datasets, conflicting records, a taken --out and unknown runs", async () => {
+    const otherSeed = copyRun(second, "other-seed", (manifest) => {
+      manifest.request.seed = 6;
+    });
+    const otherDataset = copyRun(second, "other-dataset", (manifest) => {
+      manifest.dataset.hash = "0000000000000000";
+    });
+    const tampered = copyRun(first, "tampered");
+    const file = join(root, tampered, RUN_FILES.records);
+    // the last line: a visitor's error there must not pass for a torn append
+    const lines = readFileSync(file, "utf8").trimEnd().split("\n");
+    const record = JSON.parse(lines.at(-1)!) as { key: string; result: { answer: string } };
+    record.result.answer = `${record.result.answer} (edited)`;
+    writeFileSync(file, `${[...lines.slice(0, -1), JSON.stringify(record)].join("\n")}\n`);
+
+    const cases: [string[], RegExp | string][] = [
+      [
+        [first.runId, otherSeed],
+        `error: runs ${first.runId} and ${otherSeed} are not shards of one matrix: seed 5 vs 6\n`,
+      ],
+      [
+        [first.runId, otherDataset],
+        new RegExp(`^error: runs ${first.runId} and ${otherDataset} were made on different datasets .*\\n$`),
+      ],
+      [
+        [first.runId, tampered],
+        `error: key ${record.key} has different records in runs ${first.runId} and ${tampered}; merge only shards of one run\n`,
+      ],
+      [[first.runId, "no-such-run"], /^error: .*no-such-run.*no run\.json.*\n$/],
+    ];
+    const before = runIds();
+    const outcomes = await Promise.all([
+      ...cases.map(([runs], index) => runCli(["results", "merge", ...runs, "--out", `refused-${index}`], env)),
+      runCli(["results", "merge", first.runId, second.runId, "--out", whole.runId], env),
+    ]);
+    cases.forEach(([, stderr], index) => {
+      expect(outcomes[index]).toMatchObject({ code: 2, stdout: "" });
+      if (typeof stderr === "string") expect(outcomes[index]?.stderr).toBe(stderr);
+      else expect(outcomes[index]?.stderr).toMatch(stderr);
+    });
+    expect(outcomes.at(-1)).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^error: --out .* already exists; pick another id\n$/),
+    });
+    // nothing half-merged left behind
+    expect(runIds()).toEqual(before);
+  });
+});
+
+describe("results list", () => {
+  it("lists every run, newest first, with records done / planned and how to resume an incomplete one", async () => {
+    const incomplete = copyRun(whole, "00000000-000000-incomplete", (manifest) => {
+      manifest.finishedAt = undefined;
+    });
+    const file = join(root, incomplete, RUN_FILES.records);
+    const lines = readFileSync(file, "utf8").split("\n");
+    writeFileSync(file, `${lines.slice(0, 5).join("\n")}\n`);
+
+    const [listed, table] = await Promise.all([
+      runCli(["results", "list", "--json"], env),
+      runCli(["results", "list"], env),
+    ]);
+    expect(listed.code).toBe(0);
+    const runs = JSON.parse(listed.stdout) as RunListing[];
+    expect(runs.map((run) => run.id)).toEqual(runIds().reverse());
+    expect(runs.find((run) => run.id === whole.runId)).toMatchObject({
+      models: ["sim:slm-3b"],
+      configs: ["onsetlab", "rewoo", "native"],
+      items: 9,
+      records: whole.manifest.tasks,
+      planned: whole.manifest.tasks,
+      simulated: true,
+      finishedAt: whole.manifest.finishedAt,
+    });
+    expect(runs.find((run) => run.id === first.runId)).toMatchObject({ shard: "1/2", planned: first.manifest.tasks });
+    expect(runs.find((run) => run.id === "merged-ok")?.mergedFrom).toEqual([first.runId, second.runId]);
+    expect(runs.find((run) => run.id === incomplete)).toMatchObject({ records: 5, finishedAt: null });
+
+    expect(table.stdout).toContain(`incomplete (resume with --resume ${incomplete})`);
+    expect(table.stdout).toContain(`${whole.manifest.tasks} / ${whole.manifest.tasks}`);
+    expect(table.stdout).toContain("simulated");
+  });
+});

@@ -1,0 +1,73 @@
+/**
+ * Helpers of the bench's run-level tests: a request, a run's records as comparable content (sorted by
+ * key, timing fields removed — the list is in src/bench/run/record-content.ts), and the real CLI as a
+ * child process writing into a results folder of the test's own (ONSETLAB_RESULTS_DIR).
+ */
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { BenchRequest, RunRecord } from "../../src/bench/run/bench.ts";
+import { withoutTiming } from "../../src/bench/run/record-content.ts";
+import { RUN_FILES, readJsonl } from "../../src/bench/run/store.ts";
+
+export const REPO_ROOT = new URL("../..", import.meta.url).pathname;
+export const CLI = ["--import", "tsx", "src/cli/bin.ts"];
+
+export function benchRequest(changes: Partial<BenchRequest> = {}): BenchRequest {
+  return {
+    models: ["sim:slm-3b"],
+    configs: [],
+    matrix: "default",
+    dataset: [],
+    filter: {},
+    seed: 1,
+    repeats: 1,
+    transport: "memory",
+    ...changes,
+  };
+}
+
+export interface RecordContent {
+  key: string;
+  content: unknown;
+}
+
+/** A run's records sorted by key, each without its timing fields. */
+export function recordContents(runDir: string): RecordContent[] {
+  const { rows, tornBytes } = readJsonl<RunRecord>(join(runDir, RUN_FILES.records));
+  if (tornBytes > 0) throw new Error(`${runDir}: records.jsonl ends in a torn line (${tornBytes} bytes)`);
+  return rows
+    .map((record) => ({ key: record.key, content: withoutTiming(record) }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+/** Every line of records.jsonl parsed strictly: a torn or damaged line throws. */
+export function strictRecordLines(runDir: string): RunRecord[] {
+  const text = readFileSync(join(runDir, RUN_FILES.records), "utf8");
+  if (!text.endsWith("\n")) throw new Error(`${runDir}: records.jsonl does not end with a newline`);
+  return text
+    .slice(0, -1)
+    .split("\n")
+    .map((line) => JSON.parse(line) as RunRecord);
+}
+
+export interface CliOutcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The real CLI in a child process; `resultsDir` keeps its runs apart from the repository's. */
+export function runCli(args: readonly string[], env: Record<string, string> = {}): Promise<CliOutcome> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [...CLI, ...args],
+      { cwd: REPO_ROOT, env: { ...process.env, CI: "true", ...env }, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
