@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_BFCL_DATA_DIR } from "../cli/bfcl.ts";
+import { DEFAULT_BFCL_DATA_DIR } from "./paths.ts";
 import { scoreResultDir } from "./score-dir.ts";
 
 // The shared BFCL sample sits beside the repo (../shared/bfcl); without it there is nothing to agree with.

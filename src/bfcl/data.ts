@@ -125,17 +125,35 @@ export interface RecordedResult {
   /** A prompt-mode string, or a function-calling value (list/dict) as parsed with int/float kept. */
   readonly result: string | PyValue;
   readonly line: number;
+  /** As recorded by the run, when it recorded them. */
+  readonly inputTokens?: number;
+  readonly outputTokens?: number;
+  readonly latencySeconds?: number;
 }
 
+/**
+ * Result lines are parsed with JSON.parse first (fast); only a line whose `result` is not a string (a
+ * function-calling value, where `5` vs `5.0` matters) is parsed again with the tagged parser.
+ */
 export function loadResults(file: string): RecordedResult[] {
   return readLines(file).map((at) => {
-    const obj = parseTagged(at);
-    const id = dictField(obj, "id");
-    const result = dictField(obj, "result");
-    if (id?.kind !== "str") throw badLine(at, 'missing string "id"');
-    if (result === undefined) throw badLine(at, 'missing "result"');
-    return { id: id.value, result: result.kind === "str" ? result.value : result, line: at.line };
+    const obj = parsePlain(at);
+    const id = stringId(at, obj.id);
+    if (obj.result === undefined) throw badLine(at, 'missing "result"');
+    const result = typeof obj.result === "string" ? obj.result : (dictField(parseTagged(at), "result") as PyValue);
+    return {
+      id,
+      result,
+      line: at.line,
+      ...numberField("inputTokens", obj.input_token_count),
+      ...numberField("outputTokens", obj.output_token_count),
+      ...numberField("latencySeconds", obj.latency),
+    };
   });
+}
+
+function numberField<K extends string>(key: K, value: unknown): { [P in K]?: number } {
+  return (typeof value === "number" ? { [key]: value } : {}) as { [P in K]?: number };
 }
 
 /** A BFCL score file: line 1 the summary, then one line per FAILING entry. */

@@ -1,10 +1,10 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { matchJsonArgs, py } from "../bench/scoring/arg-match.ts";
-import { DEFAULT_BFCL_DATA_DIR } from "../cli/bfcl.ts";
+import { matchJsonArgs, type PyValue, py } from "../bench/scoring/arg-match.ts";
 import { loadPossibleAnswers, loadQuestions } from "./data.ts";
-import { bfclFunctionToTool, bfclQuestionToItem, bfclTypeToJsonSchema } from "./import.ts";
+import { bfclDifficulty, bfclFunctionToTool, bfclQuestionToItem, bfclTypeToJsonSchema } from "./import.ts";
+import { DEFAULT_BFCL_DATA_DIR } from "./paths.ts";
 import type { BfclFunctionDoc, BfclQuestion } from "./types.ts";
 
 const doc: BfclFunctionDoc = {
@@ -101,9 +101,35 @@ describe("BFCL question → dataset item", () => {
         { tool: "calc.area", args: { base: [20], ratio: [1.5, ""] } },
       ],
       order: "any",
+      difficulty: "medium",
       tags: ["bfcl", "bfcl:parallel"],
       messages: [{ role: "system", content: "Be brief." }],
     });
+  });
+
+  it("the item category follows the answer: one call is single whatever BFCL's label, none is irrelevant", () => {
+    expect(bfclQuestionToItem("parallel", question, [expected[0]!])).toMatchObject({
+      category: "single",
+      order: "sequence",
+    });
+    expect(bfclQuestionToItem("multiple", question, [expected[0]!]).category).toBe("single");
+  });
+
+  it("difficulty: by calls, by arguments to give (omittable ones do not count), by functions offered", () => {
+    const call = (given: number, omittable = 0) => ({
+      name: "f",
+      args: new Map<string, PyValue[]>([
+        ...Array.from({ length: given }, (_, i): [string, PyValue[]] => [`p${i}`, [py.int(i)]]),
+        ...Array.from({ length: omittable }, (_, i): [string, PyValue[]] => [`o${i}`, [py.int(i), py.str("")]]),
+      ]),
+    });
+    expect(bfclDifficulty(1, [call(2, 3)])).toBe("easy");
+    expect(bfclDifficulty(1, [])).toBe("easy");
+    expect(bfclDifficulty(2, [call(1)])).toBe("medium");
+    expect(bfclDifficulty(1, [call(3)])).toBe("medium");
+    expect(bfclDifficulty(1, [call(1), call(1)])).toBe("medium");
+    expect(bfclDifficulty(1, [call(5)])).toBe("hard");
+    expect(bfclDifficulty(1, [call(1), call(1), call(1)])).toBe("hard");
   });
 
   it("irrelevance → an irrelevant, direct item with no calls", () => {

@@ -1,12 +1,13 @@
 /**
  * BFCL questions → the project's dataset items (DESIGN §7) and MCP tool definitions. Pure functions;
- * the `bfcl import` command and the in-process MCP server that serves these tools come with the bench.
+ * `bfcl import` writes them to disk (write-dataset.ts), server.ts serves the tools over MCP.
  *
  * Types: dict → object, integer → integer, float → number, string → string, boolean → boolean,
  * array/tuple → array, any → {} (no constraint). Expected arguments keep BFCL's form, a list of
  * acceptable values per parameter with `""` = may be omitted — the dataset's own form, matched by
  * src/bench/scoring/arg-match.ts in json mode.
  */
+import type { Category, DatasetItem, Difficulty } from "../bench/dataset/types.ts";
 import { toJson } from "../bench/scoring/arg-match.ts";
 import type { BfclFunctionDoc, BfclParamDoc, BfclQuestion, ExpectedCall } from "./types.ts";
 
@@ -19,24 +20,11 @@ export interface McpToolDefinition {
   readonly inputSchema: JsonSchema & { readonly type: "object" };
 }
 
-/** A dataset item as DESIGN §7 describes it, plus `tools` (the question's own function set). */
-export interface BfclDatasetItem {
-  readonly id: string;
-  readonly query: string;
-  readonly category: "single" | "parallel" | "irrelevant";
-  readonly servers: readonly string[];
-  /** BFCL gives each question its own functions: the names of the tools this item exposes. */
-  readonly tools: readonly string[];
-  readonly route: "rewoo" | "direct";
-  readonly calls: readonly { readonly tool: string; readonly args: Readonly<Record<string, readonly unknown[]>> }[];
-  readonly order: "sequence" | "any";
-  readonly tags: readonly string[];
-  /** Earlier messages (a system prompt), when the question has more than the one user query. */
-  readonly messages?: readonly { readonly role: string; readonly content: string }[];
-}
-
 /** The MCP server name the BFCL tools are served under. */
 export const BFCL_SERVER = "bfcl";
+
+/** The tag naming an item's BFCL category (`bfcl:simple`), which says where its function docs are. */
+export const BFCL_TAG_PREFIX = "bfcl:";
 
 const SCALAR_TYPES: Readonly<Record<string, string>> = {
   integer: "integer",
@@ -79,22 +67,47 @@ export function bfclFunctionToTool(doc: BfclFunctionDoc): McpToolDefinition {
   };
 }
 
-function itemCategory(category: string): BfclDatasetItem["category"] {
-  if (category.includes("irrelevance")) return "irrelevant";
-  return category.includes("parallel") ? "parallel" : "single";
+/**
+ * The item category from the answer, not from BFCL's label: no expected call → irrelevant, one →
+ * single (BFCL's simple and multiple), several independent calls → parallel.
+ */
+function itemCategory(expected: readonly ExpectedCall[]): Category {
+  if (expected.length === 0) return "irrelevant";
+  return expected.length === 1 ? "single" : "parallel";
 }
 
-/** One BFCL question (+ its possible answer) → a dataset item. */
+/** Arguments a call must give: expected parameters whose acceptable values do not include `""`. */
+function argumentsToGive(call: ExpectedCall): number {
+  let count = 0;
+  for (const acceptable of call.args.values()) {
+    if (!acceptable.some((value) => value.kind === "str" && value.value === "")) count++;
+  }
+  return count;
+}
+
+/**
+ * Difficulty by what the model must get right: hard = 3 or more calls, or a call with 5 or more
+ * arguments to give; medium = 2 calls, a call with 3–4 arguments, or a choice among several
+ * functions; easy = the rest (one function offered, one call of at most 2 arguments, or no call).
+ */
+export function bfclDifficulty(functionCount: number, expected: readonly ExpectedCall[]): Difficulty {
+  const mostArguments = Math.max(0, ...expected.map(argumentsToGive));
+  if (expected.length >= 3 || mostArguments >= 5) return "hard";
+  if (expected.length === 2 || mostArguments >= 3 || functionCount > 1) return "medium";
+  return "easy";
+}
+
+/** One BFCL question (+ its possible answer) → a dataset item; `tools` lists the question's own functions. */
 export function bfclQuestionToItem(
   category: string,
   question: BfclQuestion,
   expected: readonly ExpectedCall[] = [],
-): BfclDatasetItem {
+): DatasetItem {
   const messages = question.question[0] ?? [];
   const lastUser = messages.findLastIndex((m) => m.role === "user");
   const query = lastUser >= 0 ? messages[lastUser]!.content : "";
   const others = messages.filter((_, i) => i !== lastUser);
-  const kind = itemCategory(category);
+  const kind = itemCategory(expected);
   return {
     id: question.id,
     query,
@@ -107,7 +120,8 @@ export function bfclQuestionToItem(
       args: Object.fromEntries([...call.args].map(([param, acceptable]) => [param, acceptable.map(toJson)])),
     })),
     order: kind === "parallel" ? "any" : "sequence",
-    tags: ["bfcl", `bfcl:${category}`],
+    difficulty: bfclDifficulty(question.function.length, expected),
+    tags: ["bfcl", `${BFCL_TAG_PREFIX}${category}`],
     ...(others.length > 0 ? { messages: others.map((m) => ({ role: m.role, content: m.content })) } : {}),
   };
 }

@@ -3,10 +3,10 @@
  * Python's json.loads reads BFCL's possible answers and function-calling arguments. Strict JSON;
  * a syntax error throws `JsonSyntaxError` with the offset.
  */
-import { type PyValue, py } from "../bench/scoring/arg-match.ts";
-import { OnsetlabError } from "../errors.ts";
+import { fromJson, type PyValue, py } from "../bench/scoring/arg-match.ts";
+import { DecodeFailure } from "./errors.ts";
 
-export class JsonSyntaxError extends OnsetlabError {
+export class JsonSyntaxError extends DecodeFailure {
   constructor(
     message: string,
     readonly offset: number,
@@ -17,7 +17,22 @@ export class JsonSyntaxError extends OnsetlabError {
 
 const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
 
+/**
+ * What JSON.parse would get wrong: an integral float literal (`5.0`, `1e3`), whose value reads back
+ * as an int, and a digits-only key, which a JS object moves ahead of the others. Either may also
+ * match inside a string; that only costs the slow path.
+ */
+const JSON_PARSE_UNSAFE = /\d\.0*(?![0-9])|\d[eE]|"\d+"\s*:/;
+
 export function parseTaggedJson(text: string): PyValue {
+  // Fast path: when nothing in the text can be misread, the native parser gives the same values.
+  if (!JSON_PARSE_UNSAFE.test(text)) {
+    try {
+      return fromJson(JSON.parse(text));
+    } catch {
+      // Not valid JSON: the tagged parser below reports where.
+    }
+  }
   const parser = new TaggedJsonParser(text);
   const value = parser.value();
   parser.end();

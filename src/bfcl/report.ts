@@ -1,5 +1,5 @@
 /**
- * Rendering a scored result folder: the `--json` shape and the terminal table with every
+ * Rendering scored result folders: the `--json` shape and the terminal table with every
  * disagreement listed with both verdicts.
  */
 
@@ -77,4 +77,21 @@ export function toTerminalReport(resultDir: string, scores: readonly CategorySco
     }
   }
   return `${out.join("\n")}\n`;
+}
+
+/** One scored result folder (a model). */
+export interface ModelScores {
+  readonly model: string;
+  readonly resultDir: string;
+  readonly scores: readonly CategoryScore[];
+}
+
+/** One folder: `{"categories": …}` (the issue's shape); several: `{"models": {name: {"categories": …}}}`. */
+export function toJsonReports(models: readonly ModelScores[]): object {
+  if (models.length === 1) return toJsonReport(models[0]!.scores);
+  return { models: Object.fromEntries(models.map((m) => [m.model, toJsonReport(m.scores)])) };
+}
+
+export function toTerminalReports(models: readonly ModelScores[]): string {
+  return models.map((m) => toTerminalReport(m.resultDir, m.scores)).join("\n");
 }

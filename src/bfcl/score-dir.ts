@@ -4,17 +4,12 @@
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { loadCategory, requireDataDir } from "./catalog.ts";
 import { type CheckOptions, checkEntry } from "./checker.ts";
-import {
-  loadPossibleAnswers,
-  loadQuestions,
-  loadResults,
-  loadScoreFile,
-  type RecordedResult,
-  type ScoreFile,
-} from "./data.ts";
+import { loadResults, loadScoreFile, type RecordedResult, type ScoreFile } from "./data.ts";
 import { decodeOutput } from "./decode.ts";
 import { BfclInputError } from "./errors.ts";
+import { hasAnswers } from "./paths.ts";
 import type { BfclQuestion, BfclVerdict, ExpectedCall } from "./types.ts";
 
 const RESULT_FILE = /^BFCL_v3_(.+)_result\.json$/;
@@ -81,7 +76,7 @@ function scoreResult(input: CategoryInput, r: RecordedResult, options: CheckOpti
   const question = input.questions.get(r.id);
   if (!question) throw unknownId(input.resultFile, r, "no question with this id in the data");
   const expected = input.answers.get(r.id);
-  if (!expected && !input.category.includes("relevance")) {
+  if (!expected && hasAnswers(input.category)) {
     throw unknownId(input.resultFile, r, "no possible answer with this id");
   }
   return checkEntry(input.category, question.function, decodeOutput(r.result), expected ?? [], options);
@@ -132,9 +127,50 @@ function requireDir(dir: string, what: string): void {
   }
 }
 
-function requireFile(file: string, what: string): void {
-  if (!existsSync(file))
-    throw new BfclInputError("BFCL_MISSING_FILE", `${what} not found: ${file}`, { context: { file } });
+/** BFCL's own order of its AST categories; others follow alphabetically. */
+const CATEGORY_ORDER = ["simple", "multiple", "parallel", "parallel_multiple", "irrelevance"];
+
+function categoryRank(file: string): [number, string] {
+  const category = RESULT_FILE.exec(file)![1]!;
+  const rank = CATEGORY_ORDER.indexOf(category);
+  return [rank < 0 ? CATEGORY_ORDER.length : rank, category];
+}
+
+/** The result files of a folder, in BFCL's category order. */
+function resultFiles(dir: string): string[] {
+  return readdirSync(dir)
+    .filter((f) => RESULT_FILE.test(f))
+    .map((f) => ({ f, rank: categoryRank(f) }))
+    .sort((a, b) => a.rank[0] - b.rank[0] || (a.rank[1] < b.rank[1] ? -1 : a.rank[1] > b.rank[1] ? 1 : 0))
+    .map(({ f }) => f);
+}
+
+/**
+ * Result folders from command-line paths: a folder holding `BFCL_v3_<cat>_result.json` files is one
+ * model; a folder without them whose subfolders hold them (BFCL's `result/`) is every such model.
+ */
+export function resolveResultDirs(paths: readonly string[]): string[] {
+  const dirs: string[] = [];
+  for (const path of paths) {
+    requireDir(path, "result folder");
+    if (resultFiles(path).length > 0) {
+      dirs.push(path);
+      continue;
+    }
+    const models = readdirSync(path, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && resultFiles(join(path, entry.name)).length > 0)
+      .map((entry) => join(path, entry.name))
+      .sort();
+    if (models.length === 0) {
+      throw new BfclInputError(
+        "BFCL_NO_RESULTS",
+        `no BFCL_v3_<category>_result.json files in ${path} or its subfolders`,
+        { context: { dir: path } },
+      );
+    }
+    dirs.push(...models);
+  }
+  return [...new Set(dirs)];
 }
 
 /** The default score folder: `<root>/score/<model>` for a result folder `<root>/result/<model>`. */
@@ -145,12 +181,10 @@ export function defaultScoresDir(resultDir: string): string {
 /** Loads every category found in `resultDir` with its data, answers and (if present) score file. */
 export function loadCategoryInputs(resultDir: string, options: ScoreDirOptions): CategoryInput[] {
   requireDir(resultDir, "result folder");
-  requireDir(options.dataDir, "BFCL data folder");
+  requireDataDir(options.dataDir);
   const scoresDir = options.scoresDir ?? defaultScoresDir(resultDir);
   if (options.scoresDir) requireDir(scoresDir, "score folder");
-  const files = readdirSync(resultDir)
-    .filter((f) => RESULT_FILE.test(f))
-    .sort();
+  const files = resultFiles(resultDir);
   if (files.length === 0) {
     throw new BfclInputError("BFCL_NO_RESULTS", `no BFCL_v3_<category>_result.json files in ${resultDir}`, {
       context: { dir: resultDir },
@@ -159,19 +193,15 @@ export function loadCategoryInputs(resultDir: string, options: ScoreDirOptions):
   return files.map((f) => {
     const category = RESULT_FILE.exec(f)![1]!;
     const resultFile = join(resultDir, f);
-    const questionFile = join(options.dataDir, `BFCL_v3_${category}.json`);
-    requireFile(questionFile, `questions for ${category}`);
-    const answerFile = join(options.dataDir, "possible_answer", `BFCL_v3_${category}.json`);
-    const needsAnswers = !category.includes("relevance");
-    if (needsAnswers) requireFile(answerFile, `possible answers for ${category}`);
+    const { questions, answers } = loadCategory(options.dataDir, category);
     const results = loadResults(resultFile);
     const scoreFile = join(scoresDir, `BFCL_v3_${category}_score.json`);
     return {
       category,
       resultFile,
       results,
-      questions: new Map(loadQuestions(questionFile).map((q) => [q.id, q])),
-      answers: needsAnswers ? loadPossibleAnswers(answerFile) : new Map(),
+      questions,
+      answers,
       score: existsSync(scoreFile)
         ? loadScoreFile(
             scoreFile,

@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Command } from "commander";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { SAMPLE_MODEL, writeSample } from "../bfcl/testing/sample.ts";
 import { registerBfclCommands } from "./bfcl.ts";
 
 const doc = {
@@ -39,12 +40,19 @@ function setup(scoreLines: unknown[] | null): { resultDir: string; dataDir: stri
 }
 
 async function run(...args: string[]): Promise<{ out: string; err: string; code: typeof process.exitCode }> {
+  return runCommand("score", ...args);
+}
+
+async function runCommand(
+  command: string,
+  ...args: string[]
+): Promise<{ out: string; err: string; code: typeof process.exitCode }> {
   let out = "";
   let err = "";
   const program = new Command().exitOverride();
   registerBfclCommands(program, { stdout: (t) => (out += t), stderr: (t) => (err += t) });
   process.exitCode = undefined;
-  await program.parseAsync(["node", "onsetlab", "bfcl", "score", ...args]);
+  await program.parseAsync(["node", "onsetlab", "bfcl", command, ...args]);
   const code = process.exitCode;
   process.exitCode = undefined;
   return { out, err, code };
@@ -127,5 +135,121 @@ describe("bfcl score", () => {
     const { code, err } = await run(resultDir, "--data", dataDir);
     expect(code).toBe(2);
     expect(err).toContain(`${file}:1: simple_99: no question with this id`);
+  });
+});
+
+describe("bfcl score over several models", () => {
+  it("a folder of model folders scores each model; --json keys them by model", async () => {
+    const sample = writeSample();
+    try {
+      const other = join(sample.resultRoot, "other-model");
+      mkdirSync(other);
+      writeFileSync(
+        join(other, "BFCL_v3_simple_result.json"),
+        JSON.stringify({ id: "simple_0", result: "[calc.area(base=10, height=5)]" }),
+      );
+      const { out, code } = await runCommand("score", sample.resultRoot, "--data", sample.dataDir, "--json");
+      expect(code).toBeUndefined();
+      const report = JSON.parse(out);
+      expect(Object.keys(report.models)).toEqual(["other-model", SAMPLE_MODEL]);
+      expect(report.models[SAMPLE_MODEL].categories.simple).toMatchObject({
+        total: 5,
+        correct: 2,
+        agree: 5,
+        disagree: 0,
+      });
+      expect(report.models["other-model"].categories.simple).toMatchObject({ total: 1, correct: 1, agree: null });
+      // The same models named one by one give the same report.
+      const listed = await runCommand("score", other, sample.resultDir, "--data", sample.dataDir, "--json");
+      expect(JSON.parse(listed.out)).toEqual(report);
+    } finally {
+      rmSync(sample.root, { recursive: true, force: true });
+    }
+  });
+
+  it("a folder with no result files at any level exits 2", async () => {
+    const { code, err } = await runCommand("score", root, "--data", root);
+    expect(code).toBe(2);
+    expect(err).toContain("BFCL_NO_RESULTS");
+  });
+});
+
+describe("bfcl import", () => {
+  it("writes one items file and one tools file per category", async () => {
+    const sample = writeSample();
+    try {
+      const out = join(sample.root, "out");
+      const result = await runCommand(
+        "import",
+        "--data",
+        sample.dataDir,
+        "--categories",
+        "simple,parallel",
+        "--out",
+        out,
+      );
+      expect(result.code).toBeUndefined();
+      expect(result.out).toContain("simple: 5 items (easy 5, medium 0, hard 0)");
+      expect(result.out).toContain("parallel: 1 items (easy 0, medium 1, hard 0)");
+      const items = readFileSync(join(out, "bfcl_simple.jsonl"), "utf8").trim().split("\n");
+      expect(items).toHaveLength(5);
+      expect(JSON.parse(readFileSync(join(out, "bfcl_parallel.tools.json"), "utf8")).parallel_0[0].name).toBe(
+        "get_weather",
+      );
+    } finally {
+      rmSync(sample.root, { recursive: true, force: true });
+    }
+  });
+
+  it("an unknown category exits 2 naming it", async () => {
+    const sample = writeSample();
+    try {
+      const { code, err } = await runCommand("import", "--data", sample.dataDir, "--categories", "simple,java");
+      expect(code).toBe(2);
+      expect(err).toContain('unknown BFCL category "java" in --categories');
+    } finally {
+      rmSync(sample.root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("bfcl uplift", () => {
+  it("--json prints per model and category the strict and after-pipeline accuracy; --report writes the files", async () => {
+    const sample = writeSample();
+    try {
+      const reportDir = join(sample.root, "reports");
+      mkdirSync(reportDir);
+      const { out, code } = await runCommand(
+        "uplift",
+        sample.resultRoot,
+        "--data",
+        sample.dataDir,
+        "--json",
+        "--report",
+        reportDir,
+      );
+      expect(code).toBeUndefined();
+      const summary = JSON.parse(out);
+      expect(summary.models[0].model).toBe(SAMPLE_MODEL);
+      expect(summary.models[0].total).toMatchObject({
+        entries: 6,
+        strictCorrect: 3,
+        finalCorrect: 4,
+        fixed: 3,
+        broken: 2,
+      });
+      const markdown = readFileSync(join(reportDir, "bfcl-replay.md"), "utf8");
+      expect(markdown).toContain("| tiny-model | simple | 5 | 40.00% | 40.00% (2) | 80.00% (4) | 3 | 1 |");
+      const entries = readFileSync(join(reportDir, "bfcl-replay-entries.csv"), "utf8");
+      expect(entries.trim().split("\n")).toHaveLength(1 + 5); // header + every entry whose verdict changed
+    } finally {
+      rmSync(sample.root, { recursive: true, force: true });
+    }
+  });
+
+  it("--concurrency must be a whole number", async () => {
+    const { code, err } = await runCommand("uplift", root, "--concurrency", "0");
+    expect(code).toBe(2);
+    expect(err).toContain("--concurrency must be a whole number");
   });
 });

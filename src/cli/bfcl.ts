@@ -1,18 +1,21 @@
 /**
- * `bfcl score <result-dir> [--data DIR] [--scores DIR] [--json]`: scores recorded BFCL outputs in
- * BFCL mode and, when BFCL's score files are found, prints agreement per category and every
- * disagreement. Bad input exits with code 2.
+ * `bfcl score <result-dir…>`: scores recorded BFCL outputs in BFCL mode, with agreement against
+ * BFCL's score files. `bfcl import`: BFCL categories → dataset files. `bfcl uplift <result-dir…>`:
+ * replays recorded outputs through the pipeline and reports what its repairs fix and break.
+ * A result dir is a model's folder of BFCL_v3_<cat>_result.json files, or a folder of such folders.
+ * Bad input exits with code 2.
  */
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { basename, join, resolve } from "node:path";
 import type { Command } from "commander";
-import { toJsonReport, toTerminalReport } from "../bfcl/report.ts";
-import { scoreResultDir } from "../bfcl/score-dir.ts";
+import { availableCategories } from "../bfcl/catalog.ts";
+import { checkCategories } from "../bfcl/dataset.ts";
+import { DEFAULT_BFCL_DATA_DIR, REPO_ROOT } from "../bfcl/paths.ts";
+import { toJsonReports, toTerminalReports } from "../bfcl/report.ts";
+import { resolveResultDirs, scoreResultDir } from "../bfcl/score-dir.ts";
+import { writeBfclDataset } from "../bfcl/write-dataset.ts";
 import { InputError } from "../errors.ts";
-
-/** The repo root (this file is src/cli/bfcl.ts); BFCL data lives beside the repo in ../shared. */
-const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
-export const DEFAULT_BFCL_DATA_DIR = resolve(REPO_ROOT, "..", "shared", "bfcl", "data");
+import { parsePositiveInt } from "./flags.ts";
 
 export interface BfclCliIo {
   readonly stdout: (text: string) => void;
@@ -31,31 +34,123 @@ interface ScoreFlags {
   readonly dotsAsUnderscores?: boolean;
 }
 
+interface ImportFlags {
+  readonly data: string;
+  readonly categories?: string;
+  readonly out: string;
+}
+
+interface UpliftFlags {
+  readonly data: string;
+  readonly json?: boolean;
+  readonly report?: string;
+  readonly concurrency: string;
+}
+
+/** Bad input → one line on stderr and exit code 2; anything else propagates (exit code 1). */
+async function guarded(io: BfclCliIo, action: () => void | Promise<void>): Promise<void> {
+  try {
+    await action();
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    io.stderr(`error [${error.code}]: ${error.message}\n`);
+    process.exitCode = 2;
+  }
+}
+
 export function registerBfclCommands(program: Command, io: BfclCliIo = processIo): Command {
   const bfcl = program.command("bfcl").description("Berkeley Function Calling Leaderboard track");
+  const dataOption = [
+    "--data <dir>",
+    "BFCL data folder (questions + possible_answer/)",
+    DEFAULT_BFCL_DATA_DIR,
+  ] as const;
+
   bfcl
     .command("score")
     .description("score recorded BFCL outputs (BFCL_v3_<cat>_result.json) and compare with BFCL's score files")
-    .argument("<result-dir>", "folder of BFCL_v3_<category>_result.json files (e.g. result/<model>)")
-    .option("--data <dir>", "BFCL data folder (questions + possible_answer/)", DEFAULT_BFCL_DATA_DIR)
+    .argument("<result-dir...>", "model folders of result files (e.g. result/<model>), or folders of model folders")
+    .option(...dataOption)
     .option("--scores <dir>", "BFCL score files folder (default: score/<model> beside result/<model>)")
     .option("--dots-as-underscores", "match expected `a.b` names as `a_b` (function-calling APIs)")
-    .option("--json", "print JSON instead of a table")
-    .action((resultDir: string, flags: ScoreFlags) => {
-      try {
-        const scores = scoreResultDir(resolve(resultDir), {
+    .option("--json", 'print JSON: {"categories": …} for one model, {"models": {name: {"categories": …}}} for several')
+    .action((paths: string[], flags: ScoreFlags) =>
+      guarded(io, () => {
+        const options = {
           dataDir: resolve(flags.data),
           scoresDir: flags.scores === undefined ? undefined : resolve(flags.scores),
           dotsAsUnderscores: flags.dotsAsUnderscores,
-        });
-        io.stdout(
-          flags.json ? `${JSON.stringify(toJsonReport(scores), null, 2)}\n` : toTerminalReport(resultDir, scores),
+        };
+        const models = resolveResultDirs(paths.map((p) => resolve(p))).map((dir) => ({
+          model: basename(dir),
+          resultDir: dir,
+          scores: scoreResultDir(dir, options),
+        }));
+        io.stdout(flags.json ? `${JSON.stringify(toJsonReports(models), null, 2)}\n` : toTerminalReports(models));
+      }),
+    );
+
+  bfcl
+    .command("import")
+    .description("BFCL questions → dataset files: bfcl_<cat>.jsonl (items) + bfcl_<cat>.tools.json (tools per item)")
+    .option(...dataOption)
+    .option("--categories <list>", "comma-separated categories (default: every category in the data folder)")
+    .option("--out <dir>", "where to write", join(REPO_ROOT, "results", "bfcl-dataset"))
+    .action((flags: ImportFlags) =>
+      guarded(io, () => {
+        const dataDir = resolve(flags.data);
+        const categories =
+          flags.categories === undefined
+            ? availableCategories(dataDir)
+            : checkCategories(flags.categories.split(","), dataDir, "--categories");
+        for (const written of writeBfclDataset({ dataDir, categories, outDir: resolve(flags.out) })) {
+          const { easy, medium, hard } = written.difficulty;
+          io.stdout(
+            `${written.category}: ${written.items} items (easy ${easy}, medium ${medium}, hard ${hard}) → ${written.itemsFile}, ${written.toolsFile}\n`,
+          );
+        }
+      }),
+    );
+
+  bfcl
+    .command("uplift")
+    .description("replay recorded outputs through the pipeline: strict BFCL accuracy vs after its repairs")
+    .argument("<result-dir...>", "model folders of result files, or folders of model folders")
+    .option(...dataOption)
+    .option("--json", "print the summary as JSON")
+    .option("--report <dir>", "also write bfcl-replay.md and its csv files into this folder")
+    .option("--concurrency <n>", "agent runs in flight at once", "8")
+    .action((paths: string[], flags: UpliftFlags) =>
+      guarded(io, async () => {
+        // Loaded on use: the agent and the MCP SDK behind these would slow every `bfcl score` start-up.
+        const { runUplift } = await import("../bfcl/uplift.ts");
+        const { summarizeUplift } = await import("../bfcl/uplift-summary.ts");
+        const report = await import("../bfcl/uplift-report.ts");
+        const dataDir = resolve(flags.data);
+        const concurrency = parsePositiveInt("--concurrency", flags.concurrency);
+        const given = paths.map((p) => resolve(p));
+        const resultDirs = resolveResultDirs(given);
+        io.stderr(`replaying ${resultDirs.map((dir) => basename(dir)).join(", ")}…\n`);
+        const models = await runUplift(
+          resultDirs.map((dir) => ({ model: basename(dir), resultDir: dir })),
+          {
+            dataDir,
+            concurrency,
+            onProgress: (done, total) => {
+              if (done % 100 === 0 || done === total) io.stderr(`  ${done}/${total} questions\n`);
+            },
+          },
         );
-      } catch (error) {
-        if (!(error instanceof InputError)) throw error;
-        io.stderr(`error [${error.code}]: ${error.message}\n`);
-        process.exitCode = 2;
-      }
-    });
+        const summary = summarizeUplift(models);
+        if (flags.report !== undefined) {
+          const out = resolve(flags.report);
+          mkdirSync(out, { recursive: true });
+          const files = Object.entries(report.renderUpliftFiles(models, summary, { resultDirs: given, dataDir }));
+          for (const [name, text] of files) writeFileSync(join(out, name), text);
+          io.stderr(`wrote ${files.map(([name]) => join(out, name)).join(", ")}\n`);
+        }
+        io.stdout(flags.json ? `${JSON.stringify(summary, null, 2)}\n` : report.upliftTerminal(summary));
+      }),
+    );
   return bfcl;
 }

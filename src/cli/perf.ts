@@ -1,9 +1,10 @@
 import type { Command } from "commander";
 import { measureMcp } from "../bench/perf/mcp.ts";
+import { formatBfclPerf, measureBfclScoring } from "../bfcl/perf.ts";
 import { loadRegistry } from "../mcp/registry.ts";
 import { FlagError, parsePositiveInt } from "./flags.ts";
 
-const SUBJECTS = ["mcp"] as const;
+const SUBJECTS = ["mcp", "bfcl"] as const;
 
 export function registerPerfCommand(program: Command): void {
   program
@@ -12,9 +13,16 @@ export function registerPerfCommand(program: Command): void {
     .argument("[subject]", `what to measure: ${SUBJECTS.join(" | ")}`, "mcp")
     .option("--json", "print JSON for machines")
     .option("--calls <n>", "round trips per transport", "2000")
-    .action(async (subject: string, options: { json?: boolean; calls: string }) => {
+    .option("--runs <n>", "bfcl: fresh-process runs of each command", "5")
+    .action(async (subject: string, options: { json?: boolean; calls: string; runs: string }) => {
       if (!(SUBJECTS as readonly string[]).includes(subject)) {
         throw new FlagError("BAD_FLAG", `perf subject must be one of ${SUBJECTS.join(", ")}, not "${subject}"`);
+      }
+      if (subject === "bfcl") {
+        process.stderr.write("measuring BFCL scoring of ../shared/bfcl (in-process, then fresh processes)…\n");
+        const report = await measureBfclScoring({ runs: parsePositiveInt("--runs", options.runs) });
+        process.stdout.write(options.json ? `${JSON.stringify(report)}\n` : formatBfclPerf(report));
+        return;
       }
       const calls = parsePositiveInt("--calls", options.calls);
       process.stderr.write(`measuring MCP round trips (${calls} calls per transport)…\n`);

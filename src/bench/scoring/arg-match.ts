@@ -216,7 +216,8 @@ const IGNORED_CHARS = /[ ,./\-_*^]/g;
 
 /** BFCL's standardize_string: drop spaces and `, . / - _ * ^`, lowercase, `'` → `"`. */
 export function normalizeString(s: string): string {
-  return s.replace(IGNORED_CHARS, "").toLowerCase().replaceAll("'", '"');
+  const lowered = s.replace(IGNORED_CHARS, "").toLowerCase();
+  return lowered.includes("'") ? lowered.replaceAll("'", '"') : lowered;
 }
 
 // ─── schemas and verdicts ───────────────────────────────────────────────────────────────────────
@@ -485,7 +486,9 @@ function checkList(param: string, value: PyValue & { items: readonly PyValue[] }
   const model = value.items.map(normalizedValue);
   for (const a of acceptable) {
     const items = alternativeAsList(a);
-    if (items && sequenceEquals(model, items.map(normalizedAnswer))) return VALID;
+    // A string alternative is split into fresh one-character values: nothing to cache.
+    const normalized = a.kind === "str" ? normalizedValue : normalizedAnswer;
+    if (items?.length === model.length && items.every((item, i) => pyEquals(model[i]!, normalized(item)))) return VALID;
   }
   return invalid(
     "value_error:list/tuple",
@@ -494,7 +497,6 @@ function checkList(param: string, value: PyValue & { items: readonly PyValue[] }
   );
 }
 
-/** One dict against one expected dict (whose values are lists of alternatives). */
 /**
  * One dict against one expected dict (whose values are lists of alternatives). As in BFCL, the first
  * bad key or value stops the key scan, but a missing expected key is still looked for and wins.

@@ -6,11 +6,11 @@
  * constructs fail as they would in BFCL's evaluation context, which defines no variables.
  */
 import { type PyValue, py, pyRepr } from "../../bench/scoring/arg-match.ts";
-import { OnsetlabError } from "../../errors.ts";
+import { DecodeFailure } from "../errors.ts";
 import type { BinaryOperator, PyNode } from "./ast.ts";
 
 /** A Python runtime error raised while evaluating (NameError, TypeError, ZeroDivisionError…). */
-export class PyEvalError extends OnsetlabError {
+export class PyEvalError extends DecodeFailure {
   constructor(message: string) {
     super("PY_EVAL", message);
   }

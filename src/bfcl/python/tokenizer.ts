@@ -6,7 +6,7 @@
  * past `tokenize`.
  */
 
-import { OnsetlabError } from "../../errors.ts";
+import { DecodeFailure } from "../errors.ts";
 
 /** One token. Every token has the same fields (one object shape keeps the parser's accesses fast). */
 export interface Token {
@@ -32,7 +32,7 @@ export interface StringPiece {
 }
 
 /** Python would raise SyntaxError here; `pos` is the offset in the source. */
-export class PySyntaxError extends OnsetlabError {
+export class PySyntaxError extends DecodeFailure {
   constructor(
     message: string,
     readonly pos: number,
@@ -94,10 +94,13 @@ const OPERATORS = [
 const OPERATORS_BY_CHAR = new Map<string, string[]>();
 for (const op of OPERATORS) OPERATORS_BY_CHAR.set(op[0]!, [...(OPERATORS_BY_CHAR.get(op[0]!) ?? []), op]);
 const CLOSERS: Readonly<Record<string, string>> = { ")": "(", "]": "[", "}": "{" };
+/** One-character operators that start no longer operator: nothing more to look for (brackets and commas are most of what is read). */
+const SINGLE_CHAR_OPERATORS: ReadonlySet<string> = new Set(
+  OPERATORS.filter((op) => op.length === 1 && OPERATORS_BY_CHAR.get(op)!.length === 1),
+);
 
 const NAME_START = /[\p{L}\p{Nl}_]/u;
 const NAME_CHAR = /[\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}_]/u;
-const STRING_PREFIX_CHAR = /[rRuUbBfF]/;
 const STRING_PREFIX = /^(?:[rRuUbBfF]|[bB][rR]|[rR][bB]|[fF][rR]|[rR][fF])$/;
 const DIGITS = "[0-9](?:_?[0-9])*";
 const NUMBER_RE = new RegExp(
@@ -127,6 +130,23 @@ const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
   t: "\t",
   v: "\v",
 };
+
+/** r, u, b, f in either case: a letter that may start a string prefix. */
+function isStringPrefixChar(ch: string | undefined): boolean {
+  switch (ch) {
+    case "r":
+    case "R":
+    case "u":
+    case "U":
+    case "b":
+    case "B":
+    case "f":
+    case "F":
+      return true;
+    default:
+      return false;
+  }
+}
 
 // ASCII fast paths first: the Unicode-class regexes are only needed beyond U+007F.
 function isNameStart(ch: string): boolean {
@@ -165,7 +185,7 @@ class Tokenizer {
       else if (ch === "#") this.skipComment();
       else if (ch === "\n" || ch === "\r") this.newline();
       else if (ch === "\\") this.continuation();
-      else if (ch === "'" || ch === '"' || (STRING_PREFIX_CHAR.test(ch) && this.startsString())) this.readStrings();
+      else if (ch === "'" || ch === '"' || (isStringPrefixChar(ch) && this.startsString())) this.readStrings();
       else if (isDigit(ch) || (ch === "." && isDigit(src[this.pos + 1] ?? ""))) this.readNumber();
       else if (isNameStart(ch)) this.readName();
       else this.readOperator();
@@ -222,7 +242,7 @@ class Tokenizer {
 
   private startsString(): boolean {
     let p = this.pos;
-    while (p < this.src.length && p - this.pos < 2 && STRING_PREFIX_CHAR.test(this.src[p]!)) p++;
+    while (p < this.src.length && p - this.pos < 2 && isStringPrefixChar(this.src[p])) p++;
     for (let end = p; end >= this.pos; end--) {
       const q = this.src[end];
       if ((q === "'" || q === '"') && (end === this.pos || STRING_PREFIX.test(this.src.slice(this.pos, end)))) {
@@ -367,15 +387,24 @@ class Tokenizer {
   }
 
   private readName(): void {
+    const src = this.src;
     const start = this.pos;
-    while (this.pos < this.src.length && isNameChar(this.src[this.pos]!)) this.pos++;
-    this.tokens.push(token("name", this.src.slice(start, this.pos), start));
+    let p = start;
+    // Char codes, not one-character strings: names are most of what the tokenizer reads.
+    for (;;) {
+      const c = src.charCodeAt(p);
+      if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || (c >= 48 && c <= 57)) p++;
+      else if (c >= 128 && isNameChar(src[p]!)) p++;
+      else break;
+    }
+    this.pos = p;
+    this.tokens.push(token("name", src.slice(start, p), start));
   }
 
   private readOperator(): void {
     const start = this.pos;
-    let op: string | undefined;
-    for (const candidate of OPERATORS_BY_CHAR.get(this.src[start]!) ?? []) {
+    let op: string | undefined = SINGLE_CHAR_OPERATORS.has(this.src[start]!) ? this.src[start] : undefined;
+    for (const candidate of op === undefined ? (OPERATORS_BY_CHAR.get(this.src[start]!) ?? []) : []) {
       if (this.src.startsWith(candidate, start)) {
         op = candidate;
         break;

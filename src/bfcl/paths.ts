@@ -1,0 +1,26 @@
+/**
+ * Where BFCL's files are: the shared sample beside the repo by default (../shared/bfcl, DESIGN §10),
+ * and the file names BFCL uses inside a data folder (`BFCL_v3_<category>.json`, JSON Lines).
+ */
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The repo root: two folders up from src/bfcl/paths.ts, and from the bundle `pnpm bfcl` runs (dist/bfcl/). */
+export const REPO_ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
+export const DEFAULT_BFCL_ROOT = resolve(REPO_ROOT, "..", "shared", "bfcl");
+export const DEFAULT_BFCL_DATA_DIR = join(DEFAULT_BFCL_ROOT, "data");
+/** Recorded model outputs, one folder per model. */
+export const DEFAULT_BFCL_RESULT_DIR = join(DEFAULT_BFCL_ROOT, "result");
+
+export function questionsFile(dataDir: string, category: string): string {
+  return join(dataDir, `BFCL_v3_${category}.json`);
+}
+
+export function answersFile(dataDir: string, category: string): string {
+  return join(dataDir, "possible_answer", `BFCL_v3_${category}.json`);
+}
+
+/** irrelevance (and live_relevance) have no possible answers: the verdict is about calling at all. */
+export function hasAnswers(category: string): boolean {
+  return !category.includes("relevance");
+}
