@@ -114,7 +114,9 @@ class Scanner {
       return null;
     }
     if (char === '"' || char === "'") return this.readString();
-    if (char === "[") return this.readArray(depth);
+    if (char === "[") return this.readArray(depth, "]");
+    // a Python tuple, `(1.5, 2.5)`: read as a list (JSON has no tuples)
+    if (char === "(") return this.readArray(depth, ")");
     if (char === "{") return this.readObject(depth);
     const reference = this.match(REFERENCE);
     if (reference !== undefined) return reference;
@@ -133,25 +135,26 @@ class Scanner {
     return word;
   }
 
-  private readArray(depth: number): unknown[] {
+  private readArray(depth: number, close: "]" | ")"): unknown[] {
     this.pos += 1;
     const items: unknown[] = [];
+    const kind = close === "]" ? "array" : "tuple";
     for (;;) {
       this.skipSpace();
       if (this.atEnd()) {
-        this.problems.push("unterminated array");
+        this.problems.push(`unterminated ${kind}`);
         return items;
       }
-      if (this.peek() === "]") {
+      if (this.peek() === close) {
         this.pos += 1;
         return items;
       }
-      items.push(this.readValue("]", depth + 1));
+      items.push(this.readValue(close, depth + 1));
       this.skipSpace();
       if (this.peek() === ",") this.pos += 1;
-      else if (this.peek() !== "]" && !this.atEnd()) {
-        this.problems.push(`unexpected ${JSON.stringify(this.peek())} in array`);
-        this.recover("]");
+      else if (this.peek() !== close && !this.atEnd()) {
+        this.problems.push(`unexpected ${JSON.stringify(this.peek())} in ${kind}`);
+        this.recover(close);
         if (this.peek() === ",") this.pos += 1;
       }
     }

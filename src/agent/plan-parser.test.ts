@@ -54,6 +54,20 @@ describe("parsePlan", () => {
     ],
     ["dotted tool names", "#E1 = math.factorial(n=5)", [{ tool: "math.factorial", args: { n: 5 } }]],
     [
+      "a list of calls after one header is one step per call, numbered on",
+      '#E1 = [math.factorial(n=5), list_issues(owner="acme", repo="webapp"),  math.factorial(n=7)]',
+      [
+        { id: "#E1", tool: "math.factorial", args: { n: 5 } },
+        { id: "#E2", tool: "list_issues", args: { owner: "acme", repo: "webapp" } },
+        { id: "#E3", tool: "math.factorial", args: { n: 7 } },
+      ],
+    ],
+    [
+      "Python tuples are read as lists",
+      '#E1 = issue_write(method="create", owner="a", repo="b", labels=("bug", \'p1\'))',
+      [{ args: { method: "create", owner: "a", repo: "b", labels: ["bug", "p1"] } }],
+    ],
+    [
       "prose around the calls",
       'Here is the plan:\n#E1 = get_me()\nThis gets the user.\n#E2 = list_issues(owner=#E1.login, repo="webapp")\nDone!',
       [

@@ -43,21 +43,41 @@ export function parsePlan(text: string, tools: readonly ToolDefinition[]): Parse
   return { steps: steps.map((step) => validateReferences(step, ids)), notes };
 }
 
-/** `#En = tool(…)` steps; a header inside an earlier call's arguments is text, not a step. */
+/**
+ * `#En = tool(…)` steps; a header inside an earlier call's arguments is text, not a step. A header
+ * followed by a list of calls (`#E1 = [a(x=1), b(y=2)]`, BFCL's and many models' habit) gives one
+ * step per call, numbered on from the header's.
+ */
 function readHeadedSteps(text: string, known: ReadonlySet<string>): RawStep[] {
   const headers = [...text.matchAll(STEP_HEADER)];
   const steps: RawStep[] = [];
   let consumed = 0;
+  let highest = 0;
   headers.forEach((header, position) => {
     if (header.index < consumed) return;
     const bodyStart = header.index + header[0].length;
     const call = pickCall(text, bodyStart, headers[position + 1]?.index ?? text.length, known);
     if (!call) return;
-    const parsed = readCall(text, call.name, call.open, Number(header[1]));
+    let parsed = readCall(text, call.name, call.open, Number(header[1]));
+    highest = Math.max(highest, parsed.index);
     steps.push(parsed);
+    for (let next = nextListedCall(text, parsed.end); next; next = nextListedCall(text, parsed.end)) {
+      highest += 1;
+      parsed = readCall(text, next.name, next.open, highest);
+      steps.push(parsed);
+    }
     consumed = parsed.end;
   });
   return steps;
+}
+
+const LISTED_CALL = /\s*,\s*([A-Za-z_][\w.-]*)\s*\(/y;
+
+/** The call right after a `, ` that follows a call (the next element of a list of calls). */
+function nextListedCall(text: string, after: number): { name: string; open: number } | undefined {
+  LISTED_CALL.lastIndex = after;
+  const match = LISTED_CALL.exec(text);
+  return match ? { name: match[1] ?? "", open: after + match[0].length - 1 } : undefined;
 }
 
 /** The call inside a step's text: the first known tool, else the first thing that looks like a call. */
