@@ -50,11 +50,23 @@ export function selectItems(
 ): { items: DatasetItem[]; files: string[] } {
   const loaded = loadDataset(paths.length > 0 ? paths : undefined);
   const files = [...new Set(loaded.map((entry) => entry.file))];
-  const items = loaded.map((entry) => entry.item).filter((item) => matchesFilter(item, filter));
-  if (items.length === 0) {
+  return {
+    items: narrowItems(
+      loaded.map((entry) => entry.item),
+      filter,
+      limit,
+    ),
+    files,
+  };
+}
+
+/** The items matching the filter, the first `limit` of them; none at all is bad input. */
+export function narrowItems(items: readonly DatasetItem[], filter: ItemFilter, limit?: number): DatasetItem[] {
+  const kept = items.filter((item) => matchesFilter(item, filter));
+  if (kept.length === 0) {
     throw new InputError("EMPTY_SELECTION", `no dataset item matches --filter ${JSON.stringify(filter)}`);
   }
-  return { items: limit === undefined ? items : items.slice(0, limit), files };
+  return limit === undefined ? kept : kept.slice(0, limit);
 }
 
 /** A hash of the items a run uses (their full content, in order): a resume refuses a changed dataset. */

@@ -8,6 +8,7 @@ import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { MOCK_NOW } from "../../../mock-servers/kit/types.ts";
 import type { AgentConfig, AgentConfigInput } from "../../agent/index.ts";
+import { loadBfclDataset } from "../../bfcl/dataset.ts";
 import { InputError } from "../../errors.ts";
 import { loadRegistry } from "../../mcp/registry.ts";
 import {
@@ -21,11 +22,12 @@ import {
 } from "../../models/config.ts";
 import { createProvider, providerId } from "../../models/factory.ts";
 import type { ModelProvider } from "../../models/types.ts";
-import { datasetHash, selectItems } from "../dataset/select.ts";
+import { datasetHash, narrowItems, selectItems } from "../dataset/select.ts";
 import type { DatasetItem } from "../dataset/types.ts";
 import { type ItemScore, type ScoredRecord, scoreItem, summarize, ToolCatalog } from "../scoring/index.ts";
+import { BfclEnvironment, isBfclDataset } from "./bfcl-environment.ts";
 import { compareConfigurations, type RunSummary } from "./compare-configs.ts";
-import { MockEnvironment } from "./environment.ts";
+import { MockEnvironment, type ToolEnvironment } from "./environment.ts";
 import { executeTasks, type TaskFailure, type TaskRecord } from "./execute.ts";
 import { expandMatrix, type Shard, selectShard } from "./matrix.ts";
 import { ModelOutageWatch } from "./model-outage.ts";
@@ -136,7 +138,19 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
   }
   const entries = request.models.map((name) => resolveModel(models, name));
   const configs = configNames(models, request);
-  const { items, files } = selectItems(request.dataset, request.filter, request.limit);
+  const bfcl = isBfclDataset(request.dataset);
+  if (bfcl && request.dataset.length !== 1) {
+    throw new InputError(
+      "BAD_FLAG",
+      "--dataset bfcl:<category>[,<category>…] is one spec, not mixed with dataset files",
+    );
+  }
+  const { items, files } = bfcl
+    ? {
+        items: narrowItems(loadBfclDataset(request.dataset[0]!).items, request.filter, request.limit),
+        files: request.dataset,
+      }
+    : selectItems(request.dataset, request.filter, request.limit);
   const runId = previous?.runId ?? newRunId(request.models.join("+"));
   const dir = runDir(runId, root);
   const resolved = resolveAll(models, entries, configs, options.cli, request.timeoutS);
@@ -198,11 +212,9 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
   writeJsonAtomic(join(dir, RUN_FILES.run), manifest);
 
   const byId = new Map(items.map((item) => [item.id, item]));
-  const environment = await MockEnvironment.open({
-    registry: loadRegistry(),
-    transport: request.transport,
-    pools: concurrency,
-  });
+  const environment: ToolEnvironment = bfcl
+    ? new BfclEnvironment()
+    : await MockEnvironment.open({ registry: loadRegistry(), transport: request.transport, pools: concurrency });
   const appender = new JsonlAppender(recordsFile);
   const tracesAppender = new JsonlAppender(join(dir, RUN_FILES.traces));
   const tracer = startRunTracer(runId, (line) => tracesAppender.append(line));
@@ -222,7 +234,7 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
           item,
           trace: result,
           stateChecks: state,
-          tools: item.tools ? env.definitions(item) : catalog,
+          tools: item.tools || bfcl ? env.definitions(item) : catalog,
         }),
       concurrency,
       context: MOCK_WORLD_CONTEXT,
