@@ -27,8 +27,18 @@ export interface NativeLoopOutput {
   limitReached: boolean;
 }
 
+/** The same connected tool is offered on every turn of every query: one ChatTool object each. */
+const chatTools = new WeakMap<ToolDefinition, ChatTool>();
+
 export function toChatTools(tools: readonly ToolDefinition[]): ChatTool[] {
-  return tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.inputSchema }));
+  return tools.map((tool) => {
+    let chatTool = chatTools.get(tool);
+    if (!chatTool) {
+      chatTool = { name: tool.name, description: tool.description, parameters: tool.inputSchema };
+      chatTools.set(tool, chatTool);
+    }
+    return chatTool;
+  });
 }
 
 export async function runNativeLoop(input: NativeLoopInput): Promise<NativeLoopOutput> {

@@ -93,11 +93,20 @@ export function formatArgument(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
+/** A tool's line does not change during a run; every planner prompt repeats it. */
+const toolLines = new WeakMap<ToolDefinition, string>();
+
 /**
  * `name(param="example", …) - description`: required parameters only, enums inline as alternatives
  * (`method="create"|"update"`), the description cut to its first sentence.
  */
 export function describeTool(tool: ToolDefinition): string {
+  let line = toolLines.get(tool);
+  if (line === undefined) toolLines.set(tool, (line = toolLine(tool)));
+  return line;
+}
+
+function toolLine(tool: ToolDefinition): string {
   const properties = toolProperties(tool);
   const params = requiredParams(tool).map((name) => {
     const schema = properties[name] ?? {};

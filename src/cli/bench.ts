@@ -51,7 +51,7 @@ export function registerBenchCommand(program: Command): void {
     .option("--limit <n>", "only the first N items (after --filter)")
     .option("--seed <n>", "seed of the simulator and every random draw", "1")
     .option("--repeats <k>", "run every item K times", "1")
-    .option("--concurrency <n>", "queries in flight (default: 4 for the simulator, 1 for real models)")
+    .option("--concurrency <n>", "queries in flight (default 1; 4 for the simulator over stdio)")
     .option("--timeout <seconds>", "time limit of one query")
     .option("--shard <i/n>", "run only shard i of n (merge with `results merge`)")
     .option("--resume <run-id>", "continue a run: skip its finished records, run the rest")

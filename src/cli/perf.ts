@@ -1,38 +1,82 @@
+/** `perf [harness|mcp|bfcl] [--json]`: speed and memory figures, measured by scripts (never unit tests). */
+import { loadavg } from "node:os";
 import type { Command } from "commander";
+import { measureHarness } from "../bench/perf/harness.ts";
 import { measureMcp } from "../bench/perf/mcp.ts";
 import { formatBfclPerf, measureBfclScoring } from "../bfcl/perf.ts";
 import { loadRegistry } from "../mcp/registry.ts";
 import { FlagError, parsePositiveInt } from "./flags.ts";
 
-const SUBJECTS = ["mcp", "bfcl"] as const;
+const SUBJECTS = ["harness", "mcp", "bfcl"] as const;
+
+interface PerfFlags {
+  json?: boolean;
+  calls: string;
+  runs?: string;
+  stdioRuns: string;
+  model: string;
+  matrix: string;
+  concurrency: string;
+}
 
 export function registerPerfCommand(program: Command): void {
   program
     .command("perf")
-    .description("speed and memory figures (tinybench-style scripts, not unit tests)")
-    .argument("[subject]", `what to measure: ${SUBJECTS.join(" | ")}`, "mcp")
+    .description("speed and memory figures (benchmark scripts, not unit tests)")
+    .argument("[subject]", `what to measure: ${SUBJECTS.join(" | ")}`, "harness")
     .option("--json", "print JSON for machines")
-    .option("--calls <n>", "round trips per transport", "2000")
-    .option("--runs <n>", "bfcl: fresh-process runs of each command", "5")
-    .action(async (subject: string, options: { json?: boolean; calls: string; runs: string }) => {
+    .option("--calls <n>", "mcp: round trips per transport", "2000")
+    .option("--runs <n>", "harness: agent runs in memory (default 10000); bfcl: fresh-process runs (default 5)")
+    .option("--stdio-runs <n>", "harness: agent runs over stdio", "2000")
+    .option("--model <name>", "harness: the simulator profile to run", "sim:slm-3b")
+    .option("--matrix <name>", "harness: the matrix of models.yaml", "default")
+    .option("--concurrency <n>", "harness: queries in flight in memory (over stdio: 4)", "1")
+    .action(async (subject: string, options: PerfFlags) => {
       if (!(SUBJECTS as readonly string[]).includes(subject)) {
         throw new FlagError("BAD_FLAG", `perf subject must be one of ${SUBJECTS.join(", ")}, not "${subject}"`);
       }
+      const write = (json: unknown, text: string) =>
+        process.stdout.write(options.json ? `${JSON.stringify(json)}\n` : text);
+      if (subject === "harness") {
+        const runs = parsePositiveInt("--runs", options.runs ?? "10000");
+        const stdioRuns = parsePositiveInt("--stdio-runs", options.stdioRuns);
+        process.stderr.write(
+          `measuring the harness on ${options.model}: ${runs} runs in memory, ${stdioRuns} over stdio…\n`,
+        );
+        const report = await measureHarness({
+          runs,
+          stdioRuns,
+          model: options.model,
+          matrix: options.matrix,
+          concurrency: parsePositiveInt("--concurrency", options.concurrency),
+        });
+        const rate = (value: number) => `${value.toFixed(0)} runs/s`;
+        const ms = (value: number) => `${value.toFixed(3)} ms`;
+        write(
+          report,
+          [
+            `harness on ${report.model} (simulated model), matrix ${report.matrix}; load average ${loadAverage()}`,
+            `in-memory  ${rate(report.inMemoryRunsPerSec)} over ${report.inMemoryRuns} runs   target ≥ 1000 runs/s`,
+            `stdio      ${rate(report.stdioRunsPerSec)} over ${report.stdioRuns} runs   target ≥ 300 runs/s`,
+            `overhead per run p50/p95  ${ms(report.overheadP50Ms)} / ${ms(report.overheadP95Ms)}   target p50 ≤ 1 ms`,
+            `peak RSS  ${report.peakRssMb.toFixed(0)} MB   target ≤ 300 MB`,
+            "",
+          ].join("\n"),
+        );
+        return;
+      }
       if (subject === "bfcl") {
         process.stderr.write("measuring BFCL scoring of ../shared/bfcl (in-process, then fresh processes)…\n");
-        const report = await measureBfclScoring({ runs: parsePositiveInt("--runs", options.runs) });
-        process.stdout.write(options.json ? `${JSON.stringify(report)}\n` : formatBfclPerf(report));
+        const report = await measureBfclScoring({ runs: parsePositiveInt("--runs", options.runs ?? "5") });
+        write(report, formatBfclPerf(report));
         return;
       }
       const calls = parsePositiveInt("--calls", options.calls);
       process.stderr.write(`measuring MCP round trips (${calls} calls per transport)…\n`);
       const report = await measureMcp(loadRegistry(), { calls, tool: "get_me", args: {} });
-      if (options.json) {
-        process.stdout.write(`${JSON.stringify(report)}\n`);
-        return;
-      }
       const ms = (value: number) => `${value.toFixed(3)} ms`;
-      process.stdout.write(
+      write(
+        report,
         [
           `servers ${report.servers}, tools ${report.tools}`,
           `connect all (stdio)     ${ms(report.connectAllStdioMs)}   target ≤ 2000 ms`,
@@ -43,4 +87,11 @@ export function registerPerfCommand(program: Command): void {
         ].join("\n"),
       );
     });
+}
+
+/** Other work on the machine skews every figure: printed beside them. */
+function loadAverage(): string {
+  return loadavg()
+    .map((value) => value.toFixed(2))
+    .join(" ");
 }

@@ -1,8 +1,10 @@
 /**
  * Harness throughput on the simulator: the real runner (leases, resets, agent, state checks, scoring,
  * records, spans) over the dataset, in-memory and over stdio. Figures: agent runs per second, harness
- * overhead per run (task wall time minus model and tool time), and the peak RSS of the process.
+ * overhead per run (task wall time minus model and tool time), and the peak RSS of the in-memory run.
+ * Each transport is measured in a process of its own, as a user's `pnpm bench` would run.
  */
+import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -36,12 +38,14 @@ export interface HarnessPerfReport {
 interface Measured {
   runs: number;
   runsPerSec: number;
-  overheadMs: number[];
+  overheadP50Ms: number;
+  overheadP95Ms: number;
+  peakRssMb: number;
 }
 
 export async function measureHarness(options: HarnessPerfOptions): Promise<HarnessPerfReport> {
-  const memory = await measureTransport("memory", options.runs, options);
-  const stdio = await measureTransport("stdio", options.stdioRuns, options);
+  const memory = await measureInChild("memory", options.runs, options);
+  const stdio = await measureInChild("stdio", options.stdioRuns, options);
   return {
     model: options.model,
     matrix: options.matrix,
@@ -49,17 +53,52 @@ export async function measureHarness(options: HarnessPerfOptions): Promise<Harne
     inMemoryRunsPerSec: memory.runsPerSec,
     stdioRuns: stdio.runs,
     stdioRunsPerSec: stdio.runsPerSec,
-    overheadP50Ms: percentile(memory.overheadMs, 50),
-    overheadP95Ms: percentile(memory.overheadMs, 95),
+    overheadP50Ms: memory.overheadP50Ms,
+    overheadP95Ms: memory.overheadP95Ms,
+    peakRssMb: memory.peakRssMb,
+  };
+}
+
+const CHILD_FLAG = "--onsetlab-harness-child";
+
+function measureInChild(transport: "memory" | "stdio", runs: number, options: HarnessPerfOptions): Promise<Measured> {
+  const args = [
+    ...process.execArgv,
+    new URL(import.meta.url).pathname,
+    CHILD_FLAG,
+    JSON.stringify({ transport, runs, options }),
+  ];
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, args, { maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`harness measurement (${transport}) failed: ${stderr.trim() || error.message}`));
+      else resolve(JSON.parse(stdout) as Measured);
+    });
+  });
+}
+
+/** The child's work: one transport, then its figures as JSON on stdout. */
+async function childMain(spec: string): Promise<void> {
+  const { transport, runs, options } = JSON.parse(spec) as {
+    transport: "memory" | "stdio";
+    runs: number;
+    options: HarnessPerfOptions;
+  };
+  const measured = await measureTransport(transport, runs, options);
+  const result: Measured = {
+    runs: measured.runs,
+    runsPerSec: measured.runsPerSec,
+    overheadP50Ms: percentile(measured.overheadMs, 50),
+    overheadP95Ms: percentile(measured.overheadMs, 95),
     peakRssMb: process.resourceUsage().maxRSS / 1024,
   };
+  process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 
 async function measureTransport(
   transport: "memory" | "stdio",
   runs: number,
   options: HarnessPerfOptions,
-): Promise<Measured> {
+): Promise<{ runs: number; runsPerSec: number; overheadMs: number[] }> {
   const root = mkdtempSync(join(tmpdir(), `onsetlab-perf-${transport}-`));
   try {
     // time from the first finished task to the last: servers' start-up and the summary are not throughput
@@ -83,7 +122,7 @@ async function measureTransport(
         limit,
       },
       resultsRoot: root,
-      concurrency: options.concurrency,
+      concurrency: transport === "stdio" ? 4 : options.concurrency,
       onProgress: ({ done }) => {
         const now = performance.now();
         if (first === 0) {
@@ -105,3 +144,5 @@ async function measureTransport(
     rmSync(root, { recursive: true, force: true });
   }
 }
+
+if (process.argv[2] === CHILD_FLAG) await childMain(process.argv[3] ?? "{}");

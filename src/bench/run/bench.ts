@@ -154,7 +154,10 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
   const runId = previous?.runId ?? newRunId(request.models.join("+"));
   const dir = runDir(runId, root);
   const resolved = resolveAll(models, entries, configs, options.cli, request.timeoutS);
-  const concurrency = options.concurrency ?? (entries.every((entry) => entry.provider === "sim") ? 4 : 1);
+  // Real models: one query at a time, so latencies are honest. The simulator in memory runs on this one
+  // thread, where concurrency only interleaves (measured slower); over stdio the servers work in parallel.
+  const simulated = entries.every((entry) => entry.provider === "sim");
+  const concurrency = options.concurrency ?? (simulated && request.transport === "stdio" ? 4 : 1);
 
   const allTasks = expandMatrix({
     models: request.models,
