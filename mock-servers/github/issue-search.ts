@@ -171,7 +171,13 @@ function matches(state: GithubState, candidate: Candidate, query: SearchQuery): 
     ["label", (value) => value.split(",").some((label) => item.labels.some((name) => same(name, label)))],
     ["author", (value) => same(item.user, user(value))],
     ["assignee", (value) => item.assignees.some((login) => same(login, user(value)))],
-    ["mentions", (value) => textFor(candidate, []).toLowerCase().includes(`@${user(value).toLowerCase()}`)],
+    [
+      "mentions",
+      (value) =>
+        textFor(candidate, [])
+          .toLowerCase()
+          .includes(`@${user(value).toLowerCase()}`),
+    ],
     ["no", (value) => noQualifier(item, value.toLowerCase())],
     ["created", (value) => compareRange(item.created_at, value)],
     ["updated", (value) => compareRange(item.updated_at, value)],

@@ -5,6 +5,7 @@
  */
 
 import type { ToolDefinition } from "../mcp/types.ts";
+import { cached } from "../memo.ts";
 import { contentWords, splitName, splitWords, stem } from "./text.ts";
 import type { ToolScore } from "./types.ts";
 
@@ -69,16 +70,11 @@ interface ToolWords {
 const toolWords = new WeakMap<ToolDefinition, ToolWords>();
 
 function wordsOf(tool: ToolDefinition): ToolWords {
-  let words = toolWords.get(tool);
-  if (!words) {
-    words = {
-      name: new Set(splitName(tool.name).map(stem)),
-      flatName: tool.name.toLowerCase(),
-      description: new Set(contentWords(tool.description)),
-    };
-    toolWords.set(tool, words);
-  }
-  return words;
+  return cached(toolWords, tool, () => ({
+    name: new Set(splitName(tool.name).map(stem)),
+    flatName: tool.name.toLowerCase(),
+    description: new Set(contentWords(tool.description)),
+  }));
 }
 
 export function scoreTool(tool: ToolDefinition, terms: ReadonlySet<string>): number {

@@ -4,6 +4,7 @@
  */
 
 import type { ToolDefinition } from "../mcp/types.ts";
+import { cached } from "../memo.ts";
 import type { ChatMessage, ChatTool, NativeToolCall } from "../models/types.ts";
 import type { RunRecorder } from "./recorder.ts";
 import { observationText, type ToolRunner } from "./tool-runner.ts";
@@ -31,14 +32,9 @@ export interface NativeLoopOutput {
 const chatTools = new WeakMap<ToolDefinition, ChatTool>();
 
 export function toChatTools(tools: readonly ToolDefinition[]): ChatTool[] {
-  return tools.map((tool) => {
-    let chatTool = chatTools.get(tool);
-    if (!chatTool) {
-      chatTool = { name: tool.name, description: tool.description, parameters: tool.inputSchema };
-      chatTools.set(tool, chatTool);
-    }
-    return chatTool;
-  });
+  return tools.map((tool) =>
+    cached(chatTools, tool, () => ({ name: tool.name, description: tool.description, parameters: tool.inputSchema })),
+  );
 }
 
 export async function runNativeLoop(input: NativeLoopInput): Promise<NativeLoopOutput> {

@@ -1,6 +1,7 @@
 /** Reading a tool's input schema: its parameters, required ones, and the one-line form prompts list. */
 
 import type { JsonSchema, ToolDefinition } from "../mcp/types.ts";
+import { cached } from "../memo.ts";
 import { truncate } from "./text.ts";
 
 export function toolProperties(tool: ToolDefinition): Record<string, JsonSchema> {
@@ -101,9 +102,7 @@ const toolLines = new WeakMap<ToolDefinition, string>();
  * (`method="create"|"update"`), the description cut to its first sentence.
  */
 export function describeTool(tool: ToolDefinition): string {
-  let line = toolLines.get(tool);
-  if (line === undefined) toolLines.set(tool, (line = toolLine(tool)));
-  return line;
+  return cached(toolLines, tool, () => toolLine(tool));
 }
 
 function toolLine(tool: ToolDefinition): string {

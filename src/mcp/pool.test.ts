@@ -125,7 +125,13 @@ describe("ClientPool (in-process)", () => {
 
   it("resetTouched resets only servers written to since their last reset", async () => {
     let states = 0;
-    const counted = { ...counterSpec, createState: () => (states++, counterSpec.createState()) };
+    const counted = {
+      ...counterSpec,
+      createState: () => {
+        states++;
+        return counterSpec.createState();
+      },
+    };
     const pool = await ClientPool.open(registry, {
       transport: "memory",
       inProcess: { counter: ({ onCrash }) => createMockServer(counted, { onCrash }).server },

@@ -23,7 +23,7 @@ import { loadDataset } from "../../src/bench/dataset/load.ts";
 import { type BenchOutcome, type BenchRequest, type RunRecord, runBench } from "../../src/bench/run/bench.ts";
 import { ModelOutageError } from "../../src/bench/run/model-outage.ts";
 import { RUN_FILES, readJson, readJsonl } from "../../src/bench/run/store.ts";
-import { cassetteRequest, loadCassette, requestKey } from "../../src/models/cassette.ts";
+import { loadCassette } from "../../src/models/cassette.ts";
 import type { ModelStage } from "../../src/models/types.ts";
 
 const MODEL = "sim:slm-3b";

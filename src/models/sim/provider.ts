@@ -4,6 +4,7 @@
  * asks for real waiting. The provider keeps no state between calls.
  */
 
+import { cached } from "../../memo.ts";
 import { ModelAbortedError, ModelTimeoutError } from "../errors.ts";
 import type {
   ChatRequest,
@@ -94,7 +95,5 @@ class SimProvider implements ModelProvider {
 const toolSizes = new WeakMap<ChatTool, number>();
 
 function toolChars(tool: ChatTool): number {
-  let chars = toolSizes.get(tool);
-  if (chars === undefined) toolSizes.set(tool, (chars = JSON.stringify(tool).length));
-  return chars;
+  return cached(toolSizes, tool, () => JSON.stringify(tool).length);
 }

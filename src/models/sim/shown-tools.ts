@@ -5,6 +5,7 @@
  * system prompt, the native `tools` — because that is all a model sees.
  */
 
+import { cached } from "../../memo.ts";
 import type { ChatTool } from "../types.ts";
 
 export interface ShownTool {
@@ -61,11 +62,8 @@ const readSchemas = new WeakMap<object, Map<string, ShownTool>>();
 
 /** A tool given as JSON Schema (native `tools`, the jsonl system prompt's lines). */
 export function toolFromSchema(tool: Pick<ChatTool, "name" | "parameters">): ShownTool {
-  let byName = readSchemas.get(tool.parameters);
-  if (!byName) readSchemas.set(tool.parameters, (byName = new Map()));
-  let shown = byName.get(tool.name);
-  if (!shown) byName.set(tool.name, (shown = readSchema(tool)));
-  return shown;
+  const byName = cached(readSchemas, tool.parameters, () => new Map<string, ShownTool>());
+  return cached(byName, tool.name, () => readSchema(tool));
 }
 
 function readSchema(tool: Pick<ChatTool, "name" | "parameters">): ShownTool {
@@ -90,12 +88,8 @@ const READ_PROMPTS_KEPT = 64;
 
 /** The jsonl system prompt's tool lines: one JSON object each. */
 export function readJsonToolLines(text: string): ShownTool[] {
-  let tools = readPrompts.get(text);
-  if (!tools) {
-    if (readPrompts.size >= READ_PROMPTS_KEPT) readPrompts.clear();
-    readPrompts.set(text, (tools = parseJsonToolLines(text)));
-  }
-  return tools;
+  if (readPrompts.size >= READ_PROMPTS_KEPT && !readPrompts.has(text)) readPrompts.clear();
+  return cached(readPrompts, text, () => parseJsonToolLines(text));
 }
 
 function parseJsonToolLines(text: string): ShownTool[] {
