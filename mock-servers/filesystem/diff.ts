@@ -3,9 +3,11 @@
  * "Index:" and "====" header, "--- path\toriginal" / "+++ path\tmodified", hunks with 4 lines of context.
  */
 
+import { type DiffOp, lineDiff } from "../kit/line-diff.ts";
+
 const CONTEXT = 4;
 
-type Op = { kind: " " | "-" | "+"; line: string };
+type Op = DiffOp;
 
 /** Lines with their newline kept, so "x" at end of file differs from "x\n" as it does in jsdiff. */
 function splitLines(text: string): string[] {
@@ -13,36 +15,10 @@ function splitLines(text: string): string[] {
   return lines.length === 1 && lines[0] === "" ? [] : lines;
 }
 
-/** Longest-common-subsequence line diff; within a change, removals come before additions. */
-function diffLines(before: string[], after: string[]): Op[] {
-  const n = before.length;
-  const m = after.length;
-  const lcs: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
-  for (let i = n - 1; i >= 0; i--) {
-    for (let j = m - 1; j >= 0; j--) {
-      lcs[i]![j] = before[i] === after[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
-    }
-  }
-  const ops: Op[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < n || j < m) {
-    if (i < n && j < m && before[i] === after[j]) {
-      ops.push({ kind: " ", line: before[i++]! });
-      j++;
-    } else if (j >= m || (i < n && lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) {
-      ops.push({ kind: "-", line: before[i++]! });
-    } else {
-      ops.push({ kind: "+", line: after[j++]! });
-    }
-  }
-  return ops;
-}
-
 function renderOp(op: Op): string[] {
-  const text = op.line.endsWith("\n") ? op.line.slice(0, -1) : op.line;
+  const text = op.text.endsWith("\n") ? op.text.slice(0, -1) : op.text;
   const rendered = [`${op.kind}${text}`];
-  if (!op.line.endsWith("\n")) rendered.push("\\ No newline at end of file");
+  if (!op.text.endsWith("\n")) rendered.push("\\ No newline at end of file");
   return rendered;
 }
 
@@ -73,7 +49,7 @@ function hunksOf(ops: Op[]): string[] {
 
 export function unifiedDiff(original: string, modified: string, path: string): string {
   const header = [`Index: ${path}`, "=".repeat(67), `--- ${path}\toriginal`, `+++ ${path}\tmodified`];
-  return `${[...header, ...hunksOf(diffLines(splitLines(original), splitLines(modified)))].join("\n")}\n`;
+  return `${[...header, ...hunksOf(lineDiff(splitLines(original), splitLines(modified)))].join("\n")}\n`;
 }
 
 /** The reference server wraps the patch in a fenced block with enough backticks to survive the content. */

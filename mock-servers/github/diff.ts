@@ -1,14 +1,10 @@
 /** Line diffs in git's unified format (3 lines of context), for commits, PR files and PR diffs. */
 
+import { type DiffOp, lineDiff } from "../kit/line-diff.ts";
+
 const CONTEXT = 3;
 
-interface Op {
-  kind: " " | "-" | "+";
-  text: string;
-  /** Lines of the old / new file consumed before this op. */
-  oldBefore: number;
-  newBefore: number;
-}
+type Op = DiffOp;
 
 export interface LinePatch {
   additions: number;
@@ -22,34 +18,6 @@ function splitLines(text: string): string[] {
   const lines = text.split("\n");
   if (lines.at(-1) === "") lines.pop();
   return lines;
-}
-
-/** Longest-common-subsequence diff; within a change, removals come before additions (as git prints them). */
-function diffOps(before: string[], after: string[]): Op[] {
-  const n = before.length;
-  const m = after.length;
-  const lcs: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
-  for (let i = n - 1; i >= 0; i--) {
-    for (let j = m - 1; j >= 0; j--) {
-      lcs[i]![j] = before[i] === after[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
-    }
-  }
-  const ops: Op[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < n || j < m) {
-    const at = { oldBefore: i, newBefore: j };
-    if (i < n && j < m && before[i] === after[j]) {
-      ops.push({ kind: " ", text: before[i]!, ...at });
-      i++;
-      j++;
-    } else if (j >= m || (i < n && lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) {
-      ops.push({ kind: "-", text: before[i++]!, ...at });
-    } else {
-      ops.push({ kind: "+", text: after[j++]!, ...at });
-    }
-  }
-  return ops;
 }
 
 /** Ranges of op indices that make up each hunk: every change with up to 3 context lines around it. */
@@ -78,7 +46,7 @@ function hunkText(ops: Op[], [start, end]: [number, number]): string {
 }
 
 export function linePatch(before: string, after: string): LinePatch {
-  const ops = diffOps(splitLines(before), splitLines(after));
+  const ops = lineDiff(splitLines(before), splitLines(after));
   return {
     additions: ops.filter((op) => op.kind === "+").length,
     deletions: ops.filter((op) => op.kind === "-").length,

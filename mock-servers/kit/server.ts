@@ -8,8 +8,8 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { ValidateFunction } from "ajv";
+import { seededRandom } from "../../src/random.ts";
 import { JSONRPC_PERMANENT_ERROR, ToolError } from "./errors.ts";
-import { seededRandom } from "./random.ts";
 import { type FaultConfig, MOCK_NOW, type ServerSpec, type ToolSpec } from "./types.ts";
 import { compileSchema, createAjv, describeArgumentErrors } from "./validation.ts";
 

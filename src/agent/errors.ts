@@ -1,22 +1,12 @@
 /**
  * Errors the agent raises internally. Model failures and time limits end a run with `AgentResult.error`;
- * they are thrown only between the agent's own modules. (The agent may not import src/errors.ts, so the
- * shape — code, context, cause — is repeated here.)
+ * they are thrown only between the agent's own modules.
  */
 
+import { OnsetlabError } from "../errors.ts";
 import type { AgentStage } from "./types.ts";
 
-export class AgentError extends Error {
-  readonly code: string;
-  readonly context: Record<string, unknown>;
-
-  constructor(code: string, message: string, options: { context?: Record<string, unknown>; cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = new.target.name;
-    this.code = code;
-    this.context = options.context ?? {};
-  }
-}
+export class AgentError extends OnsetlabError {}
 
 /** A model request failed (provider error, timeout, exhausted script). */
 export class ModelCallError extends AgentError {

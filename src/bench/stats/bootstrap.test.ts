@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { seededRandom } from "../../random.ts";
 import { bootstrapPercentileCI } from "./bootstrap.ts";
 import { nearestRank, percentile, selectInPlace } from "./percentile.ts";
-import { seededRandom } from "./prng.ts";
 
 describe("percentile (nearest rank)", () => {
   it.each([

@@ -4,9 +4,9 @@
  * those. Seeded, so the same values always give the same interval.
  */
 
+import { seededRandom } from "../../random.ts";
 import { StatsArgumentError } from "./errors.ts";
 import { nearestRank, percentile, selectInPlace } from "./percentile.ts";
-import { seededRandom } from "./prng.ts";
 
 export interface BootstrapOptions {
   /** Resamples drawn (default 1000). */
