@@ -24,6 +24,7 @@ describe("BFCL categories as bench datasets", () => {
       "simple_2",
       "simple_3",
       "simple_4",
+      "simple_5",
     ]);
     expect(items[0]).toMatchObject({
       category: "parallel",
@@ -57,7 +58,7 @@ describe("BFCL categories as bench datasets", () => {
     const outDir = join(sample.root, "out");
     const written = writeBfclDataset({ dataDir: sample.dataDir, categories: ["simple", "irrelevance"], outDir });
     expect(written.map((w) => [w.category, w.items])).toEqual([
-      ["simple", 5],
+      ["simple", 6],
       ["irrelevance", 1],
     ]);
     const { items, problems } = readDataset(written.map((w) => w.itemsFile));
@@ -68,10 +69,11 @@ describe("BFCL categories as bench datasets", () => {
       "single",
       "single",
       "single",
+      "single",
       "irrelevant",
     ]);
     const tools = JSON.parse(readFileSync(written[0]!.toolsFile, "utf8"));
-    expect(Object.keys(tools)).toEqual(["simple_0", "simple_1", "simple_2", "simple_3", "simple_4"]);
+    expect(Object.keys(tools)).toEqual(["simple_0", "simple_1", "simple_2", "simple_3", "simple_4", "simple_5"]);
     expect(tools.simple_4[0]).toMatchObject({
       name: "distance",
       inputSchema: { properties: { point: { type: "array", items: { type: "number" } } } },

@@ -18,7 +18,7 @@ describe("perf bfcl", () => {
       runs: 1,
       benchMs: 50,
     });
-    expect(report).toMatchObject({ models: 1, categories: 2, entries: 6 });
+    expect(report).toMatchObject({ models: 1, categories: 2, entries: 7 });
     expect(report.commands.map((c) => c.label)).toEqual([
       "pnpm bfcl score (esbuild + bundle)",
       "bundle: bfcl score",
@@ -29,6 +29,6 @@ describe("perf bfcl", () => {
     expect(report.commands[1]!.command).toContain(`bfcl score ${sample.resultRoot} --data ${sample.dataDir}`);
     for (const command of report.commands) expect(command.medianMs).toBeGreaterThan(0);
     expect(report.scoreMinMs).toBeLessThanOrEqual(report.scoreMeanMs);
-    expect(formatBfclPerf(report)).toContain("1 models, 2 category files, 6 entries");
+    expect(formatBfclPerf(report)).toContain("1 models, 2 category files, 7 entries");
   }, 60_000);
 });

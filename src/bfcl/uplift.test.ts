@@ -57,18 +57,23 @@ describe("bfcl uplift: recorded outputs through the pipeline, scored at every ch
     expect(entry("simple_3").sent).toEqual([{ tool: "set_volume", args: { level: 7 } }]);
   });
 
+  it("a tuple and a list of calls are read as BFCL reads them", () => {
+    expect(new Set(Object.values(verdicts("simple_4")))).toEqual(new Set(["pass"]));
+    expect(entry("simple_4").sent).toEqual([{ tool: "distance", args: { point: [1.5, 2.5] } }]);
+    expect(entry("parallel_0").callCounts).toEqual({ recorded: 2, parsed: 2, final: 2 });
+    expect(new Set(Object.values(verdicts("parallel_0")))).toEqual(new Set(["pass"]));
+  });
+
   it("a pass the pipeline breaks is kept as broken, at the stage that broke it", () => {
-    // BFCL reads the tuple; the plan parser reads a string, which coercion then wraps into a list.
-    expect(verdicts("simple_4")).toMatchObject({
+    // BFCL accepts the variable `data['sales']` for an array; coercion wraps the string into a list
+    expect(verdicts("simple_5")).toEqual({
       recorded: "pass",
-      parsed: "type_error:simple",
-      final: "type_error:nested",
+      parsed: "pass",
+      validated: "pass",
+      prepared: "value_error:others",
+      final: "value_error:others",
     });
-    expect(entry("parallel_0").callCounts).toEqual({ recorded: 2, parsed: 1, final: 1 });
-    expect(verdicts("parallel_0")).toMatchObject({
-      recorded: "pass",
-      final: "parallel_function_checker_no_order:wrong_count",
-    });
+    expect(entry("simple_5").sent).toEqual([{ tool: "fit_line", args: { x: ["data['sales']"] } }]);
   });
 
   it("the summary counts fixes and breaks per stage, per error type, and the dropped calls", () => {
@@ -76,32 +81,32 @@ describe("bfcl uplift: recorded outputs through the pipeline, scored at every ch
     const [model] = summary.models;
     const simple = model!.categories.find((c) => c.category === "simple")!;
     expect(simple).toMatchObject({
-      entries: 5,
-      bfclCorrect: 2,
-      strictCorrect: 2,
-      finalCorrect: 4,
+      entries: 6,
+      bfclCorrect: 3,
+      strictCorrect: 3,
+      finalCorrect: 5,
       fixed: 3,
       broken: 1,
       stages: {
-        parser: { fixed: 0, broken: 1 },
+        parser: { fixed: 0, broken: 0 },
         validation: { fixed: 0, broken: 0 },
-        preparation: { fixed: 2, broken: 0 },
+        preparation: { fixed: 2, broken: 1 },
         rescue: { fixed: 1, broken: 0 },
       },
     });
     expect(simple.errorTypes).toEqual([
       { errorType: "simple_function_checker:missing_required", failing: 1, fixed: 1, brokenInto: 0 },
       { errorType: "simple_function_checker:unexpected_param", failing: 1, fixed: 1, brokenInto: 0 },
-      { errorType: "type_error:nested", failing: 0, fixed: 0, brokenInto: 1 },
       { errorType: "type_error:simple", failing: 1, fixed: 1, brokenInto: 0 },
+      { errorType: "value_error:others", failing: 0, fixed: 0, brokenInto: 1 },
     ]);
     const parallel = model!.categories.find((c) => c.category === "parallel")!;
     expect(parallel).toMatchObject({
-      broken: 1,
-      callsDroppedByParser: 1,
-      parserChangesWithDroppedCalls: { fixed: 0, broken: 1 },
+      broken: 0,
+      callsDroppedByParser: 0,
+      parserChangesWithDroppedCalls: { fixed: 0, broken: 0 },
     });
-    expect(model!.total).toMatchObject({ entries: 6, strictCorrect: 3, finalCorrect: 4, bfclCorrect: 3 });
+    expect(model!.total).toMatchObject({ entries: 7, strictCorrect: 4, finalCorrect: 6, bfclCorrect: 4 });
   });
 
   it("two result folders with the same model name are bad input, not a silent overwrite", async () => {

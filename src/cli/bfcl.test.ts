@@ -153,9 +153,9 @@ describe("bfcl score over several models", () => {
       const report = JSON.parse(out);
       expect(Object.keys(report.models)).toEqual(["other-model", SAMPLE_MODEL]);
       expect(report.models[SAMPLE_MODEL].categories.simple).toMatchObject({
-        total: 5,
-        correct: 2,
-        agree: 5,
+        total: 6,
+        correct: 3,
+        agree: 6,
         disagree: 0,
       });
       expect(report.models["other-model"].categories.simple).toMatchObject({ total: 1, correct: 1, agree: null });
@@ -189,10 +189,10 @@ describe("bfcl import", () => {
         out,
       );
       expect(result.code).toBeUndefined();
-      expect(result.out).toContain("simple: 5 items (easy 5, medium 0, hard 0)");
+      expect(result.out).toContain("simple: 6 items (easy 6, medium 0, hard 0)");
       expect(result.out).toContain("parallel: 1 items (easy 0, medium 1, hard 0)");
       const items = readFileSync(join(out, "bfcl_simple.jsonl"), "utf8").trim().split("\n");
-      expect(items).toHaveLength(5);
+      expect(items).toHaveLength(6);
       expect(JSON.parse(readFileSync(join(out, "bfcl_parallel.tools.json"), "utf8")).parallel_0[0].name).toBe(
         "get_weather",
       );
@@ -232,16 +232,16 @@ describe("bfcl uplift", () => {
       const summary = JSON.parse(out);
       expect(summary.models[0].model).toBe(SAMPLE_MODEL);
       expect(summary.models[0].total).toMatchObject({
-        entries: 6,
-        strictCorrect: 3,
-        finalCorrect: 4,
+        entries: 7,
+        strictCorrect: 4,
+        finalCorrect: 6,
         fixed: 3,
-        broken: 2,
+        broken: 1,
       });
       const markdown = readFileSync(join(reportDir, "bfcl-replay.md"), "utf8");
-      expect(markdown).toContain("| tiny-model | simple | 5 | 40.00% | 40.00% (2) | 80.00% (4) | 3 | 1 |");
+      expect(markdown).toContain("| tiny-model | simple | 6 | 50.00% | 50.00% (3) | 83.33% (5) | 3 | 1 |");
       const entries = readFileSync(join(reportDir, "bfcl-replay-entries.csv"), "utf8");
-      expect(entries.trim().split("\n")).toHaveLength(1 + 5); // header + every entry whose verdict changed
+      expect(entries.trim().split("\n")).toHaveLength(1 + 4); // header + every entry whose verdict changed
     } finally {
       rmSync(sample.root, { recursive: true, force: true });
     }

@@ -47,6 +47,12 @@ const distance = {
   parameters: { type: "dict", properties: { point: { type: "tuple", items: { type: "float" } } }, required: ["point"] },
 };
 
+const fit = {
+  name: "fit_line",
+  description: "Fit a straight line to a series.",
+  parameters: { type: "dict", properties: { x: { type: "array", items: { type: "float" } } }, required: ["x"] },
+};
+
 const user = (content: string) => [[{ role: "user", content }]];
 
 export const SAMPLE_QUESTIONS = {
@@ -56,6 +62,7 @@ export const SAMPLE_QUESTIONS = {
     { id: "simple_2", question: user("Weather in Paris, metric please."), function: [weather] },
     { id: "simple_3", question: user("Set the volume to 7."), function: [volume] },
     { id: "simple_4", question: user("How far is the point (1.5, 2.5) from the origin?"), function: [distance] },
+    { id: "simple_5", question: user("Fit a line to the series in data['sales']."), function: [fit] },
   ],
   parallel: [{ id: "parallel_0", question: user("Weather in Paris and in Rome?"), function: [weather] }],
   irrelevance: [{ id: "irrelevance_0", question: user("Write me a poem."), function: [area, factorial] }],
@@ -68,6 +75,7 @@ export const SAMPLE_ANSWERS = {
     { id: "simple_2", ground_truth: [{ get_weather: { city: ["Paris"], unit_system: ["metric", ""] } }] },
     { id: "simple_3", ground_truth: [{ set_volume: { level: [7] } }] },
     { id: "simple_4", ground_truth: [{ distance: { point: [[1.5, 2.5]] } }] },
+    { id: "simple_5", ground_truth: [{ fit_line: { x: ["data['sales']"] } }] },
   ],
   parallel: [
     {
@@ -84,17 +92,18 @@ export const OUTPUTS = {
     simple_1: "[math.factorial()]", // missing_required; rescue finds 5 in the query
     simple_2: "[get_weather(city='Paris', unitSystem='metric')]", // unexpected_param; renaming fixes it
     simple_3: '[set_volume(level="7")]', // type_error:simple; coercion fixes it
-    simple_4: "[distance(point=(1.5, 2.5))]", // passes BFCL (tuple); the plan parser reads a string
+    simple_4: "[distance(point=(1.5, 2.5))]", // a tuple: passes everywhere
+    simple_5: "[fit_line(x=data['sales'])]", // a variable: passes BFCL; coercion wraps it into a list and breaks it
   },
   parallel: {
-    parallel_0: "[get_weather(city='Paris'), get_weather(city='Rome')]", // passes BFCL; the parser reads one call
+    parallel_0: "[get_weather(city='Paris'), get_weather(city='Rome')]", // a list of calls: one step each
   },
 } as const;
 
 /** BFCL's verdicts on OUTPUTS (as its checker gives them). */
 const SCORES = {
   simple: [
-    { accuracy: 0.4, correct_count: 2, total_count: 5 },
+    { accuracy: 0.5, correct_count: 3, total_count: 6 },
     { id: 2, error_type: "simple_function_checker:missing_required", error: ["Missing required parameter: 'number'."] },
     { id: 3, error_type: "simple_function_checker:unexpected_param", error: ["Unexpected parameter: 'unitSystem'."] },
     { id: 4, error_type: "type_error:simple", error: ["Incorrect type for parameter 'level'."] },
