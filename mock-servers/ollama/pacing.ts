@@ -35,10 +35,14 @@ export function splitPieces(text: string): string[] {
   return text.match(/\s*\S+|\s+$/g) ?? [];
 }
 
-/** Waits until `at` (a performance.now() time); stops early, throwing, when the client went away. */
+/**
+ * Waits until `at` (a performance.now() time); stops early, throwing, when the client went away. Timers
+ * have whole-millisecond clocks and may fire a fraction early: it sleeps again until `at` has passed.
+ */
 export async function waitUntil(at: number, signal: AbortSignal): Promise<void> {
-  const delay = at - performance.now();
-  if (delay > 0) await sleep(delay, undefined, { signal });
+  for (let delay = at - performance.now(); delay > 0; delay = at - performance.now()) {
+    await sleep(Math.max(1, Math.ceil(delay)), undefined, { signal });
+  }
 }
 
 /** Emits the pieces spread over the plan's generation time, after its prompt evaluation. */
