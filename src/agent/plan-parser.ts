@@ -5,6 +5,7 @@
  */
 
 import type { ToolDefinition } from "../mcp/types.ts";
+import { canonicalJson } from "../models/json.ts";
 import { parseCallArguments } from "./call-syntax.ts";
 import { findReferences, renameReference } from "./references.ts";
 import { looseKey } from "./text.ts";
@@ -212,13 +213,4 @@ function validateReferences(step: PlanStep, ids: ReadonlySet<string>): PlanStep 
   });
   if (problems.length === 0) return step;
   return { ...step, error: [step.error, ...problems].filter(Boolean).join("; ") };
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
 }

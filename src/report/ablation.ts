@@ -6,8 +6,8 @@
  */
 import type { AgentConfig } from "../agent/index.ts";
 import type { ConfigComparison } from "../bench/run/compare-configs.ts";
-import { canonicalJson } from "../bench/scoring/canonical-json.ts";
 import type { PairedTest } from "../bench/scoring/index.ts";
+import { canonicalJson } from "../models/json.ts";
 
 export type AxisKey = keyof AgentConfig;
 

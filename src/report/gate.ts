@@ -4,7 +4,7 @@
  * live model's metric fails when it dropped by more than the tolerance AND the paired test says the
  * drop is real, or when it is beyond the baseline's absolute floor (ceiling).
  */
-import { canonicalJson } from "../bench/scoring/canonical-json.ts";
+import { canonicalJson } from "../models/json.ts";
 import { differingKeys } from "./ablation.ts";
 import type { Baseline } from "./baseline.ts";
 import { BaselineError } from "./errors.ts";

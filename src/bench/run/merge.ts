@@ -8,8 +8,8 @@
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { InputError } from "../../errors.ts";
+import { canonicalJson } from "../../models/json.ts";
 import { datasetHash, selectItems } from "../dataset/select.ts";
-import { canonicalJson } from "../scoring/canonical-json.ts";
 import { type BenchRequest, type RunManifest, type RunRecord, writeSummary } from "./bench.ts";
 import type { RunSummary } from "./compare-configs.ts";
 import { contentHash } from "./record-content.ts";

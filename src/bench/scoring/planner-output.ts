@@ -38,9 +38,9 @@
  *   `forbidden` (every write tool when the item lists none).
  */
 
+import { canonicalJson } from "../../models/json.ts";
 import type { DatasetItem, ExpectedCall } from "../dataset/types.ts";
 import { cachedExpectedArgs } from "./arg-match.ts";
-import { canonicalJson } from "./canonical-json.ts";
 import { pairStepsWithGold } from "./plan-gold-pairing.ts";
 import {
   isEmpty,

@@ -1,7 +1,7 @@
 /** End state: the mock servers' checks as the runner ran them, with `negate` applied here. */
 
+import { canonicalJson } from "../../models/json.ts";
 import type { StateCheckSpec } from "../dataset/types.ts";
-import { canonicalJson } from "./canonical-json.ts";
 import type { StateCheckResult, StateScore } from "./score-types.ts";
 import type { StateCheckOutcome } from "./types.ts";
 
