@@ -162,6 +162,15 @@ describe("classifyPlannerOutput", () => {
     expect(classifyPlannerOutput(raw, gold, TOOLS).errors).toEqual(expected);
   });
 
+  it("counts a repeated step as a duplicate only (its first occurrence carries its other mistakes)", () => {
+    const result = classifyPlannerOutput(
+      ' issue_write("create", "acme", "webapp")\n#E2 = issue_write("create", "acme", "webapp")',
+      createIssue,
+      TOOLS,
+    );
+    expect(result.steps.map((step) => step.errors)).toEqual([["positional_args"], ["duplicate_steps"]]);
+  });
+
   it("classifies per step", () => {
     const result = classifyPlannerOutput(
       ' list_issues(owner="acme", repo="webapp")\n#E2 = issue_read(method="get", owner="acme", repo="webapp", issue_number=4)',

@@ -124,13 +124,15 @@ export function classifyPlannerOutput(
   const steps = targets.map((target, index): PlannerStepClass => {
     const { step } = target;
     const errors = new Set<PlannerErrorType>();
-    if (step.malformed !== null) errors.add("malformed_syntax");
-    if (writtenByPosition(step)) errors.add("positional_args");
     // A repeat is that one mistake; what it repeats was classified at its first occurrence.
     if (duplicate[index]) errors.add("duplicate_steps");
-    else if (!catalog.has(step.tool)) errors.add("hallucinated_tool");
-    else if (pairings[index]!.wrongTool) errors.add("wrong_tool");
-    else for (const error of argumentErrors(target, pairings[index]!.gold, catalog)) errors.add(error);
+    else {
+      if (step.malformed !== null) errors.add("malformed_syntax");
+      if (writtenByPosition(step)) errors.add("positional_args");
+      if (!catalog.has(step.tool)) errors.add("hallucinated_tool");
+      else if (pairings[index]!.wrongTool) errors.add("wrong_tool");
+      else for (const error of argumentErrors(target, pairings[index]!.gold, catalog)) errors.add(error);
+    }
     return { id: step.id, tool: step.tool, errors: ordered(errors) };
   });
 
