@@ -8,7 +8,16 @@ import { decodeBinary, decodePooled, type Outcomes } from "./outcomes.ts";
 import { align, pairedBinary, pairedPooled } from "./paired.ts";
 import { labelled, provenanceLabel } from "./provenance.ts";
 import { byRunOrder, type RunSet } from "./runs.ts";
-import { checkTable, deltaCell, numberCell, pCell, type ReportTable, rateCell, textCell } from "./table.ts";
+import {
+  checkTable,
+  deltaCell,
+  MODEL_CONFIG_COLUMNS,
+  modelConfigCells,
+  numberCell,
+  pCell,
+  type ReportTable,
+  rateCell,
+} from "./table.ts";
 
 export interface RunSide {
   set: RunSet;
@@ -44,8 +53,7 @@ export function compareRunsTable(a: RunSide, b: RunSide): ReportTable {
     title: labelled(`Run ${idB} vs run ${idA}`, label),
     notes,
     columns: [
-      { header: "model", kind: "text" },
-      { header: "config", kind: "text" },
+      ...MODEL_CONFIG_COLUMNS,
       { header: "paired", kind: "number" },
       { header: "A task success", kind: "rate" },
       { header: "B task success", kind: "rate" },
@@ -77,8 +85,7 @@ export function compareRunsTable(a: RunSide, b: RunSide): ReportTable {
       return {
         key: { model: entryA.model, config: entryA.config },
         cells: [
-          textCell(entryA.model),
-          textCell(entryA.config),
+          ...modelConfigCells(entryA),
           numberCell(task.pairs, 0),
           rateCell(task.before, "interval"),
           rateCell(task.after, "interval"),

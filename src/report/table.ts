@@ -47,6 +47,17 @@ export const deltaCell = (difference: { value: number; lo: number; hi: number } 
     : { kind: "delta", value: difference.value, lo: difference.lo, hi: difference.hi };
 
 /** The cell as the pages show it. */
+/** The two columns every per-model × configuration table starts with, and their cells. */
+export const MODEL_CONFIG_COLUMNS: readonly Column[] = [
+  { header: "model", kind: "text" },
+  { header: "config", kind: "text" },
+];
+
+export const modelConfigCells = (entry: { model: string; config: string }): Cell[] => [
+  textCell(entry.model),
+  textCell(entry.config),
+];
+
 export function cellText(cell: Cell): string {
   switch (cell.kind) {
     case "text":

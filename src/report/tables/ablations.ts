@@ -6,7 +6,17 @@ import type { AgentConfig } from "../../agent/index.ts";
 import type { PairedTest, SummaryRow } from "../../bench/scoring/index.ts";
 import { ABLATION_AXES, type AblationAxis, againstReference, axisOf, settingText } from "../ablation.ts";
 import { byRunOrder, type LoadedRun, type RunSet } from "../runs.ts";
-import { type Cell, checkTable, deltaCell, numberCell, pCell, type ReportTable, rateCell, textCell } from "../table.ts";
+import {
+  type Cell,
+  checkTable,
+  deltaCell,
+  MODEL_CONFIG_COLUMNS,
+  numberCell,
+  pCell,
+  type ReportTable,
+  rateCell,
+  textCell,
+} from "../table.ts";
 
 /** A configuration of one model placed on an axis (the reference is on every axis). */
 export interface AblationMember {
@@ -79,8 +89,7 @@ export function ablationTables(set: RunSet, reference: string, heading: (title: 
             "95% interval; p: McNemar's exact test on the discordant pairs.",
         ],
         columns: [
-          { header: "model", kind: "text" },
-          { header: "config", kind: "text" },
+          ...MODEL_CONFIG_COLUMNS,
           { header: "setting", kind: "text" },
           { header: "n", kind: "number" },
           { header: "task success [95% CI]", kind: "rate" },

@@ -2,7 +2,14 @@
 import type { SummaryRow } from "../../bench/scoring/index.ts";
 import { rate } from "../../bench/scoring/rate.ts";
 import { byRunOrder, type RunSet } from "../runs.ts";
-import { type Column, checkTable, type ReportTable, rateCell, textCell } from "../table.ts";
+import {
+  type Column,
+  checkTable,
+  MODEL_CONFIG_COLUMNS,
+  modelConfigCells,
+  type ReportTable,
+  rateCell,
+} from "../table.ts";
 
 export function breakdownTable(set: RunSet, by: "category" | "server", title: string): ReportTable {
   const groupRows = set.runs.flatMap((run) => (by === "category" ? run.summary.byCategory : run.summary.byServer));
@@ -22,16 +29,11 @@ export function breakdownTable(set: RunSet, by: "category" | "server", title: st
         ? "Task success (k/n) per item category."
         : "Task success (k/n) per mock server; an item using several servers counts under each.",
     ],
-    columns: [
-      { header: "model", kind: "text" },
-      { header: "config", kind: "text" },
-      ...values.map((value): Column => ({ header: value, kind: "rate" })),
-    ],
+    columns: [...MODEL_CONFIG_COLUMNS, ...values.map((value): Column => ({ header: value, kind: "rate" }))],
     rows: overall.map((row) => ({
       key: { model: row.model, config: row.config },
       cells: [
-        textCell(row.model),
-        textCell(row.config),
+        ...modelConfigCells(row),
         ...values.map((value) => {
           const group = find(row.model, row.config, value);
           return rateCell(group ? group.taskSuccess : rate(0, 0), "counts");

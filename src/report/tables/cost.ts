@@ -4,7 +4,7 @@
  * the simulator's own figures.
  */
 import { byRunOrder, type RunSet } from "../runs.ts";
-import { checkTable, numberCell, type ReportTable, textCell } from "../table.ts";
+import { checkTable, MODEL_CONFIG_COLUMNS, modelConfigCells, numberCell, type ReportTable } from "../table.ts";
 
 export function costTable(set: RunSet, title: string): ReportTable {
   const rows = byRunOrder(
@@ -20,8 +20,7 @@ export function costTable(set: RunSet, title: string): ReportTable {
         "blocked by the write guard are counted in all.",
     ],
     columns: [
-      { header: "model", kind: "text" },
-      { header: "config", kind: "text" },
+      ...MODEL_CONFIG_COLUMNS,
       { header: "model calls/item", kind: "number" },
       { header: "prompt tokens/item", kind: "number" },
       { header: "completion tokens/item", kind: "number" },
@@ -38,8 +37,7 @@ export function costTable(set: RunSet, title: string): ReportTable {
     rows: rows.map((row) => ({
       key: { model: row.model, config: row.config },
       cells: [
-        textCell(row.model),
-        textCell(row.config),
+        ...modelConfigCells(row),
         numberCell(row.modelCallsPerItem, 2),
         numberCell(row.promptTokensPerItem, 0),
         numberCell(row.completionTokensPerItem, 0),

@@ -6,7 +6,15 @@
 import { FAILURE_KINDS, type FailureKind, type FailureTableRow } from "../../bench/scoring/index.ts";
 import { rate } from "../../bench/scoring/rate.ts";
 import { byRunOrder, type RunSet } from "../runs.ts";
-import { type Column, checkTable, numberCell, type ReportTable, rateCell, textCell } from "../table.ts";
+import {
+  type Column,
+  checkTable,
+  MODEL_CONFIG_COLUMNS,
+  modelConfigCells,
+  numberCell,
+  type ReportTable,
+  rateCell,
+} from "../table.ts";
 
 export function failureRows(set: RunSet): FailureTableRow[] {
   return byRunOrder(
@@ -28,8 +36,7 @@ export function failureTable(set: RunSet, title: string): ReportTable {
     title,
     notes: ["Failed items by their primary failure (the first in the taxonomy's precedence order)."],
     columns: [
-      { header: "model", kind: "text" },
-      { header: "config", kind: "text" },
+      ...MODEL_CONFIG_COLUMNS,
       { header: "n", kind: "number" },
       { header: "failed", kind: "rate" },
       ...kinds.map((kind): Column => ({ header: kind, kind: "number" })),
@@ -37,8 +44,7 @@ export function failureTable(set: RunSet, title: string): ReportTable {
     rows: rows.map((row) => ({
       key: { model: row.model, config: row.config },
       cells: [
-        textCell(row.model),
-        textCell(row.config),
+        ...modelConfigCells(row),
         numberCell(row.n, 0),
         rateCell(rate(row.failed, row.n), "counts"),
         ...kinds.map((kind) => numberCell(row.primary[kind], 0)),
@@ -57,16 +63,14 @@ export function recoveredTable(set: RunSet, title: string): ReportTable {
       "Items (failed or not) that hit a problem and got past it: a rescued parameter, a blocked duplicate write …",
     ],
     columns: [
-      { header: "model", kind: "text" },
-      { header: "config", kind: "text" },
+      ...MODEL_CONFIG_COLUMNS,
       { header: "n", kind: "number" },
       ...kinds.map((kind): Column => ({ header: kind, kind: "number" })),
     ],
     rows: rows.map((row) => ({
       key: { model: row.model, config: row.config },
       cells: [
-        textCell(row.model),
-        textCell(row.config),
+        ...modelConfigCells(row),
         numberCell(row.n, 0),
         ...kinds.map((kind) => numberCell(row.recovered[kind], 0)),
       ],

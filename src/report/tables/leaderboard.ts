@@ -1,7 +1,14 @@
 /** The leaderboard: one row per model × configuration, best task success first. */
 import type { SummaryRow } from "../../bench/scoring/index.ts";
 import { byRunOrder, type RunSet } from "../runs.ts";
-import { checkTable, numberCell, type ReportTable, rateCell, textCell } from "../table.ts";
+import {
+  checkTable,
+  MODEL_CONFIG_COLUMNS,
+  modelConfigCells,
+  numberCell,
+  type ReportTable,
+  rateCell,
+} from "../table.ts";
 
 export function leaderboardTable(set: RunSet, title: string): ReportTable {
   const ordered = byRunOrder(set, summaryRows(set));
@@ -17,8 +24,7 @@ export function leaderboardTable(set: RunSet, title: string): ReportTable {
         "Tokens: prompt + completion per item. Latency: per item, wall clock of the run.",
     ],
     columns: [
-      { header: "model", kind: "text" },
-      { header: "config", kind: "text" },
+      ...MODEL_CONFIG_COLUMNS,
       { header: "n", kind: "number" },
       { header: "task success [95% CI]", kind: "rate" },
       { header: "tool choice", kind: "rate" },
@@ -32,8 +38,7 @@ export function leaderboardTable(set: RunSet, title: string): ReportTable {
     rows: rows.map((row) => ({
       key: { model: row.model, config: row.config },
       cells: [
-        textCell(row.model),
-        textCell(row.config),
+        ...modelConfigCells(row),
         numberCell(row.n, 0),
         rateCell(row.taskSuccess, "interval"),
         rateCell(row.toolChoice),

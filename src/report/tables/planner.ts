@@ -1,7 +1,15 @@
 /** Planner error rates: the share of ReWOO plans showing each error type (types that never occur are left out). */
 import { PLANNER_ERROR_TYPES } from "../../bench/scoring/index.ts";
 import { byRunOrder, type RunSet } from "../runs.ts";
-import { type Column, checkTable, numberCell, type ReportTable, rateCell, textCell } from "../table.ts";
+import {
+  type Column,
+  checkTable,
+  MODEL_CONFIG_COLUMNS,
+  modelConfigCells,
+  numberCell,
+  type ReportTable,
+  rateCell,
+} from "../table.ts";
 
 export function plannerTable(set: RunSet, title: string): ReportTable {
   const rows = byRunOrder(
@@ -14,8 +22,7 @@ export function plannerTable(set: RunSet, title: string): ReportTable {
     title,
     notes: ["Of the planner outputs (items whose run made a ReWOO plan), the share showing each error type."],
     columns: [
-      { header: "model", kind: "text" },
-      { header: "config", kind: "text" },
+      ...MODEL_CONFIG_COLUMNS,
       { header: "plans", kind: "number" },
       { header: "steps", kind: "number" },
       ...types.map((type): Column => ({ header: type, kind: "rate" })),
@@ -23,8 +30,7 @@ export function plannerTable(set: RunSet, title: string): ReportTable {
     rows: rows.map((row) => ({
       key: { model: row.model, config: row.config },
       cells: [
-        textCell(row.model),
-        textCell(row.config),
+        ...modelConfigCells(row),
         numberCell(row.outputs, 0),
         numberCell(row.steps, 0),
         ...types.map((type) => rateCell(row.rates[type])),

@@ -4,7 +4,16 @@
  */
 import { rate } from "../../bench/scoring/rate.ts";
 import { byRunOrder, type RunSet } from "../runs.ts";
-import { type Column, checkTable, numberCell, type ReportTable, rateCell, textCell } from "../table.ts";
+import {
+  type Column,
+  checkTable,
+  MODEL_CONFIG_COLUMNS,
+  modelConfigCells,
+  numberCell,
+  type ReportTable,
+  rateCell,
+  textCell,
+} from "../table.ts";
 
 const ROUTES = ["direct", "rewoo", "react"];
 
@@ -26,8 +35,7 @@ export function routingTable(set: RunSet, title: string): ReportTable {
         "(the router did not run) are left out.",
     ],
     columns: [
-      { header: "model", kind: "text" },
-      { header: "config", kind: "text" },
+      ...MODEL_CONFIG_COLUMNS,
       { header: "expected", kind: "text" },
       ...routes.map((route): Column => ({ header: `→ ${route}`, kind: "number" })),
       { header: "routed right", kind: "rate" },
@@ -41,8 +49,7 @@ export function routingTable(set: RunSet, title: string): ReportTable {
           return {
             key: { model: matrix.model, config: matrix.config, expected },
             cells: [
-              textCell(matrix.model),
-              textCell(matrix.config),
+              ...modelConfigCells(matrix),
               textCell(expected),
               ...routes.map((predicted) => numberCell(counts[predicted] ?? 0, 0)),
               rateCell(rate(counts[expected] ?? 0, total), "counts"),
