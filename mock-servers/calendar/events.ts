@@ -1,5 +1,5 @@
-import { ToolError } from "../kit/index.ts";
-import { occurrences, parseRule } from "./recurrence.ts";
+import { BoundedCache, ToolError } from "../kit/index.ts";
+import { seriesStarts } from "./recurrence.ts";
 import type { Attendee, CalendarInfo, CalendarState, EventPatch, EventTime, StoredEvent } from "./state.ts";
 import { addDays, dayOfWeek, formatInZone, startOfDate } from "./time.ts";
 
@@ -27,9 +27,13 @@ function span(event: Pick<StoredEvent, "start" | "end">, zone: string): [number,
   return [Date.parse(event.start.dateTime!), Date.parse(event.end.dateTime!), false];
 }
 
+// Instance-ID stamps by instant: a lookup by instance ID stamps every start of a series, on every call.
+const dateStamps = new BoundedCache<number, string>(8192);
+const timeStamps = new BoundedCache<number, string>(8192);
+
 function stamp(ms: number, allDay: boolean): string {
-  const iso = new Date(ms).toISOString();
-  return allDay ? iso.slice(0, 10).replaceAll("-", "") : `${iso.slice(0, 19).replace(/[-:]/g, "")}Z`;
+  if (allDay) return dateStamps.get(ms, () => new Date(ms).toISOString().slice(0, 10).replaceAll("-", ""));
+  return timeStamps.get(ms, () => `${new Date(ms).toISOString().slice(0, 19).replace(/[-:]/g, "")}Z`);
 }
 
 export function applyPatch(event: StoredEvent, patch: EventPatch | undefined): StoredEvent {
@@ -42,20 +46,27 @@ export function mergePatch(earlier: EventPatch | undefined, later: EventPatch): 
   return { ...earlier, ...later, options: { ...earlier?.options, ...later.options } };
 }
 
-/** Instances of one event overlapping [min, max) (Google: end after timeMin, start before timeMax). */
-export function expandEvent(event: StoredEvent, zone: string, min: number, max: number): Instance[] {
+/**
+ * Instances of one event overlapping [min, max) (Google: end after timeMin, start before timeMax).
+ * With `onlyId`, just the instances with that ID (a lookup in a long series builds no other instance).
+ */
+export function expandEvent(event: StoredEvent, zone: string, min: number, max: number, onlyId?: string): Instance[] {
   if (event.status === "cancelled") return [];
   const [start, end, allDay] = span(event, zone);
-  const rule = event.recurrence ? parseRule(event.recurrence) : undefined;
-  if (!rule)
-    return end > min && start < max
+  const starts = event.recurrence ? seriesStarts(event.recurrence, start, max) : undefined;
+  if (!starts)
+    return end > min && start < max && (onlyId === undefined || onlyId === event.id)
       ? [{ id: event.id, base: event, view: event, startMs: start, endMs: end, allDay }]
       : [];
   const duration = end - start;
+  // A timed instance nobody moved spans exactly [at, at + duration): one that ends before the window can be
+  // skipped unbuilt (a series reaches back months before a typical window).
+  const unmoved = !allDay && Object.keys(event.overrides).length === 0;
   const instances: Instance[] = [];
-  for (const at of occurrences(rule, start, max)) {
+  for (const at of starts) {
+    if (unmoved && at + duration <= min) continue;
     const id = `${event.id}_${stamp(at, allDay)}`;
-    if (event.exdates.includes(id)) continue;
+    if ((onlyId !== undefined && id !== onlyId) || event.exdates.includes(id)) continue;
     const originalStart: EventTime = allDay
       ? { date: new Date(at).toISOString().slice(0, 10) }
       : { dateTime: new Date(at).toISOString().replace(".000", ""), timeZone: event.start.timeZone };
@@ -102,9 +113,7 @@ export function findInstance(state: CalendarState, calendar: CalendarInfo, event
     const [start, end, allDay] = span(event, calendar.timeZone);
     return { id: event.id, base: event, view: event, startMs: start, endMs: end, allDay };
   }
-  const instance = expandEvent(event, calendar.timeZone, ...SERIES_WINDOW).find(
-    (candidate) => candidate.id === eventId,
-  );
+  const instance = expandEvent(event, calendar.timeZone, ...SERIES_WINDOW, eventId)[0];
   if (!instance) throw notFound();
   return instance;
 }
@@ -120,7 +129,17 @@ function isSelf(state: CalendarState, email: string): boolean {
 
 /** Drops undefined fields so results match their schemas exactly (and JSON stays clean). */
 export function compact<T extends Record<string, unknown>>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;
+  // A loop, not Object.fromEntries(entries.filter): this runs for every field of every rendered event.
+  const kept: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const field = value[key];
+    if (field === undefined) continue;
+    // An own "__proto__" (it can arrive in request JSON) must stay a field, as fromEntries kept it.
+    if (key === "__proto__")
+      Object.defineProperty(kept, key, { value: field, enumerable: true, writable: true, configurable: true });
+    else kept[key] = field;
+  }
+  return kept as T;
 }
 
 function renderTime(time: EventTime, zone: string | undefined): Record<string, unknown> {

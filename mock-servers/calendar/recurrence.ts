@@ -1,4 +1,4 @@
-import { ToolError } from "../kit/index.ts";
+import { BoundedCache, ToolError } from "../kit/index.ts";
 
 /** A small RRULE engine: FREQ=DAILY|WEEKLY|MONTHLY|YEARLY with INTERVAL, BYDAY (weekly), COUNT and UNTIL. */
 
@@ -14,8 +14,10 @@ export interface Rule {
   until?: number;
 }
 
+const ruleLine = (lines: string[]) => lines.find((candidate) => candidate.startsWith("RRULE:"));
+
 export function parseRule(lines: string[]): Rule | undefined {
-  const line = lines.find((candidate) => candidate.startsWith("RRULE:"));
+  const line = ruleLine(lines);
   if (!line) return undefined;
   const parts = Object.fromEntries(
     line
@@ -103,4 +105,19 @@ export function occurrences(rule: Rule, first: number, limit: number): number[] 
     for (const candidate of candidates.sort((a, b) => a - b)) if (!done()) accept(candidate);
   }
   return result;
+}
+
+// Keyed by everything the starts depend on (the RRULE line, first start, limit); frozen because callers share them.
+const seriesCache = new BoundedCache<string, readonly number[]>(1024);
+
+/**
+ * occurrences() of the series a recurrence describes (undefined without an RRULE), memoised: every read expands
+ * the same few series over the same windows. A malformed rule throws each time, as parseRule does.
+ */
+export function seriesStarts(lines: string[], first: number, limit: number): readonly number[] | undefined {
+  const line = ruleLine(lines);
+  if (!line) return undefined;
+  return seriesCache.get(`${first} ${limit} ${line}`, () =>
+    Object.freeze(occurrences(parseRule([line])!, first, limit)),
+  );
 }

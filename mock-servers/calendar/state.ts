@@ -1,3 +1,4 @@
+import { pristineState } from "../kit/index.ts";
 import calendarsFixture from "./fixtures/calendars.json" with { type: "json" };
 import eventsFixture from "./fixtures/events.json" with { type: "json" };
 
@@ -131,8 +132,7 @@ function organizerOf(handle: string, calendars: CalendarInfo[]): Person {
   return { email: `${handle}@acme.dev` };
 }
 
-/** A fresh calendar account from the fixtures. */
-export function createCalendarState(): CalendarState {
+function buildCalendarState(): CalendarState {
   const calendars = structuredClone(calendarsFixture.calendars) as CalendarInfo[];
   const events = (eventsFixture as FixtureEvent[]).map((fixture): StoredEvent => {
     const zone = calendars.find((calendar) => calendar.id === fixture.calendarId)?.timeZone ?? "UTC";
@@ -165,3 +165,6 @@ export function createCalendarState(): CalendarState {
   });
   return { account: { ...calendarsFixture.account }, calendars, events, counter: 0 };
 }
+
+/** A fresh calendar account from the fixtures: built once, copied on every later call (a reset). */
+export const createCalendarState: () => CalendarState = pristineState(buildCalendarState);

@@ -1,23 +1,33 @@
-import { ToolError } from "../kit/index.ts";
+import { BoundedCache, ToolError } from "../kit/index.ts";
 
 /** Time zones and ISO strings: Google Calendar's rules (local times are read in a zone; all-day dates are zone-free). */
 
 const DAY_MS = 86_400_000;
-const formatters = new Map<string, Intl.DateTimeFormat>();
 
-export function requireTimeZone(zone: string): string {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: zone });
-    return zone;
-  } catch {
-    throw new ToolError("invalid_timezone", `"${zone}" is not a valid IANA time zone (e.g. America/Los_Angeles, UTC)`);
-  }
+interface ZonedParts {
+  readonly year: number;
+  readonly month: number;
+  readonly day: number;
+  readonly hour: number;
+  readonly minute: number;
+  readonly second: number;
+  readonly weekday: string;
 }
 
-function formatter(zone: string): Intl.DateTimeFormat {
-  let format = formatters.get(zone);
-  if (!format) {
-    format = new Intl.DateTimeFormat("en-US", {
+/** A zone's formatter and the wall-clock parts it produced, by instant: Intl formatting is slow and instants recur. */
+interface ZoneInfo {
+  format: Intl.DateTimeFormat;
+  parts: BoundedCache<number, ZonedParts>;
+}
+
+// Bounded both ways (a few dozen zones × a few thousand instants) so a long session stays small.
+const zones = new BoundedCache<string, ZoneInfo>(64);
+const INSTANTS_PER_ZONE = 4096;
+
+/** Throws Intl's RangeError for a name that is not an IANA zone. */
+function zoneInfo(zone: string): ZoneInfo {
+  return zones.get(zone, () => ({
+    format: new Intl.DateTimeFormat("en-US", {
       timeZone: zone,
       hourCycle: "h23",
       year: "numeric",
@@ -27,37 +37,34 @@ function formatter(zone: string): Intl.DateTimeFormat {
       minute: "2-digit",
       second: "2-digit",
       weekday: "long",
-    });
-    formatters.set(zone, format);
-  }
-  return format;
+    }),
+    parts: new BoundedCache<number, ZonedParts>(INSTANTS_PER_ZONE),
+  }));
 }
 
-interface ZonedParts {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-  weekday: string;
+export function requireTimeZone(zone: string): string {
+  try {
+    zoneInfo(zone);
+    return zone;
+  } catch {
+    throw new ToolError("invalid_timezone", `"${zone}" is not a valid IANA time zone (e.g. America/Los_Angeles, UTC)`);
+  }
 }
 
 function zonedParts(ms: number, zone: string): ZonedParts {
-  const parts = Object.fromEntries(
-    formatter(zone)
-      .formatToParts(new Date(ms))
-      .map((part) => [part.type, part.value]),
-  );
-  return {
-    year: Number(parts.year),
-    month: Number(parts.month),
-    day: Number(parts.day),
-    hour: Number(parts.hour),
-    minute: Number(parts.minute),
-    second: Number(parts.second),
-    weekday: String(parts.weekday),
-  };
+  const { format, parts } = zoneInfo(zone);
+  return parts.get(ms, () => {
+    const found = Object.fromEntries(format.formatToParts(new Date(ms)).map((part) => [part.type, part.value]));
+    return {
+      year: Number(found.year),
+      month: Number(found.month),
+      day: Number(found.day),
+      hour: Number(found.hour),
+      minute: Number(found.minute),
+      second: Number(found.second),
+      weekday: String(found.weekday),
+    };
+  });
 }
 
 /** Offset of a zone at an instant, in minutes east of UTC. */

@@ -1,4 +1,5 @@
 /** Builds a fresh GithubState from the fixture files: shas, trees and ids are computed here, deterministically. */
+import { deepFreeze, pristineState } from "../kit/index.ts";
 import orgsFixture from "./fixtures/orgs.json" with { type: "json" };
 import acmeApi from "./fixtures/repo-acme-api.json" with { type: "json" };
 import acmeDocs from "./fixtures/repo-acme-docs.json" with { type: "json" };
@@ -171,7 +172,8 @@ function loadCommits(state: GithubState, repo: string, fixtures: CommitFixture[]
       edits[path] = editContent(repo, fixture.key, path, before, edit);
     }
     const sha = fixtureSha(repo, fixture.key);
-    commits[sha] = {
+    // A commit never changes once made, so every reset's state shares this one (frozen: a write to it throws).
+    commits[sha] = deepFreeze({
       sha,
       message: fixture.message,
       author: fixture.author,
@@ -179,7 +181,7 @@ function loadCommits(state: GithubState, repo: string, fixtures: CommitFixture[]
       parents,
       tree: applyEdits(state, parentTree, edits),
       order,
-    };
+    });
   });
   return commits;
 }
@@ -329,8 +331,7 @@ function loadOrg(fixture: OrgFixture): Org {
   };
 }
 
-/** A fresh state from the fixtures; nothing is shared with any other state. */
-export function createGithubState(): GithubState {
+function buildGithubState(): GithubState {
   const users = usersFixture as unknown as { viewer: string; accounts: Omit<Account, "id">[] };
   const state: GithubState = {
     viewer: users.viewer,
@@ -347,3 +348,9 @@ export function createGithubState(): GithubState {
   }
   return state;
 }
+
+/**
+ * A fresh state from the fixtures, built once and copied on every later call (a reset): only the fixture commits,
+ * which are frozen, are shared between states.
+ */
+export const createGithubState: () => GithubState = pristineState(buildGithubState);

@@ -1,6 +1,8 @@
+export { BoundedCache } from "../../src/memo.ts";
 export { seededRandom } from "../../src/random.ts";
-export { JSONRPC_PERMANENT_ERROR, ToolError } from "./errors.ts";
+export { JSONRPC_PERMANENT_ERROR, PristineStateError, ToolError } from "./errors.ts";
 export { connectInMemory, type InMemoryConnection } from "./memory.ts";
+export { deepFreeze, pristineState } from "./pristine.ts";
 export { CONTROL_TOOLS, createMockServer, type MockServer, type MockServerOptions } from "./server.ts";
 export { FAULTS_ENV, runStdio } from "./stdio.ts";
 export * from "./types.ts";

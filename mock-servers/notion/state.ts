@@ -1,3 +1,4 @@
+import { pristineState } from "../kit/index.ts";
 import { type BlockSpec, draftFromFixture, insertBlocks } from "./blocks.ts";
 import commentsFixture from "./fixtures/comments.json" with { type: "json" };
 import databasesFixture from "./fixtures/databases.json" with { type: "json" };
@@ -160,8 +161,7 @@ export function linkChildBlock(state: NotionState, id: string, parentId: string,
   state.children[parentId].push(id);
 }
 
-/** A fresh workspace built from the fixtures (pages, databases with one data source each, comments, users). */
-export function createNotionState(): NotionState {
+function buildNotionState(): NotionState {
   const people = usersFixture.people.map(
     (person): NotionUser => ({
       object: "user",
@@ -265,3 +265,9 @@ export function createNotionState(): NotionState {
   }
   return state;
 }
+
+/**
+ * A fresh workspace built from the fixtures (pages, databases with one data source each, comments, users): built once,
+ * copied on every later call (a reset).
+ */
+export const createNotionState: () => NotionState = pristineState(buildNotionState);

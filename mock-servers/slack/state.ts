@@ -1,3 +1,4 @@
+import { pristineState } from "../kit/index.ts";
 import channelsFixture from "./fixtures/channels.json" with { type: "json" };
 import messagesFixture from "./fixtures/messages.json" with { type: "json" };
 import teamFixture from "./fixtures/team.json" with { type: "json" };
@@ -92,8 +93,7 @@ interface FixtureMessage {
   reactions?: { name: string; users: string[] }[];
 }
 
-/** A fresh workspace from the fixtures; every object is a new copy. */
-export function createSlackState(): SlackState {
+function buildSlackState(): SlackState {
   const team = structuredClone(teamFixture) as SlackTeam;
   const messages: Record<string, SlackMessage[]> = {};
   for (const [channelId, list] of Object.entries(messagesFixture as Record<string, FixtureMessage[]>)) {
@@ -144,3 +144,6 @@ export function recordReply(parent: SlackMessage, reply: SlackMessage): void {
   parent.reply_count = (parent.reply_count ?? 0) + 1;
   parent.latest_reply = reply.ts;
 }
+
+/** A fresh workspace from the fixtures, every object a new copy: built once, copied on every later call (a reset). */
+export const createSlackState: () => SlackState = pristineState(buildSlackState);
