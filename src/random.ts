@@ -17,13 +17,32 @@ export function seededRandom(seed: number): () => number {
 
 /** A 32-bit string hash (cyrb53's mixing, low 32 bits): a seed from text. */
 export function hash32(text: string): number {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
+  return hashDigest(hashUpdate(HASH_START, text));
+}
+
+/**
+ * hash32's running state, for text read in pieces: hash32(a + b) === hashDigest(hashUpdate(hashUpdate(HASH_START,
+ * a), b)), so the state after a piece that repeats can be kept instead of hashing the piece again.
+ */
+export interface HashState {
+  readonly h1: number;
+  readonly h2: number;
+}
+
+export const HASH_START: HashState = { h1: 0xdeadbeef, h2: 0x41c6ce57 };
+
+export function hashUpdate(state: HashState, text: string): HashState {
+  let { h1, h2 } = state;
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
     h1 = Math.imul(h1 ^ code, 2654435761);
     h2 = Math.imul(h2 ^ code, 1597334677);
   }
+  return { h1, h2 };
+}
+
+export function hashDigest(state: HashState): number {
+  let { h1, h2 } = state;
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
   return (h1 ^ h2) >>> 0;

@@ -15,6 +15,7 @@ import { effectiveRates, type SimFeatures, type SimRates, simFeatures } from "./
 import { readRequest, type SimReading, type SimRequest } from "./reading.ts";
 import { renderJsonl, renderNative } from "./render-chat.ts";
 import { type Formatting, renderPlan, renderReact, renderRouter, renderSolver } from "./render-completion.ts";
+import { nativeCallIds, requestSeed } from "./seed.ts";
 import { planTurn, type SimTurn } from "./turn.ts";
 
 export interface SimOptions {
@@ -76,7 +77,7 @@ export class SimEngine {
       case "jsonl":
         return text(renderJsonl(action, formatting, detail));
       case "native":
-        return { analysis, ...renderNative(action, formatting, detail, reading.text) };
+        return { analysis, ...renderNative(action, formatting, detail, nativeCallIds(reading.text)) };
     }
   }
 
@@ -90,7 +91,7 @@ export class SimEngine {
     const turn = planTurn(reading);
     const features = simFeatures(reading, turn);
     const rates = effectiveRates(this.profile, features);
-    const streams = new DrawStreams([this.profile.name, this.seed, reading.protocol, reading.text]);
+    const streams = new DrawStreams(requestSeed(this.profile.name, this.seed, reading.protocol, reading.text));
     const decision = decideMistakes(rates, streams);
     const analysis: SimAnalysis = {
       protocol: reading.protocol,

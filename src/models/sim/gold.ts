@@ -49,15 +49,70 @@ function isMatcher(value: unknown): boolean {
   );
 }
 
-/** Finds the item whose query a prompt contains; the longest query wins when several do. */
+/**
+ * Finds the item whose query a prompt contains; the longest query wins when several do. Each find marks
+ * which 4-character pieces the text holds (hashed into a bit set, one pass); an item is searched for only
+ * when the text holds every sampled piece of its query, which every text containing the query does.
+ */
 export class GoldIndex {
   private readonly byLength: SimGoldItem[];
+  /** Per item of byLength, the bits of sampled pieces of its query (none for a query under 4 characters). */
+  private readonly pieceBits: Uint32Array[];
+  private readonly seen = new Uint8Array(PIECE_BITS / 8);
 
   constructor(items: readonly SimGoldItem[]) {
     this.byLength = items.filter((item) => item.query.length > 0).sort((a, b) => b.query.length - a.query.length);
+    this.pieceBits = this.byLength.map((item) => sampledPieceBits(item.query));
   }
 
   find(text: string): SimGoldItem | undefined {
-    return this.byLength.find((item) => text.includes(item.query));
+    markPieces(text, this.seen);
+    for (let index = 0; index < this.byLength.length; index++) {
+      const item = this.byLength[index] as SimGoldItem;
+      if (this.holdsPieces(this.pieceBits[index] as Uint32Array) && text.includes(item.query)) return item;
+    }
+    return undefined;
   }
+
+  private holdsPieces(bits: Uint32Array): boolean {
+    for (const bit of bits) if (((this.seen[bit >>> 3] as number) & (1 << (bit & 7))) === 0) return false;
+    return true;
+  }
+}
+
+const PIECE_BITS = 1 << 17;
+const PIECES_SAMPLED = 8;
+
+/** The bit of a 4-character piece, given as the low bytes of its 4 UTF-16 units (a collision only costs a search). */
+function pieceBit(window: number): number {
+  return Math.imul(window, 0x9e3779b1) >>> 15;
+}
+
+function markPieces(text: string, seen: Uint8Array): void {
+  seen.fill(0);
+  let window = 0;
+  for (let index = 0; index < text.length; index++) {
+    window = (window << 8) | (text.charCodeAt(index) & 0xff);
+    if (index >= 3) {
+      const bit = pieceBit(window);
+      seen[bit >>> 3] = (seen[bit >>> 3] as number) | (1 << (bit & 7));
+    }
+  }
+}
+
+/** Bits of up to PIECES_SAMPLED pieces spread over the query, the first piece first. */
+function sampledPieceBits(query: string): Uint32Array {
+  const ends: number[] = [];
+  const last = query.length - 1;
+  if (last >= 3) {
+    const count = Math.min(PIECES_SAMPLED, last - 2);
+    for (let sample = 0; sample < count; sample++) {
+      ends.push(3 + Math.round((sample * (last - 3)) / Math.max(1, count - 1)));
+    }
+  }
+  return Uint32Array.from(new Set(ends), (end) => {
+    let window = 0;
+    for (let index = end - 3; index <= end; index++) window = (window << 8) | (query.charCodeAt(index) & 0xff);
+    return pieceBit(window);
+  });
 }

@@ -174,7 +174,7 @@ describe("request-level mistakes", () => {
     expect(routes).toEqual(new Set(["unclear"]));
     // No Action marker → unreadable; `Input:` instead of `Action Input:` → no arguments; a cut JSON → repaired.
     expect(react).toEqual(new Set(["unreadable", "{}"]));
-    const native = renderNative(action, "malformed_syntax", seededRandom(1), "x");
+    const native = renderNative(action, "malformed_syntax", seededRandom(1), (index) => `call_${index}`);
     expect(native.toolCalls).toEqual([]);
     expect(native.text).toMatch(/^<tool_call>\n\{"name":"get_me"/);
     expect(cleanAnswer(renderSolver({ kind: "final", answer: "Octo Dev." }, "malformed_syntax"))).toBe("Octo Dev.");

@@ -4,10 +4,10 @@
  * same reading.
  */
 
-import { canonicalJson } from "../json.ts";
 import type { ChatMessage, ChatTool, ModelStage } from "../types.ts";
 import type { GoldIndex, SimGoldItem } from "./gold.ts";
-import { readJsonToolLines, readToolSection, type ShownTool, toolFromSchema } from "./shown-tools.ts";
+import { chatSeedText, type SeedText } from "./seed.ts";
+import { readJsonlSystemTools, readToolSection, type ShownTool, toolFromSchema } from "./shown-tools.ts";
 import {
   emptyTranscript,
   jsonlTranscript,
@@ -25,7 +25,7 @@ export interface SimReading {
   /** The request's stage: which protocol the answer is written in. */
   protocol: ModelStage;
   /** What the seed hashes: the prompt, or the messages and tool names in canonical form. */
-  text: string;
+  text: SeedText;
   item?: SimGoldItem;
   tools: ShownTool[];
   /** Titles of the skill blocks in the prompt (`GitHub rules:` → `GitHub`). */
@@ -34,8 +34,6 @@ export interface SimReading {
   /** Tools may be called in this answer (native without tools must answer in text). */
   canCall: boolean;
 }
-
-const SKILL_BLOCK = /^(.+) rules:$/gm;
 
 export function readRequest(request: SimRequest, gold: GoldIndex): SimReading {
   if (request.kind === "chat" && (request.stage === "jsonl" || request.stage === "native")) {
@@ -51,7 +49,7 @@ export function readRequest(request: SimRequest, gold: GoldIndex): SimReading {
     text: prompt,
     ...(item ? { item } : {}),
     tools: completionTools(protocol, prompt),
-    skillTitles: [...prompt.matchAll(SKILL_BLOCK)].map((match) => match[1] ?? ""),
+    skillTitles: skillTitles(prompt),
     transcript: completionTranscript(protocol, prompt, item),
     canCall: protocol !== "solver" && protocol !== "router",
   };
@@ -77,33 +75,51 @@ function completionTranscript(protocol: ModelStage, prompt: string, item: SimGol
   return emptyTranscript();
 }
 
+/** Titles of the prompt's `<title> rules:` lines (a line ends at \n, \r, U+2028 or U+2029). */
+function skillTitles(prompt: string): string[] {
+  const titles: string[] = [];
+  for (let at = prompt.indexOf(SKILL_SUFFIX); at >= 0; at = prompt.indexOf(SKILL_SUFFIX, at + 1)) {
+    const after = at + SKILL_SUFFIX.length;
+    if (after < prompt.length && !isLineEnd(prompt.charCodeAt(after))) continue;
+    let start = at;
+    while (start > 0 && !isLineEnd(prompt.charCodeAt(start - 1))) start -= 1;
+    if (start < at) titles.push(prompt.slice(start, at));
+  }
+  return titles;
+}
+
+const SKILL_SUFFIX = " rules:";
+
+function isLineEnd(code: number): boolean {
+  return code === 0x0a || code === 0x0d || code === 0x2028 || code === 0x2029;
+}
+
 function readChat(request: Extract<SimRequest, { kind: "chat" }>, gold: GoldIndex): SimReading {
   // The query is the first user message; tool results fed back later could quote another item's query.
   const item =
-    request.messages
-      .filter((message) => message.role === "user")
-      .map((message) => gold.find(message.content))
-      .find((found) => found !== undefined) ?? gold.find(request.messages.map((message) => message.content).join("\n"));
+    firstFound(request.messages, gold) ?? gold.find(request.messages.map((message) => message.content).join("\n"));
   const jsonl = request.stage === "jsonl";
   const system = request.messages.find((message) => message.role === "system")?.content ?? "";
-  const tools = jsonl
-    ? readJsonToolLines(system.slice(Math.max(0, system.indexOf("Tools (arguments as JSON Schema):"))))
-    : (request.tools ?? []).map(toolFromSchema);
+  const tools = jsonl ? readJsonlSystemTools(system) : (request.tools ?? []).map(toolFromSchema);
   return {
     protocol: request.stage,
-    // the draw's seed text: fixed key order everywhere, canonical only where a model wrote the keys
-    text: JSON.stringify({
-      messages: request.messages.map((message) => ({
-        role: message.role,
-        content: message.content,
-        toolCalls: message.toolCalls?.map((call) => ({ name: call.name, arguments: canonicalJson(call.arguments) })),
-      })),
-      tools: request.tools?.map((tool) => tool.name),
-    }),
+    text: chatSeedText(
+      request.messages,
+      request.tools?.map((tool) => tool.name),
+    ),
     ...(item ? { item } : {}),
     tools,
     skillTitles: [],
     transcript: jsonl ? jsonlTranscript(request.messages) : nativeTranscript(request.messages),
     canCall: jsonl || tools.length > 0,
   };
+}
+
+/** The item of the first user message that holds a query. */
+function firstFound(messages: readonly ChatMessage[], gold: GoldIndex): SimGoldItem | undefined {
+  for (const message of messages) {
+    const item = message.role === "user" ? gold.find(message.content) : undefined;
+    if (item) return item;
+  }
+  return undefined;
 }

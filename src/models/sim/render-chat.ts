@@ -8,7 +8,7 @@ import type { NativeToolCall } from "../types.ts";
 import type { SimAction } from "./action.ts";
 import { argumentsJson, callSyntax, json } from "./call-format.ts";
 import type { WrittenCall } from "./mistakes.ts";
-import { hash32, pick, type Random } from "./random.ts";
+import { pick, type Random } from "./random.ts";
 import type { Formatting } from "./render-completion.ts";
 
 export interface ChatAnswer {
@@ -48,7 +48,8 @@ export function renderNative(
   action: SimAction,
   formatting: Formatting | undefined,
   random: Random,
-  idSeed: string,
+  /** A call's id by its index (nativeCallIds). */
+  callId: (index: number) => string,
 ): ChatAnswer {
   if (action.kind !== "calls") {
     const answer = action.kind === "final" ? action.answer : "";
@@ -67,7 +68,7 @@ export function renderNative(
     return { text: `<tool_call>\n${body.slice(0, -1)}`, toolCalls: [] };
   }
   const toolCalls = calls.map((call, index) => ({
-    id: `call_${hash32(`${idSeed}\u0000${index}`).toString(16).padStart(8, "0")}`,
+    id: callId(index),
     name: call.tool,
     arguments: Object.fromEntries(call.args),
   }));

@@ -5,7 +5,7 @@
  * system prompt, the native `tools` — because that is all a model sees.
  */
 
-import { cached } from "../../memo.ts";
+import { BoundedCache, cached } from "../../memo.ts";
 import type { ChatTool } from "../types.ts";
 
 export interface ShownTool {
@@ -49,12 +49,22 @@ export function readToolLine(line: string): ShownTool | undefined {
 export function readToolSection(prompt: string, heading: string): ShownTool[] {
   const start = prompt.indexOf(heading);
   if (start < 0) return [];
-  const body = prompt.slice(start + heading.length).replace(/^\n/, "");
-  const end = body.indexOf("\n\n");
-  return (end < 0 ? body : body.slice(0, end))
-    .split("\n")
-    .map(readToolLine)
-    .filter((tool): tool is ShownTool => tool !== undefined);
+  let from = start + heading.length;
+  if (prompt[from] === "\n") from += 1;
+  const end = prompt.indexOf("\n\n", from);
+  return readToolLines(prompt.slice(from, end < 0 ? undefined : end));
+}
+
+/** A tool's line repeats on every turn of a run and in every run that shows the tool: read once. */
+const readLines = new BoundedCache<string, ShownTool | null>(4096);
+
+function readToolLines(section: string): ShownTool[] {
+  const tools: ShownTool[] = [];
+  for (const line of section.split("\n")) {
+    const tool = readLines.get(line, () => readToolLine(line) ?? null);
+    if (tool) tools.push(tool);
+  }
+  return tools;
 }
 
 /** Tool schemas are the connected servers' own objects, shown again on every request: read each once. */
@@ -83,13 +93,14 @@ function readSchema(tool: Pick<ChatTool, "name" | "parameters">): ShownTool {
 }
 
 /** System prompts repeat across a run (one per configuration): their tool lines are read once. */
-const readPrompts = new Map<string, ShownTool[]>();
-const READ_PROMPTS_KEPT = 64;
+const readPrompts = new BoundedCache<string, ShownTool[]>(64);
+const JSONL_TOOLS_HEADING = "Tools (arguments as JSON Schema):";
 
-/** The jsonl system prompt's tool lines: one JSON object each. */
-export function readJsonToolLines(text: string): ShownTool[] {
-  if (readPrompts.size >= READ_PROMPTS_KEPT && !readPrompts.has(text)) readPrompts.clear();
-  return cached(readPrompts, text, () => parseJsonToolLines(text));
+/** The jsonl system prompt's tool lines, one JSON object each, from its tools heading on (all of it without one). */
+export function readJsonlSystemTools(system: string): ShownTool[] {
+  return readPrompts.get(system, () =>
+    parseJsonToolLines(system.slice(Math.max(0, system.indexOf(JSONL_TOOLS_HEADING)))),
+  );
 }
 
 function parseJsonToolLines(text: string): ShownTool[] {
