@@ -21,54 +21,60 @@ export function assign(input: AssignmentInput): number[] {
   return input.ordered ? alignInOrder(input) : matchAnyOrder(input);
 }
 
-interface Score {
-  count: number;
-  weight: number;
-}
-
-function better(a: Score, b: Score): boolean {
-  return a.count > b.count || (a.count === b.count && a.weight > b.weight);
-}
+const TAKE = 0;
+const SKIP_EXPECTED = 1;
+const SKIP_ACTUAL = 2;
 
 function alignInOrder({ expected, actual, accepts, preference = () => 0 }: AssignmentInput): number[] {
-  // best[i][j]: the best alignment of the first i expected with the first j actual calls;
-  // move[i][j]: how it was reached (took the pair i-1 ↔ j-1, skipped expected i-1, skipped actual j-1).
-  const best: Score[][] = Array.from({ length: expected + 1 }, () =>
-    Array.from({ length: actual + 1 }, () => ({ count: 0, weight: 0 })),
-  );
-  const move: ("take" | "skipExpected" | "skipActual")[][] = Array.from({ length: expected + 1 }, () =>
-    new Array(actual + 1).fill("skipActual"),
-  );
+  // The best alignment of the first i expected with the first j actual calls, at cell i * width + j:
+  // its size, its summed preference, and how it was reached (took the pair i-1 ↔ j-1, skipped
+  // expected i-1, skipped actual j-1). Flat typed arrays: this runs for every scored item.
+  const width = actual + 1;
+  const cells = (expected + 1) * width;
+  const count = new Int32Array(cells);
+  const weight = new Float64Array(cells);
+  const move = new Uint8Array(cells).fill(SKIP_ACTUAL);
   for (let i = 1; i <= expected; i++) {
     for (let j = 1; j <= actual; j++) {
-      let score = best[i]![j - 1]!;
-      let how: "take" | "skipExpected" | "skipActual" = "skipActual";
-      if (better(best[i - 1]![j]!, score)) {
-        score = best[i - 1]![j]!;
-        how = "skipExpected";
+      const cell = i * width + j;
+      let from = cell - 1;
+      let how = SKIP_ACTUAL;
+      if (better(count[cell - width]!, weight[cell - width]!, count[from]!, weight[from]!)) {
+        from = cell - width;
+        how = SKIP_EXPECTED;
       }
+      let bestCount = count[from]!;
+      let bestWeight = weight[from]!;
       if (accepts(i - 1, j - 1)) {
-        const diagonal = best[i - 1]![j - 1]!;
-        const taken = { count: diagonal.count + 1, weight: diagonal.weight + preference(j - 1) };
-        if (better(taken, score)) {
-          score = taken;
-          how = "take";
+        const diagonal = cell - width - 1;
+        const takenCount = count[diagonal]! + 1;
+        const takenWeight = weight[diagonal]! + preference(j - 1);
+        if (better(takenCount, takenWeight, bestCount, bestWeight)) {
+          bestCount = takenCount;
+          bestWeight = takenWeight;
+          how = TAKE;
         }
       }
-      best[i]![j] = score;
-      move[i]![j] = how;
+      count[cell] = bestCount;
+      weight[cell] = bestWeight;
+      move[cell] = how;
     }
   }
   const result = new Array<number>(expected).fill(-1);
   let i = expected;
   let j = actual;
   while (i > 0 && j > 0) {
-    const how = move[i]![j];
-    if (how === "take") result[i - 1] = j - 1;
-    if (how !== "skipActual") i--;
-    if (how !== "skipExpected") j--;
+    const how = move[i * width + j];
+    if (how === TAKE) result[i - 1] = j - 1;
+    if (how !== SKIP_ACTUAL) i--;
+    if (how !== SKIP_EXPECTED) j--;
   }
   return result;
+}
+
+/** More pairs, or as many with a higher summed preference. */
+function better(count: number, weight: number, thanCount: number, thanWeight: number): boolean {
+  return count > thanCount || (count === thanCount && weight > thanWeight);
 }
 
 function matchAnyOrder({ expected, actual, accepts, preference = () => 0 }: AssignmentInput): number[] {

@@ -6,7 +6,7 @@
  */
 
 import { CATEGORIES, type DatasetItem } from "../dataset/types.ts";
-import { bootstrapPercentileCI, type PercentileEstimate } from "../stats/bootstrap.ts";
+import { bootstrapPercentileCIs, type PercentileEstimate } from "../stats/bootstrap.ts";
 import { percentile } from "../stats/percentile.ts";
 import { PLANNER_ERROR_TYPES, type PlannerErrorType } from "./planner-output.ts";
 import { type Rate, rate, rateOf } from "./rate.ts";
@@ -166,7 +166,8 @@ function summaryRow(
   const totals = latency.map((l) => l.totalMs);
   const overheads = latency.map((l) => l.overheadMs);
   const modelCalls = latency.flatMap((l) => l.modelCallMs);
-  const bootstrap = (values: number[], p: number) => estimate(values, p, options);
+  const [p50Ms, p95Ms] = medianAndTail(totals, options);
+  const [modelCallP50Ms, modelCallP95Ms] = medianAndTail(modelCalls, options);
   return {
     model,
     config,
@@ -191,11 +192,11 @@ function summaryRow(
     promptTokensPerItem: mean(scores.map((s) => s.cost.promptTokens)),
     completionTokensPerItem: mean(scores.map((s) => s.cost.completionTokens)),
     writeBlocks: scores.reduce((sum, s) => sum + s.cost.writeBlocks, 0),
-    p50Ms: bootstrap(totals, 50),
-    p95Ms: bootstrap(totals, 95),
+    p50Ms,
+    p95Ms,
     latency: {
-      modelCallP50Ms: bootstrap(modelCalls, 50),
-      modelCallP95Ms: bootstrap(modelCalls, 95),
+      modelCallP50Ms,
+      modelCallP95Ms,
       modelMsPerItem: mean(latency.map((l) => l.modelMs)),
       promptEvalMsPerItem: mean(latency.map((l) => l.promptEvalMs)),
       evalMsPerItem: mean(latency.map((l) => l.evalMs)),
@@ -207,9 +208,14 @@ function summaryRow(
   };
 }
 
-function estimate(values: readonly number[], p: number, options: SummaryOptions): Estimate {
-  if (values.length === 0) return null;
-  return bootstrapPercentileCI(values, p, { resamples: options.resamples ?? 1000, seed: options.seed ?? 1 });
+/** p50 and p95 with their bootstrap intervals, from one set of resamples. */
+function medianAndTail(values: readonly number[], options: SummaryOptions): [Estimate, Estimate] {
+  if (values.length === 0) return [null, null];
+  const [p50, p95] = bootstrapPercentileCIs(values, [50, 95], {
+    resamples: options.resamples ?? 1000,
+    seed: options.seed ?? 1,
+  });
+  return [p50!, p95!];
 }
 
 /** Σk / Σn over items: for per-argument and per-call accuracy, where items contribute several trials. */

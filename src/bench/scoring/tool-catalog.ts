@@ -3,8 +3,12 @@
 import { type CallSchema, cachedCallSchema } from "./arg-match.ts";
 import type { ToolView } from "./types.ts";
 
+const NO_PARAMS = { declared: [], required: [] } as const;
+
 export class ToolCatalog {
   private readonly byName: ReadonlyMap<string, ToolView>;
+  /** Declared and required parameter names per tool, read once: a run's catalog scores every record. */
+  private readonly paramNames = new Map<string, { declared: readonly string[]; required: readonly string[] }>();
 
   constructor(tools: readonly ToolView[]) {
     this.byName = new Map(tools.map((tool) => [tool.name, tool]));
@@ -25,12 +29,24 @@ export class ToolCatalog {
   }
 
   /** Declared parameter names; empty when the schema lists none. */
-  params(name: string): string[] {
-    return Object.keys(this.callSchema(name)?.properties ?? {});
+  params(name: string): readonly string[] {
+    return this.paramNamesOf(name).declared;
   }
 
-  required(name: string): string[] {
-    return [...(this.callSchema(name)?.required ?? [])];
+  required(name: string): readonly string[] {
+    return this.paramNamesOf(name).required;
+  }
+
+  private paramNamesOf(name: string): { declared: readonly string[]; required: readonly string[] } {
+    let names = this.paramNames.get(name);
+    // only tools of the catalog are kept: a model can invent any number of names
+    if (!names && !this.byName.has(name)) return NO_PARAMS;
+    if (!names) {
+      const schema = this.callSchema(name);
+      names = { declared: Object.keys(schema?.properties ?? {}), required: [...(schema?.required ?? [])] };
+      this.paramNames.set(name, names);
+    }
+    return names;
   }
 
   /**

@@ -1,7 +1,23 @@
 import { describe, expect, it } from "vitest";
 import { seededRandom } from "../../random.ts";
-import { bootstrapPercentileCI } from "./bootstrap.ts";
-import { nearestRank, percentile, selectInPlace } from "./percentile.ts";
+import { type BootstrapOptions, bootstrapPercentileCIs, type PercentileEstimate } from "./bootstrap.ts";
+import { StatsArgumentError } from "./errors.ts";
+import { nearestRank, percentile } from "./percentile.ts";
+
+function bootstrapPercentileCI(values: readonly number[], p: number, options?: BootstrapOptions): PercentileEstimate {
+  return bootstrapPercentileCIs(values, [p], options)[0]!;
+}
+
+/** The method spelled out: copy each resample, sort it, take the percentile; then the same of the estimates. */
+function resampleAndSort(values: readonly number[], p: number, seed: number, resamples: number): PercentileEstimate {
+  const random = seededRandom(seed);
+  const estimates: number[] = [];
+  for (let r = 0; r < resamples; r++) {
+    const sample = Array.from({ length: values.length }, () => values[Math.floor(random() * values.length)]!);
+    estimates.push(percentile(sample, p));
+  }
+  return { value: percentile(values, p), lo: percentile(estimates, 2.5), hi: percentile(estimates, 97.5) };
+}
 
 describe("percentile (nearest rank)", () => {
   it.each([
@@ -19,21 +35,40 @@ describe("percentile (nearest rank)", () => {
     expect(percentile([], 50)).toBeNaN();
   });
 
-  it("selectInPlace finds the same order statistic as a sort, duplicates included", () => {
-    const random = seededRandom(7);
-    for (let trial = 0; trial < 200; trial++) {
-      const n = 1 + Math.floor(random() * 40);
-      const values = Array.from({ length: n }, () => Math.floor(random() * 10));
-      const sorted = [...values].sort((a, b) => a - b);
-      const k = Math.floor(random() * n);
-      expect(selectInPlace(Float64Array.from(values), k)).toBe(sorted[k]);
-    }
+  it("nearest rank stays within the sample", () => {
     expect(nearestRank(10, 95)).toBe(10);
+    expect(nearestRank(10, 0)).toBe(1);
   });
 });
 
-describe("bootstrapPercentileCI", () => {
+describe("bootstrapPercentileCIs", () => {
   const latencies = Array.from({ length: 200 }, (_, i) => 100 + ((i * 37) % 101));
+
+  it("gives the interval of resampling and sorting with the same seed, ties and every size included", () => {
+    const random = seededRandom(7);
+    for (let trial = 0; trial < 60; trial++) {
+      const n = 1 + Math.floor(random() * 60);
+      // few distinct values in some trials (many ties), all distinct in others
+      const spread = trial % 2 === 0 ? 5 : 1000;
+      const values = Array.from({ length: n }, () => Math.floor(random() * spread) / 4);
+      const p = [0, 20, 50, 95, 100][trial % 5]!;
+      expect(bootstrapPercentileCI(values, p, { seed: trial, resamples: 101 })).toEqual(
+        resampleAndSort(values, p, trial, 101),
+      );
+    }
+  });
+
+  it("reads several percentiles off one set of resamples, each as if bootstrapped alone", () => {
+    const [p50, p95] = bootstrapPercentileCIs(latencies, [50, 95], { seed: 9, resamples: 300 });
+    expect(p50).toEqual(bootstrapPercentileCI(latencies, 50, { seed: 9, resamples: 300 }));
+    expect(p95).toEqual(bootstrapPercentileCI(latencies, 95, { seed: 9, resamples: 300 }));
+    expect(p95!.value).toBeGreaterThan(p50!.value);
+  });
+
+  it("rejects a NaN value and a percentile outside [0, 100]", () => {
+    expect(() => bootstrapPercentileCIs([1, Number.NaN], [50])).toThrow(StatsArgumentError);
+    expect(() => bootstrapPercentileCIs([1, 2], [50, 101])).toThrow(StatsArgumentError);
+  });
 
   it("is deterministic for a seed and changes with it", () => {
     const a = bootstrapPercentileCI(latencies, 95, { seed: 3, resamples: 500 });

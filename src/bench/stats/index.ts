@@ -1,6 +1,6 @@
 export { seededRandom } from "../../random.ts";
-export { type BootstrapOptions, bootstrapPercentileCI, type PercentileEstimate } from "./bootstrap.ts";
+export { type BootstrapOptions, bootstrapPercentileCIs, type PercentileEstimate } from "./bootstrap.ts";
 export { StatsArgumentError } from "./errors.ts";
 export { mcnemarExact, type PairedCounts, type PairedDifference, pairedDifferenceCI } from "./mcnemar.ts";
-export { nearestRank, percentile, selectInPlace } from "./percentile.ts";
+export { nearestRank, percentile } from "./percentile.ts";
 export { type Interval, wilson, Z95 } from "./wilson.ts";
