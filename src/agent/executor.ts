@@ -3,6 +3,7 @@
  * time), and turns every failure into a string. Retries and schema validation belong to the ToolHost.
  */
 
+import { toolCallText } from "./record-format.ts";
 import { resolveReferences } from "./references.ts";
 import type { ToolRunner } from "./tool-runner.ts";
 import type { ExecutedStep, PlanStep } from "./types.ts";
@@ -91,10 +92,11 @@ async function runStep(
     prepare: true,
     guarded: false,
   });
-  const base = { id: step.id, tool: step.tool, round: input.round, callSeq: record.seq, text: record.text };
-  if (record.ok) return { ...base, status: "ok", value: record.data ?? record.text };
-  const missing = record.error?.missing?.length ? record.error.missing : missingFromMessage(record.text);
-  return { ...base, status: "error", error: record.text, ...(missing.length > 0 ? { missing } : {}) };
+  const text = toolCallText(record);
+  const base = { id: step.id, tool: step.tool, round: input.round, callSeq: record.seq, text };
+  if (record.ok) return { ...base, status: "ok", value: record.data ?? text };
+  const missing = record.error?.missing?.length ? record.error.missing : missingFromMessage(text);
+  return { ...base, status: "error", error: text, ...(missing.length > 0 ? { missing } : {}) };
 }
 
 function skipped(step: PlanStep, round: number, error: string): StepOutcome {

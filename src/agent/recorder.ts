@@ -1,7 +1,7 @@
 /**
  * Records a run as it happens: every model request (through `complete`/`chat` here, never the provider
  * directly), every tool call, and the time spent in each. Also the one place that notices the run was
- * aborted or ran out of time.
+ * aborted or ran out of time. Records are written in the trace's compact form (record-format.ts).
  */
 
 import type {
@@ -12,6 +12,7 @@ import type {
   ModelProvider,
 } from "../models/types.ts";
 import { ModelCallError, RunAbortedError } from "./errors.ts";
+import { RequestCompactor, recordedToolText } from "./record-format.ts";
 import type { AgentStage, AgentTimings, ModelCallRecord, ToolCallRecord } from "./types.ts";
 
 type Interval = [number, number];
@@ -22,6 +23,7 @@ export class RunRecorder {
   private readonly started = performance.now();
   private readonly modelIntervals: Interval[] = [];
   private readonly toolIntervals: Interval[] = [];
+  private readonly requests = new RequestCompactor();
 
   constructor(
     private readonly model: ModelProvider,
@@ -41,11 +43,12 @@ export class RunRecorder {
   }
 
   async complete(stage: AgentStage, request: Omit<CompletionRequest, "signal">): Promise<CompletionResponse> {
+    const seq = this.modelCalls.length + 1;
     const record: ModelCallRecord = {
-      seq: this.modelCalls.length + 1,
+      seq,
       stage: request.stage,
       kind: "complete",
-      prompt: request.prompt,
+      ...this.requests.prompt(seq, request.prompt),
       ...(request.options ? { options: request.options } : {}),
       output: "",
       startMs: 0,
@@ -57,12 +60,16 @@ export class RunRecorder {
   }
 
   async chat(stage: AgentStage, request: Omit<ChatRequest, "signal">): Promise<ChatResponse> {
+    const seq = this.modelCalls.length + 1;
     const record: ModelCallRecord = {
-      seq: this.modelCalls.length + 1,
+      seq,
       stage: request.stage,
       kind: "chat",
-      messages: structuredClone(request.messages),
-      ...(request.tools ? { tools: request.tools.map((tool) => tool.name) } : {}),
+      ...this.requests.chat(
+        seq,
+        request.messages,
+        request.tools?.map((tool) => tool.name),
+      ),
       ...(request.options ? { options: request.options } : {}),
       output: "",
       startMs: 0,
@@ -93,9 +100,10 @@ export class RunRecorder {
     return this.toolCalls.length;
   }
 
-  /** Records a finished call, in its reserved place when it has one. */
-  addToolCall(record: Omit<ToolCallRecord, "seq">, seq?: number): ToolCallRecord {
-    const full = { seq: seq ?? this.reserveToolSeq(), ...record } as ToolCallRecord;
+  /** Records a finished call, in its reserved place when it has one (`text` as record-format.ts stores it). */
+  addToolCall(record: Omit<ToolCallRecord, "seq" | "text"> & { text: string }, seq?: number): ToolCallRecord {
+    const { text, ...rest } = record;
+    const full: ToolCallRecord = { seq: seq ?? this.reserveToolSeq(), ...rest, ...recordedToolText(text, rest.data) };
     this.toolCalls[full.seq - 1] = full;
     return full;
   }

@@ -8,6 +8,7 @@ import type { ToolCallResult, ToolDefinition, ToolHost } from "../mcp/types.ts";
 import { renderResult } from "./compact-data.ts";
 import { describe } from "./errors.ts";
 import { normaliseKeys } from "./normalise.ts";
+import { toolCallText } from "./record-format.ts";
 import type { RunRecorder } from "./recorder.ts";
 import { truncate } from "./text.ts";
 import { findTool } from "./tool-schema.ts";
@@ -130,6 +131,6 @@ export function observationText(
   question?: string,
 ): string {
   return record.ok
-    ? renderResult(record.data ?? record.text, maxChars, question)
-    : truncate(`ERROR: ${record.text}`, maxChars);
+    ? renderResult(record.data ?? toolCallText(record), maxChars, question)
+    : truncate(`ERROR: ${toolCallText(record)}`, maxChars);
 }

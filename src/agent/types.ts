@@ -124,17 +124,29 @@ export interface ParsedPlan {
 
 // ─── trace records ──────────────────────────────────────────────────────────────────────────────
 
-/** One request to the model, as sent, and what came back. */
+/**
+ * One request to the model and what came back. The request is stored without repeating an earlier
+ * call of the same run: a ReAct prompt extends the previous turn's, a chat loop sends its whole
+ * conversation again. `promptFrom` / `messagesFrom` / `toolsFrom` point back at the call (by `seq`,
+ * always an earlier one) whose request this one continues; `modelCallRequest(modelCalls, call)`
+ * (record-format.ts) rebuilds the request exactly as sent, and is how every reader gets it.
+ */
 export interface ModelCallRecord {
   seq: number;
   stage: ModelStage;
   kind: "complete" | "chat";
-  /** `complete` requests. */
+  /** `complete` requests: the prompt, or with `promptFrom`, the text after the shared prefix. */
   prompt?: string;
-  /** `chat` requests (a copy at the time of the call). */
+  /** The prompt starts with the first `chars` characters (UTF-16 units) of call `seq`'s prompt. */
+  promptFrom?: { seq: number; chars: number };
+  /** `chat` requests: the messages (a copy at the time of the call), or with `messagesFrom`, those after the shared ones. */
   messages?: ChatMessage[];
-  /** Names of the tools offered to a `chat` request. */
+  /** The messages start with the first `count` messages of call `seq`'s request. */
+  messagesFrom?: { seq: number; count: number };
+  /** Names of the tools offered to a `chat` request (absent with `toolsFrom`). */
   tools?: string[];
+  /** The same tools were offered as to call `seq`. */
+  toolsFrom?: number;
   options?: GenerationOptions;
   /** Raw model text (empty when it failed). */
   output: string;
@@ -172,8 +184,11 @@ export interface ToolCallRecord {
   /** Values that did not fit the schema (sent unchanged; the server decides). */
   coercionProblems: string[];
   ok: boolean;
-  /** The result text, or the error text. */
-  text: string;
+  /**
+   * The result text, or the error text. Left out when it is exactly `JSON.stringify(data)` (what the
+   * mock servers return): read it with `toolCallText(call)` (record-format.ts).
+   */
+  text?: string;
   data?: unknown;
   error?: ToolCallError;
   attempts: ToolAttempt[];
@@ -299,6 +314,11 @@ export interface AgentResult {
     available: string[];
     /** What the planner / ReAct saw, in rank order. */
     filtered: string[];
+    /**
+     * The filter's ranking, best first: only the tools that scored above 0 (or the first tool, when
+     * none did); the others scored 0 and rank after them in `available` order. Empty when no ranking
+     * was made (native, jsonl). `rankedToolScores(tools)` (record-format.ts) gives the whole ranking.
+     */
     scores: ToolScore[];
   };
   /**

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mockServerFactories } from "../../mock-servers/index.ts";
 import { type Standin, startStandin } from "../../mock-servers/ollama/server.ts";
 import { runAgent } from "../../src/agent/agent.ts";
+import { toolCallText } from "../../src/agent/record-format.ts";
 import type { AgentResult, Strategy } from "../../src/agent/types.ts";
 import { loadDataset } from "../../src/bench/dataset/load.ts";
 import { ClientPool } from "../../src/mcp/pool.ts";
@@ -70,7 +71,12 @@ function outcome(result: AgentResult) {
       calls: call.toolCalls?.map(({ name, arguments: args }) => ({ name, args })),
       error: call.error,
     })),
-    tools: result.toolCalls.map((call) => ({ tool: call.tool, args: call.args, ok: call.ok, text: call.text })),
+    tools: result.toolCalls.map((call) => ({
+      tool: call.tool,
+      args: call.args,
+      ok: call.ok,
+      text: toolCallText(call),
+    })),
     answer: result.answer,
     error: result.error?.code,
   };
