@@ -7,9 +7,9 @@ import type { DatasetItem } from "../bench/dataset/types.ts";
 import { ClientPool } from "../mcp/pool.ts";
 import type { Registry } from "../mcp/registry.ts";
 import type { ToolHost } from "../mcp/types.ts";
+import { REPO_ROOT } from "../paths.ts";
 import { type BfclDataOptions, questionOfItem } from "./dataset.ts";
 import { BFCL_SERVER } from "./import.ts";
-import { REPO_ROOT } from "./paths.ts";
 import { createBfclServer } from "./server.ts";
 import type { BfclFunctionDoc } from "./types.ts";
 

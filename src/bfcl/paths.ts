@@ -3,10 +3,8 @@
  * and the file names BFCL uses inside a data folder (`BFCL_v3_<category>.json`, JSON Lines).
  */
 import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { REPO_ROOT } from "../paths.ts";
 
-/** The repo root: two folders up from src/bfcl/paths.ts, and from the bundle `pnpm bfcl` runs (dist/bfcl/). */
-export const REPO_ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
 export const DEFAULT_BFCL_ROOT = resolve(REPO_ROOT, "..", "shared", "bfcl");
 export const DEFAULT_BFCL_DATA_DIR = join(DEFAULT_BFCL_ROOT, "data");
 /** Recorded model outputs, one folder per model. */

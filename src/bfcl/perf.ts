@@ -12,7 +12,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
 import { Bench } from "tinybench";
-import { DEFAULT_BFCL_DATA_DIR, DEFAULT_BFCL_RESULT_DIR, REPO_ROOT } from "./paths.ts";
+import { REPO_ROOT } from "../paths.ts";
+import { DEFAULT_BFCL_DATA_DIR, DEFAULT_BFCL_RESULT_DIR } from "./paths.ts";
 import { loadCategoryInputs, resolveResultDirs, scoreCategory, scoreResultDir } from "./score-dir.ts";
 
 export interface WallTimes {

@@ -4,7 +4,8 @@
  */
 import { relative } from "node:path";
 import { stringify } from "csv-stringify/sync";
-import { DEFAULT_BFCL_ROOT, REPO_ROOT } from "./paths.ts";
+import { REPO_ROOT } from "../paths.ts";
+import { DEFAULT_BFCL_ROOT } from "./paths.ts";
 import type { BfclVerdict } from "./types.ts";
 import { type ModelUplift, STAGES, UPLIFT_CONFIG } from "./uplift.ts";
 import type { CategorySummary, UpliftSummary } from "./uplift-summary.ts";

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_BFCL_DATA_DIR, DEFAULT_BFCL_RESULT_DIR, REPO_ROOT } from "./paths.ts";
+import { REPO_ROOT } from "../paths.ts";
+import { DEFAULT_BFCL_DATA_DIR, DEFAULT_BFCL_RESULT_DIR } from "./paths.ts";
 import { resolveResultDirs } from "./score-dir.ts";
 import { runUplift } from "./uplift.ts";
 import { REPORT_FILES, renderUpliftFiles } from "./uplift-report.ts";

@@ -24,6 +24,7 @@ interface BenchFlags {
   seed: string;
   repeats: string;
   concurrency?: string;
+  threads?: string;
   timeout?: string;
   shard?: string;
   resume?: string;
@@ -52,6 +53,7 @@ export function registerBenchCommand(program: Command): void {
     .option("--seed <n>", "seed of the simulator and every random draw", "1")
     .option("--repeats <k>", "run every item K times", "1")
     .option("--concurrency <n>", "queries in flight (default 1; 4 for the simulator over stdio)")
+    .option("--threads <n>", "threads running queries: the simulator only (default: one per core for big runs)")
     .option("--timeout <seconds>", "time limit of one query")
     .option("--shard <i/n>", "run only shard i of n (merge with `results merge`)")
     .option("--resume <run-id>", "continue a run: skip its finished records, run the rest")
@@ -75,6 +77,7 @@ export function registerBenchCommand(program: Command): void {
           request,
           resume: flags.resume,
           concurrency: flags.concurrency ? parsePositiveInt("--concurrency", flags.concurrency) : undefined,
+          threads: flags.threads ? parsePositiveInt("--threads", flags.threads) : undefined,
           modelsFile: flags.models,
           cli: cliOverrides(flags),
           signal: controller.signal,

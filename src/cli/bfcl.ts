@@ -10,11 +10,12 @@ import { basename, join, resolve } from "node:path";
 import type { Command } from "commander";
 import { availableCategories } from "../bfcl/catalog.ts";
 import { checkCategories } from "../bfcl/dataset.ts";
-import { DEFAULT_BFCL_DATA_DIR, REPO_ROOT } from "../bfcl/paths.ts";
+import { DEFAULT_BFCL_DATA_DIR } from "../bfcl/paths.ts";
 import { toJsonReports, toTerminalReports } from "../bfcl/report.ts";
 import { resolveResultDirs, scoreResultDir } from "../bfcl/score-dir.ts";
 import { writeBfclDataset } from "../bfcl/write-dataset.ts";
 import { InputError } from "../errors.ts";
+import { REPO_ROOT } from "../paths.ts";
 import { parsePositiveInt } from "./flags.ts";
 
 export interface BfclCliIo {

@@ -90,7 +90,7 @@ async function openStdio(entry: RegistryEntry, options: ConnectOptions): Promise
       "SERVER_CONNECT_FAILED",
       `server "${entry.name}" did not start: ${command} ${(entry.args ?? []).join(" ")} — ${(cause as Error).message}` +
         (said ? ` (stderr: ${said})` : "") +
-        (entry.mock ? " — run `pnpm build:servers` if dist/mock-servers is missing" : ""),
+        (entry.mock ? " — run `pnpm build` if dist/mock-servers is missing" : ""),
       { cause, context: { server: entry.name } },
     );
   }

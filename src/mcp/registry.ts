@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { REPO_ROOT } from "../paths.ts";
 import { RegistryError } from "./errors.ts";
 
 /** One server in a registry file (DESIGN §5). Mock servers and a user's real servers look the same. */
@@ -29,7 +30,7 @@ export interface Registry {
   servers: RegistryEntry[];
 }
 
-export const DEFAULT_REGISTRY = resolve(dirname(new URL(import.meta.url).pathname), "../../mock-servers/registry.json");
+export const DEFAULT_REGISTRY = join(REPO_ROOT, "mock-servers", "registry.json");
 
 const NAME = /^[a-z][a-z0-9_-]*$/;
 

@@ -5,15 +5,16 @@
  */
 
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { parseDocument } from "yaml";
 import { z } from "zod";
 import { type AgentConfig, type AgentConfigInput, type AgentLimits, resolveAgentConfig } from "../agent/types.ts";
+import { REPO_ROOT } from "../paths.ts";
 import { ModelsConfigError, UnknownConfigurationError } from "./errors.ts";
 import { dropUndefined } from "./json.ts";
 import type { GenerationOptions } from "./types.ts";
 
-export const DEFAULT_MODELS_FILE = fileURLToPath(new URL("../../models.yaml", import.meta.url));
+export const DEFAULT_MODELS_FILE = join(REPO_ROOT, "models.yaml");
 
 interface ModelEntryBase {
   /** The name the user gave (`--model`), e.g. `qwen2.5:3b`, `sim:slm-3b`, `openai:qwen2.5-3b`. */

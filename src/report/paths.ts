@@ -1,8 +1,6 @@
 /** Where things live: the repository root, and reports/ under it. */
-import { dirname, isAbsolute, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+import { isAbsolute, relative, resolve } from "node:path";
+import { REPO_ROOT } from "../paths.ts";
 export const REPORTS_DIR = resolve(REPO_ROOT, "reports");
 
 /** A path as reports print it: relative to the repository when inside it, so it reads the same on every machine. */

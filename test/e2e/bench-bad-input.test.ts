@@ -70,6 +70,11 @@ describe("bench on bad input", () => {
       },
       { args: ["--model", "sim:oracle", "--seed", "-1"], code: 2, line: /--seed must be a whole number ≥ 0, not "-1"/ },
       {
+        args: ["--model", "qwen2.5:3b", "--config", "onsetlab", "--threads", "2"],
+        code: 2,
+        line: /--threads above 1 runs the simulator only, without --record\/--replay/,
+      },
+      {
         args: ["--model", "qwen2.5:3b", "--config", "onsetlab"],
         env: { OLLAMA_HOST: `http://127.0.0.1:${port}` },
         code: 1,

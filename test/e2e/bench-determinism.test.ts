@@ -1,13 +1,15 @@
 /**
  * Determinism: two runs of one matrix with the same seed produce identical records except timing
  * fields (startedAt, taskMs, every *Ms, timings, the latency score: record-content.ts), even with a
- * different concurrency; another seed gives different records on a noisy profile.
+ * different concurrency or on worker threads; another seed gives different records on a noisy profile.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runBench } from "../../src/bench/run/bench.ts";
+import { RUN_FILES, readJsonl } from "../../src/bench/run/store.ts";
+import type { SpanLine } from "../../src/trace/jsonl-exporter.ts";
 import { benchRequest, recordContents } from "../support/bench-run.ts";
 
 const root = mkdtempSync(join(tmpdir(), "onsetlab-determinism-"));
@@ -21,6 +23,7 @@ describe("bench determinism", () => {
     const first = await runBench({ request, resultsRoot: root, concurrency: 4 });
     const second = await runBench({ request, resultsRoot: root, concurrency: 1 });
     const reseeded = await runBench({ request: { ...request, seed: 8 }, resultsRoot: root, concurrency: 4 });
+    const threaded = await runBench({ request, resultsRoot: root, threads: 2 });
 
     const a = recordContents(first.dir);
     const b = recordContents(second.dir);
@@ -28,6 +31,16 @@ describe("bench determinism", () => {
     expect(a).toHaveLength(first.manifest.tasks);
     expect(new Set(a.map((record) => record.key)).size).toBe(a.length);
     expect(b).toEqual(a);
+    expect(recordContents(threaded.dir)).toEqual(a);
+    // every query span of every thread hangs under the one run span
+    const spans = readJsonl<SpanLine>(join(threaded.dir, RUN_FILES.traces)).rows;
+    const run = spans.filter((span) => span.name === "run");
+    expect(run).toHaveLength(1);
+    const queries = spans.filter((span) => span.name === "query");
+    expect(queries).toHaveLength(a.length);
+    expect(new Set(queries.map((span) => `${span.traceId}/${span.parentSpanId}`))).toEqual(
+      new Set([`${run[0]!.traceId}/${run[0]!.spanId}`]),
+    );
 
     // the same keys, but the simulator's noise moved with the seed
     expect(c.map((record) => record.key)).toEqual(a.map((record) => record.key));

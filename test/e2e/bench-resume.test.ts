@@ -39,7 +39,8 @@ async function waitForRecords(child: ReturnType<typeof spawn>, records: number):
 
 describe("bench kill -9 and --resume", () => {
   it("finishes a killed run with one record per key, equal to an uninterrupted run", async () => {
-    const child = spawn(process.execPath, [...CLI, "bench", ...flags], {
+    // killed while two threads run tasks; resumed on one
+    const child = spawn(process.execPath, [...CLI, "bench", ...flags, "--threads", "2"], {
       cwd: REPO_ROOT,
       env: { ...process.env, CI: "true", ONSETLAB_RESULTS_DIR: killedRoot },
       stdio: "ignore",

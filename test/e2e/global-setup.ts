@@ -1,4 +1,4 @@
-import { buildServers } from "../../scripts/build-servers.ts";
+import { buildServers } from "../../scripts/build.ts";
 
 /** The e2e suite spawns real server processes: bundle them first so they are never stale. */
 export default async function setup(): Promise<void> {

@@ -5,12 +5,11 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { REPO_ROOT } from "../../paths.ts";
 import { DatasetError, type DatasetProblem } from "./errors.ts";
 import type { DatasetItem, LoadedItem } from "./types.ts";
 
-const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 export const DATASETS_DIR = join(REPO_ROOT, "datasets");
 export const DATASET_SCHEMA_FILE = join(DATASETS_DIR, "schema.json");
 

@@ -5,12 +5,12 @@
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { MOCK_NOW } from "../../../mock-servers/kit/types.ts";
 import type { AgentConfig, AgentConfigInput } from "../../agent/index.ts";
 import { loadBfclDataset } from "../../bfcl/dataset.ts";
 import { InputError } from "../../errors.ts";
-import { loadRegistry } from "../../mcp/registry.ts";
 import {
   loadModelsConfig,
   type ModelEntry,
@@ -20,17 +20,18 @@ import {
   resolveConfiguration,
   resolveModel,
 } from "../../models/config.ts";
-import { createProvider, providerId } from "../../models/factory.ts";
-import type { ModelProvider } from "../../models/types.ts";
+import { providerId } from "../../models/factory.ts";
+import { REPO_ROOT } from "../../paths.ts";
 import { datasetHash, narrowItems, selectItems } from "../dataset/select.ts";
 import type { DatasetItem } from "../dataset/types.ts";
-import { type ItemScore, type ScoredRecord, scoreItem, summarize, ToolCatalog } from "../scoring/index.ts";
-import { BfclEnvironment, isBfclDataset } from "./bfcl-environment.ts";
+import { type ItemScore, type ScoredRecord, summarize } from "../scoring/index.ts";
+import { isBfclDataset } from "./bfcl-environment.ts";
 import { compareConfigurations, type RunSummary } from "./compare-configs.ts";
-import { MockEnvironment, type ToolEnvironment } from "./environment.ts";
-import { executeTasks, type TaskFailure, type TaskRecord } from "./execute.ts";
+import type { TaskFailure, TaskRecord } from "./execute.ts";
 import { expandMatrix, type Shard, selectShard } from "./matrix.ts";
 import { ModelOutageWatch } from "./model-outage.ts";
+import { providerCache } from "./providers.ts";
+import { runShare, type ShareHooks, type ShareSpec } from "./share.ts";
 import { startRunTracer } from "./spans.ts";
 import {
   forEachJsonl,
@@ -43,6 +44,7 @@ import {
   truncateTorn,
   writeJsonAtomic,
 } from "./store.ts";
+import { runShareInThread } from "./threads.ts";
 
 /** What the user asked for; stored in run.json so that a resume runs the same matrix. */
 export interface BenchRequest {
@@ -86,6 +88,8 @@ export interface BenchOptions {
   /** Continue this run (its run.json decides the matrix; `request` only lends concurrency). */
   resume?: string;
   concurrency?: number;
+  /** Threads that run tasks (the simulator only; default: one per core for a big simulator run). */
+  threads?: number;
   modelsFile?: string;
   resultsRoot?: string;
   /** CLI flags over the configuration axes (highest precedence). */
@@ -154,8 +158,9 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
   const runId = previous?.runId ?? newRunId(request.models.join("+"));
   const dir = runDir(runId, root);
   const resolved = resolveAll(models, entries, configs, options.cli, request.timeoutS);
-  // Real models: one query at a time, so latencies are honest. The simulator in memory runs on this one
-  // thread, where concurrency only interleaves (measured slower); over stdio the servers work in parallel.
+  // Real models: one query at a time, so latencies are honest. The simulator in memory is pure CPU:
+  // concurrency in one thread only interleaves (measured slower), threads do the work in parallel; over
+  // stdio the servers work in processes of their own, so queries in flight overlap.
   const simulated = entries.every((entry) => entry.provider === "sim");
   const concurrency = options.concurrency ?? (simulated && request.transport === "stdio" ? 4 : 1);
 
@@ -180,6 +185,7 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
   );
   const todo = tasks.filter((task) => !done.has(task.key));
   const skipped = tasks.length - todo.length;
+  const threads = threadCount(options.threads, entries, request, todo.length);
 
   const session: RunManifest["sessions"][number] = {
     startedAt: new Date().toISOString(),
@@ -215,58 +221,61 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
   writeJsonAtomic(join(dir, RUN_FILES.run), manifest);
 
   const byId = new Map(items.map((item) => [item.id, item]));
-  const environment: ToolEnvironment = bfcl
-    ? new BfclEnvironment()
-    : await MockEnvironment.open({ registry: loadRegistry(), transport: request.transport, pools: concurrency });
   const appender = new JsonlAppender(recordsFile);
   const tracesAppender = new JsonlAppender(join(dir, RUN_FILES.traces));
-  const tracer = startRunTracer(runId, (line) => tracesAppender.append(line));
+  const runTracer = startRunTracer(runId, (line) => tracesAppender.append(line));
   const running: BenchProgress["running"] = Object.fromEntries(configs.map((config) => [config, { ok: 0, n: 0 }]));
   let finished = 0;
   let failures: TaskFailure[] = [];
+  const spec: ShareSpec = {
+    runId,
+    request,
+    modelsFile: options.modelsFile,
+    resolved,
+    items,
+    bfcl,
+    // the queries in flight are spread over the threads
+    concurrency: Math.max(1, Math.round(concurrency / threads)),
+    context: MOCK_WORLD_CONTEXT,
+    spanParent: runTracer.parent,
+  };
+  const stopShares = new AbortController();
+  const hooks: ShareHooks = {
+    signal: AbortSignal.any([outage.signal, stopShares.signal, ...(options.signal ? [options.signal] : [])]),
+    outage,
+    providers,
+    onFinished: (task) => {
+      appender.appendText(task.recordLine);
+      tracesAppender.appendText(task.spanLines);
+      const tally = running[task.config]!;
+      tally.n += 1;
+      if (task.taskSuccess) tally.ok += 1;
+      finished += 1;
+      options.onProgress?.({ done: finished, total: todo.length, running });
+    },
+  };
   try {
-    const catalog = new ToolCatalog(environment.definitions());
-    failures = await executeTasks<ItemScore>({
-      tasks: todo,
-      items: byId,
-      provider: (model, repeat) => providers(model, repeat),
-      config: (model, config) => resolved[model]![config]!,
-      environment,
-      score: ({ item, result, state, environment: env }) =>
-        scoreItem({
-          item,
-          trace: result,
-          stateChecks: state,
-          tools: item.tools || bfcl ? env.definitions(item) : catalog,
+    // whole items per thread (all their configurations and repeats), dealt round-robin like shards
+    const itemIds = items.map((item) => item.id);
+    const shares = Array.from({ length: threads }, (_, index) =>
+      threads === 1 ? todo : selectShard(todo, { index: index + 1, count: threads }, itemIds),
+    );
+    // a share that fails stops the others, and every thread is done before the files close
+    const settled = await Promise.allSettled(
+      shares.map((share, index) =>
+        (index === 0 ? runShare(spec, share, hooks) : runShareInThread(spec, share, hooks)).catch((error: unknown) => {
+          stopShares.abort(error);
+          throw error;
         }),
-      concurrency,
-      context: MOCK_WORLD_CONTEXT,
-      signal: options.signal ? AbortSignal.any([options.signal, outage.signal]) : outage.signal,
-      onRecord: (record) => {
-        const item = byId.get(record.itemId)!;
-        appender.append({ ...record, category: item.category } satisfies RunRecord);
-        tracer.recordQuery({
-          key: record.key,
-          model: record.model,
-          config: record.config,
-          itemId: record.itemId,
-          category: item.category,
-          startedAt: record.startedAt,
-          result: record.result,
-          taskSuccess: record.score.taskSuccess,
-        });
-        const tally = running[record.config]!;
-        tally.n += 1;
-        if (record.score.taskSuccess) tally.ok += 1;
-        finished += 1;
-        options.onProgress?.({ done: finished, total: todo.length, running });
-      },
-    });
+      ),
+    );
+    const failed = settled.find((result) => result.status === "rejected");
+    if (failed) throw failed.reason;
+    failures = settled.flatMap((result) => (result.status === "fulfilled" ? result.value : []));
   } finally {
     appender.close();
-    await tracer.end({ "onsetlab.tasks": finished });
+    await runTracer.end({ "onsetlab.tasks": finished });
     tracesAppender.close();
-    await environment.close();
   }
   const stopped = outage.stoppedRun(runId, skipped + finished);
   if (stopped) {
@@ -321,6 +330,33 @@ export function writeSummary(dir: string, manifest: RunManifest, items: Readonly
   return summary;
 }
 
+/** Below this many tasks a thread's start-up (its own servers, about a second) costs more than it saves. */
+const TASKS_PER_EXTRA_THREAD = 1000;
+
+/**
+ * Threads to run tasks on. Only the simulator without cassettes: real models are measured one query at a
+ * time (honest latency), and a cassette is one file. By default one per core, as far as the tasks pay for it.
+ */
+function threadCount(
+  requested: number | undefined,
+  entries: readonly ModelEntry[],
+  request: BenchRequest,
+  tasks: number,
+): number {
+  const eligible = entries.every((entry) => entry.provider === "sim") && !request.record && !request.replay;
+  if (requested !== undefined) {
+    if (requested > 1 && !eligible) {
+      throw new InputError(
+        "BAD_FLAG",
+        "--threads above 1 runs the simulator only, without --record/--replay (real models run one query at a time)",
+      );
+    }
+    return requested;
+  }
+  if (!eligible) return 1;
+  return Math.max(1, Math.min(availableParallelism(), 1 + Math.floor(tasks / TASKS_PER_EXTRA_THREAD)));
+}
+
 function configNames(models: ModelsConfig, request: BenchRequest): string[] {
   if (request.configs.length > 0) return request.configs;
   const matrix = request.matrix ?? models.defaultMatrix ?? "default";
@@ -363,36 +399,9 @@ function describeModel(entry: ModelEntry, request: BenchRequest): RunManifest["m
   };
 }
 
-/** One provider per model and repeat (the simulator's seed moves with the repeat), made on first use. */
-function providerCache(
-  entries: readonly ModelEntry[],
-  items: readonly DatasetItem[],
-  request: BenchRequest,
-  outage: ModelOutageWatch,
-): (model: string, repeat: number) => ModelProvider {
-  const made = new Map<string, ModelProvider>();
-  return (model, repeat) => {
-    const key = `${model}#${repeat}`;
-    let provider = made.get(key);
-    if (!provider) {
-      const entry = entries.find((candidate) => candidate.name === model)!;
-      provider = outage.watch(
-        createProvider(entry, {
-          gold: [...items],
-          seed: request.seed + repeat,
-          record: request.record,
-          replay: request.replay,
-        }),
-      );
-      made.set(key, provider);
-    }
-    return provider;
-  };
-}
-
 function versions(): Record<string, string> {
-  const root = new URL("../../../", import.meta.url);
-  const pkg = JSON.parse(readFileSync(new URL("package.json", root), "utf8")) as {
+  const root = REPO_ROOT;
+  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
     version: string;
     dependencies: Record<string, string>;
   };

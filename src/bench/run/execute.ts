@@ -63,6 +63,8 @@ export async function executeTasks<S>(options: ExecuteOptions<S>): Promise<TaskF
       } catch (error) {
         failures.push({ task, message: error instanceof Error ? error.message : String(error) });
       }
+      // in-memory tasks resolve in microtasks only: yield, so that timers and other threads' messages run
+      await new Promise((resolve) => setImmediate(resolve));
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));

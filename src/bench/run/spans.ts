@@ -3,17 +3,38 @@
  * with the GenAI semantic-convention attribute names. Built from a finished trace (the agent records
  * offsets from its start), so the agent itself carries no tracing code.
  */
-import { type Context, context, type Span, SpanStatusCode, type Tracer, trace } from "@opentelemetry/api";
+import {
+  type Context,
+  ROOT_CONTEXT,
+  type Span,
+  SpanStatusCode,
+  TraceFlags,
+  type Tracer,
+  trace,
+} from "@opentelemetry/api";
 import { resourceFromAttributes } from "@opentelemetry/resources";
-import { BasicTracerProvider, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
-import type { AgentResult } from "../../agent/index.ts";
-import { JsonlSpanExporter, type SpanLine } from "../../trace/jsonl-exporter.ts";
+import { BasicTracerProvider } from "@opentelemetry/sdk-trace-base";
+import { type AgentResult, toolCallText } from "../../agent/index.ts";
+import { JsonlSpanProcessor, type SpanLine } from "../../trace/jsonl-exporter.ts";
 
+/** The run span, open while the run lasts: its ids are the parent every query span names. */
 export interface RunTracer {
-  /** Spans of one finished query, under the run span. */
-  recordQuery(query: QuerySpanInput): void;
+  parent: SpanParent;
   /** Ends the run span and flushes. */
   end(attributes?: Record<string, string | number | boolean>): Promise<void>;
+}
+
+/** A span of another tracer (the run span, possibly in another thread), as plain data. */
+export interface SpanParent {
+  traceId: string;
+  spanId: string;
+}
+
+/** Spans of finished queries, under a run span. */
+export interface QueryTracer {
+  recordQuery(query: QuerySpanInput): void;
+  /** Flushes. */
+  end(): Promise<void>;
 }
 
 export interface QuerySpanInput {
@@ -28,21 +49,34 @@ export interface QuerySpanInput {
   taskSuccess?: boolean;
 }
 
-export function startRunTracer(runId: string, write: (line: SpanLine) => void): RunTracer {
-  const provider = new BasicTracerProvider({
+function tracerProvider(runId: string, write: (line: SpanLine) => void): BasicTracerProvider {
+  return new BasicTracerProvider({
     resource: resourceFromAttributes({ "service.name": "onsetlab-bench", "onsetlab.run_id": runId }),
-    spanProcessors: [new SimpleSpanProcessor(new JsonlSpanExporter(write))],
+    spanProcessors: [new JsonlSpanProcessor(write)],
   });
-  const tracer = provider.getTracer("onsetlab-bench");
-  const runSpan = tracer.startSpan("run", { attributes: { "onsetlab.run_id": runId } });
-  const runContext = trace.setSpan(context.active(), runSpan);
+}
+
+export function startRunTracer(runId: string, write: (line: SpanLine) => void): RunTracer {
+  const provider = tracerProvider(runId, write);
+  const runSpan = provider.getTracer("onsetlab-bench").startSpan("run", { attributes: { "onsetlab.run_id": runId } });
+  const { traceId, spanId } = runSpan.spanContext();
   return {
-    recordQuery: (input) => recordQuerySpans(tracer, runContext, input),
+    parent: { traceId, spanId },
     end: async (attributes = {}) => {
       runSpan.setAttributes(attributes);
       runSpan.end();
       await provider.shutdown();
     },
+  };
+}
+
+export function startQueryTracer(runId: string, parent: SpanParent, write: (line: SpanLine) => void): QueryTracer {
+  const provider = tracerProvider(runId, write);
+  const tracer = provider.getTracer("onsetlab-bench");
+  const runContext = trace.setSpanContext(ROOT_CONTEXT, { ...parent, traceFlags: TraceFlags.SAMPLED, isRemote: true });
+  return {
+    recordQuery: (input) => recordQuerySpans(tracer, runContext, input),
+    end: () => provider.shutdown(),
   };
 }
 
@@ -138,7 +172,7 @@ function recordQuerySpans(tracer: Tracer, parent: Context, input: QuerySpanInput
         attemptStart += attempt.durationMs;
         endSpan(attemptSpan, attemptStart, attempt.outcome === "ok" ? undefined : (attempt.message ?? attempt.outcome));
       }
-      endSpan(span, interval.end, call.ok ? undefined : call.text);
+      endSpan(span, interval.end, call.ok ? undefined : toolCallText(call));
     });
   }
   for (const [stage, { interval, children }] of stages) {

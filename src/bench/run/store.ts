@@ -18,13 +18,13 @@ import {
   writeSync,
 } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { InputError, OnsetlabError } from "../../errors.ts";
+import { REPO_ROOT } from "../../paths.ts";
 
 /** results/ of the repository, or ONSETLAB_RESULTS_DIR (tests and CI keep their runs apart with it). */
 export const RESULTS_DIR = process.env.ONSETLAB_RESULTS_DIR
   ? resolve(process.env.ONSETLAB_RESULTS_DIR)
-  : resolve(dirname(fileURLToPath(import.meta.url)), "../../../results");
+  : join(REPO_ROOT, "results");
 
 export const RUN_FILES = {
   run: "run.json",
@@ -83,7 +83,12 @@ export class JsonlAppender {
   }
 
   append(value: unknown): void {
-    writeSync(this.fd, `${JSON.stringify(value)}\n`);
+    this.appendText(`${JSON.stringify(value)}\n`);
+  }
+
+  /** Whole lines already serialised (each ending in a newline), in one write. */
+  appendText(lines: string): void {
+    if (lines.length > 0) writeSync(this.fd, lines);
   }
 
   close(): void {

@@ -1,0 +1,61 @@
+/**
+ * `pnpm build`: the runnable builds, so that runs start in plain `node` without a TypeScript loader.
+ * - dist/mock-servers/<name>.mjs: each mock server's stdio entry (start-up is what the stdio connect-all
+ *   target measures). Packages that load their own .wasm files stay external.
+ * - dist/cli/: the CLI the heavy commands run (bench, agent, perf, mock). Without tsx's loader and its
+ *   source transforms a process holds ~65 MB less, which counts once per worker thread as well.
+ */
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { build } from "esbuild";
+
+const root = new URL("..", import.meta.url).pathname;
+
+export async function buildServers(): Promise<string[]> {
+  const serversDir = join(root, "mock-servers");
+  const entries = readdirSync(serversDir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(join(serversDir, entry.name, "main.ts")))
+    .map((entry) => entry.name);
+  await build({
+    entryPoints: Object.fromEntries(entries.map((name) => [name, join(serversDir, name, "main.ts")])),
+    outdir: join(root, "dist", "mock-servers"),
+    outExtension: { ".js": ".mjs" },
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    external: ["sql.js", "quickjs-emscripten", "@jitl/*"],
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    logLevel: "warning",
+  });
+  return entries;
+}
+
+/**
+ * The CLI as ESM chunks (packages stay in node_modules). Modules that start their own process or thread
+ * from their own file (the perf child, the bench's worker threads) are entries too, so that their code
+ * lives in a chunk of its own rather than in bin.js, which would run the CLI again.
+ */
+export async function buildCli(): Promise<void> {
+  await build({
+    entryPoints: {
+      bin: join(root, "src", "cli", "bin.ts"),
+      "bench-threads": join(root, "src", "bench", "run", "threads.ts"),
+      "perf-harness": join(root, "src", "bench", "perf", "harness.ts"),
+    },
+    outdir: join(root, "dist", "cli"),
+    bundle: true,
+    splitting: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    packages: "external",
+    logLevel: "warning",
+  });
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const built = await buildServers();
+  await buildCli();
+  process.stderr.write(`built ${built.length} mock servers → dist/mock-servers/, the CLI → dist/cli/\n`);
+}

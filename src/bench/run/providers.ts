@@ -1,0 +1,38 @@
+/** The run's model providers: one per model and repeat (the simulator's seed moves with the repeat), made on first use. */
+import type { ModelEntry } from "../../models/config.ts";
+import { createProvider } from "../../models/factory.ts";
+import type { ModelProvider } from "../../models/types.ts";
+import type { DatasetItem } from "../dataset/types.ts";
+import type { ModelOutageWatch } from "./model-outage.ts";
+
+export interface ProviderRequest {
+  seed: number;
+  record?: string;
+  replay?: string;
+}
+
+export function providerCache(
+  entries: readonly ModelEntry[],
+  items: readonly DatasetItem[],
+  request: ProviderRequest,
+  outage: ModelOutageWatch,
+): (model: string, repeat: number) => ModelProvider {
+  const made = new Map<string, ModelProvider>();
+  return (model, repeat) => {
+    const key = `${model}#${repeat}`;
+    let provider = made.get(key);
+    if (!provider) {
+      const entry = entries.find((candidate) => candidate.name === model)!;
+      provider = outage.watch(
+        createProvider(entry, {
+          gold: [...items],
+          seed: request.seed + repeat,
+          record: request.record,
+          replay: request.replay,
+        }),
+      );
+      made.set(key, provider);
+    }
+    return provider;
+  };
+}
