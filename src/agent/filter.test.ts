@@ -49,3 +49,20 @@ describe("filterTools", () => {
     expect(filterTools("anything", SAMPLE_TOOLS, "all").tools).toHaveLength(SAMPLE_TOOLS.length);
   });
 });
+
+describe("rankTools, asked again", () => {
+  it("ranks another tool list afresh for the same query, and hands out copies", () => {
+    const query = "list the open issues of the repo";
+    const first = rankTools(query, SAMPLE_TOOLS);
+    first[0]!.score = -1;
+    first.reverse();
+    expect(rankTools(query, SAMPLE_TOOLS)[0]).toEqual({ name: "list_issues", score: expect.any(Number) });
+    expect(rankTools(query, SAMPLE_TOOLS)[0]!.score).toBeGreaterThan(0);
+
+    // a different list (a tool more, with a better name) under the same query is its own ranking
+    const better = defineTool("github", "list_open_issues_of_repo", "List the open issues of a repository.", {});
+    const widened = [...SAMPLE_TOOLS, better];
+    expect(rankTools(query, widened)[0]!.name).toBe("list_open_issues_of_repo");
+    expect(rankTools(query, SAMPLE_TOOLS)[0]!.name).toBe("list_issues");
+  });
+});

@@ -5,6 +5,7 @@
  */
 
 import type { ToolDefinition } from "../mcp/types.ts";
+import { cached } from "../memo.ts";
 import type { ChatMessage } from "../models/types.ts";
 import { parseLooseJson, stripFences } from "./loose-json.ts";
 import type { RunRecorder } from "./recorder.ts";
@@ -29,10 +30,17 @@ export function buildJsonlSystemPrompt(tools: readonly ToolDefinition[]): string
     'After your tool calls you get one {"type":"observation",...} line per call; then continue.',
     "",
     "Tools (arguments as JSON Schema):",
-    ...tools.map((tool) =>
-      JSON.stringify({ name: tool.name, description: tool.description, parameters: tool.inputSchema }),
-    ),
+    ...tools.map(jsonlToolLine),
   ].join("\n");
+}
+
+/** A tool's line does not change during a run; the jsonl prompt lists every tool on every query. */
+const jsonlToolLines = new WeakMap<ToolDefinition, string>();
+
+function jsonlToolLine(tool: ToolDefinition): string {
+  return cached(jsonlToolLines, tool, () =>
+    JSON.stringify({ name: tool.name, description: tool.description, parameters: tool.inputSchema }),
+  );
 }
 
 /** Reads every protocol object in a reply; prose, fences and broken JSON are tolerated. Never throws. */
