@@ -4,6 +4,7 @@
  * trace and never throws for model or tool failures — only for programming errors.
  */
 
+import { startDeadline } from "../abort.ts";
 import type { ToolDefinition, ToolHost } from "../mcp/types.ts";
 import type { ModelProvider } from "../models/types.ts";
 import { ModelCallError, RunAbortedError } from "./errors.ts";
@@ -62,9 +63,8 @@ interface Prepared {
 export async function runAgent(query: string, options: RunAgentOptions): Promise<AgentResult> {
   const config = resolveAgentConfig(options.config);
   const allTools = options.tools.listTools();
-  const deadline = AbortSignal.timeout(config.limits.totalTimeoutMs);
-  const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
-  const recorder = new RunRecorder(options.model, signal, () =>
+  const deadline = startDeadline(config.limits.totalTimeoutMs, options.signal);
+  const recorder = new RunRecorder(options.model, deadline.signal, () =>
     options.signal?.aborted
       ? "aborted by the caller"
       : `total time limit of ${config.limits.totalTimeoutMs} ms exceeded`,
@@ -93,6 +93,8 @@ export async function runAgent(query: string, options: RunAgentOptions): Promise
   } catch (error) {
     if (!(error instanceof ModelCallError || error instanceof RunAbortedError)) throw error;
     result.error = { stage: error.stage, code: error.code, message: error.message };
+  } finally {
+    deadline.dispose();
   }
   result.modelCalls = recorder.modelCalls;
   result.toolCalls = recorder.toolCalls;

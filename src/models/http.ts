@@ -5,6 +5,7 @@
  */
 
 import { isIP } from "node:net";
+import { startDeadline } from "../abort.ts";
 import { ModelAbortedError, ModelError, ModelTimeoutError, ProviderUnreachableError } from "./errors.ts";
 
 /**
@@ -37,14 +38,13 @@ export async function guardedCall<T>(
   limits: CallLimits,
   call: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
-  const timeout = AbortSignal.timeout(limits.timeoutMs);
-  const signal = limits.signal ? AbortSignal.any([limits.signal, timeout]) : timeout;
   if (limits.signal?.aborted) throw abortedError(target, limits.signal);
+  const deadline = startDeadline(limits.timeoutMs, limits.signal);
   try {
-    return await call(signal);
+    return await call(deadline.signal);
   } catch (error) {
     if (limits.signal?.aborted) throw abortedError(target, limits.signal, error);
-    if (timeout.aborted) {
+    if (deadline.expired) {
       throw new ModelTimeoutError("MODEL_TIMEOUT", `no answer from ${target.endpoint} within ${limits.timeoutMs} ms`, {
         context: { endpoint: target.endpoint, timeoutMs: limits.timeoutMs },
         cause: error,
@@ -60,6 +60,9 @@ export async function guardedCall<T>(
       );
     }
     throw error;
+  } finally {
+    // the call has read its whole answer (streams included) by now
+    deadline.dispose();
   }
 }
 
