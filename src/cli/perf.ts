@@ -52,12 +52,13 @@ export function registerPerfCommand(program: Command): void {
         });
         const rate = (value: number) => `${value.toFixed(0)} runs/s`;
         const ms = (value: number) => `${value.toFixed(3)} ms`;
+        const threads = (count: number) => `${count} thread${count === 1 ? "" : "s"}`;
         write(
           report,
           [
             `harness on ${report.model} (simulated model), matrix ${report.matrix}; load average ${loadAverage()}`,
-            `in-memory  ${rate(report.inMemoryRunsPerSec)} over ${report.inMemoryRuns} runs   target ≥ 1000 runs/s`,
-            `stdio      ${rate(report.stdioRunsPerSec)} over ${report.stdioRuns} runs   target ≥ 300 runs/s`,
+            `in-memory  ${rate(report.inMemoryRunsPerSec)} over ${report.inMemoryRuns} runs, ${threads(report.inMemoryThreads)}   target ≥ 1000 runs/s`,
+            `stdio      ${rate(report.stdioRunsPerSec)} over ${report.stdioRuns} runs, ${threads(report.stdioThreads)}   target ≥ 300 runs/s`,
             `overhead per run p50/p95  ${ms(report.overheadP50Ms)} / ${ms(report.overheadP95Ms)}   target p50 ≤ 1 ms`,
             `peak RSS  ${report.peakRssMb.toFixed(0)} MB   target ≤ 300 MB`,
             "",

@@ -70,6 +70,7 @@ describe("bench kill -9 and --resume", () => {
     const manifest = readJson<RunManifest>(join(dir, RUN_FILES.run), "run.json");
     expect(manifest.sessions).toHaveLength(2);
     expect(manifest.sessions[1]?.tasksRun).toBe(planned - before);
+    expect(manifest.sessions.map((session) => session.threads)).toEqual([2, 1]);
     expect(manifest.finishedAt).toBeDefined();
 
     const uninterrupted = await runBench({

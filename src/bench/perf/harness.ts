@@ -28,6 +28,9 @@ export interface HarnessPerfReport {
   matrix: string;
   inMemoryRuns: number;
   inMemoryRunsPerSec: number;
+  /** Threads each transport's run used (one per core for a simulator run this big). */
+  inMemoryThreads: number;
+  stdioThreads: number;
   stdioRuns: number;
   stdioRunsPerSec: number;
   overheadP50Ms: number;
@@ -37,6 +40,7 @@ export interface HarnessPerfReport {
 
 interface Measured {
   runs: number;
+  threads: number;
   runsPerSec: number;
   overheadP50Ms: number;
   overheadP95Ms: number;
@@ -51,6 +55,8 @@ export async function measureHarness(options: HarnessPerfOptions): Promise<Harne
     matrix: options.matrix,
     inMemoryRuns: memory.runs,
     inMemoryRunsPerSec: memory.runsPerSec,
+    inMemoryThreads: memory.threads,
+    stdioThreads: stdio.threads,
     stdioRuns: stdio.runs,
     stdioRunsPerSec: stdio.runsPerSec,
     overheadP50Ms: memory.overheadP50Ms,
@@ -86,6 +92,7 @@ async function childMain(spec: string): Promise<void> {
   const measured = await measureTransport(transport, runs, options);
   const result: Measured = {
     runs: measured.runs,
+    threads: measured.threads,
     runsPerSec: measured.runsPerSec,
     overheadP50Ms: percentile(measured.overheadMs, 50),
     overheadP95Ms: percentile(measured.overheadMs, 95),
@@ -98,7 +105,7 @@ async function measureTransport(
   transport: "memory" | "stdio",
   runs: number,
   options: HarnessPerfOptions,
-): Promise<{ runs: number; runsPerSec: number; overheadMs: number[] }> {
+): Promise<{ runs: number; threads: number; runsPerSec: number; overheadMs: number[] }> {
   const root = mkdtempSync(join(tmpdir(), `onsetlab-perf-${transport}-`));
   try {
     // time from the first finished task to the last: servers' start-up and the summary are not throughput
@@ -139,7 +146,12 @@ async function measureTransport(
         overheadMs.push(Math.max(0, record.taskMs - record.result.timings.modelMs - record.result.timings.toolsMs)),
     );
     const timed = outcome.summary.records - firstDone;
-    return { runs: outcome.summary.records, runsPerSec: (timed / (last - first)) * 1000, overheadMs };
+    return {
+      runs: outcome.summary.records,
+      threads: outcome.manifest.sessions.at(-1)?.threads ?? 1,
+      runsPerSec: (timed / (last - first)) * 1000,
+      overheadMs,
+    };
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

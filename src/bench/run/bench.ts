@@ -78,7 +78,14 @@ export interface RunManifest {
   startedAt: string;
   finishedAt?: string;
   /** Sessions of this run: the first, then one per resume (a merged run: every shard's). */
-  sessions: { startedAt: string; finishedAt?: string; tasksRun: number; harnessFailures: number }[];
+  sessions: {
+    startedAt: string;
+    finishedAt?: string;
+    tasksRun: number;
+    harnessFailures: number;
+    /** Threads that ran tasks (absent in runs made before threads). */
+    threads?: number;
+  }[];
   /** A run made by `results merge`: the runs it was made from. */
   mergedFrom?: string[];
 }
@@ -191,6 +198,7 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
     startedAt: new Date().toISOString(),
     tasksRun: 0,
     harnessFailures: 0,
+    threads,
   };
   const manifest: RunManifest = previous
     ? { ...previous, finishedAt: undefined, sessions: [...previous.sessions, session] }
