@@ -72,7 +72,12 @@ interface Detail {
   /** Characters per string in the first element of a list. */
   headChars: number;
   textChars: number;
+  /** Every level renders the same objects again: their ordered fields, worked out once per result. */
+  ordered?: OrderedFields;
 }
+
+/** A record's ordered fields, plain and with maps spliced in (list elements). */
+type OrderedFields = WeakMap<Record<string, unknown>, { plain?: [string, unknown][]; spliced?: [string, unknown][] }>;
 
 const ALL = Number.POSITIVE_INFINITY;
 const LEVELS: readonly Detail[] = [
@@ -95,11 +100,12 @@ export function renderResult(value: unknown, budget: number, question?: string):
   const data = unwrapText(typeof value === "string" ? parseJson(value) : value);
   const focus = question === undefined ? undefined : new Set(contentWords(question));
   if (typeof data === "string") return clip(tidyText(data), budget, focus);
+  const ordered: OrderedFields = new WeakMap();
   for (const level of LEVELS) {
-    const text = render(data, { ...level, focus });
+    const text = render(data, { ...level, focus, ordered });
     if (text.length <= budget) return text;
   }
-  return fitLines(render(data, { ...LEVELS[LEVELS.length - 1]!, focus }), budget);
+  return fitLines(render(data, { ...LEVELS[LEVELS.length - 1]!, focus, ordered }), budget);
 }
 
 /**
@@ -185,7 +191,7 @@ function render(data: unknown, detail: Detail): string {
   if (Array.isArray(data)) return renderList(data, detail).join("\n");
   if (!isRecord(data)) return scalar(data, detail.textChars, detail);
   const lines: string[] = [];
-  for (const [key, value] of orderedEntries(data)) {
+  for (const [key, value] of orderedEntries(data, detail)) {
     if (isRichText(value)) {
       lines.push(`${key}: ${inline(value, detail, detail.textChars)}`);
     } else if (Array.isArray(value) && value.some((item) => isRecord(item) && taggedPayload(item) === undefined)) {
@@ -232,7 +238,7 @@ function entryText(record: Record<string, unknown>, detail: Detail, chars: numbe
 
 /** One list element on one line: its most telling fields, as many as the detail level allows. */
 function element(record: Record<string, unknown>, detail: Detail, chars: number, minFields = 0): string {
-  const entries = orderedEntries(record, true);
+  const entries = orderedEntries(record, detail, true);
   const shown = entries.slice(0, Math.max(detail.fields, minFields));
   const fields = shown.map(([key, value]) => `${key}=${inline(value, detail, chars)}`);
   return (shown.length < entries.length ? [...fields, "…"] : fields).join("; ");
@@ -291,7 +297,19 @@ function scalar(value: unknown, chars: number, detail: Detail): string {
  * Non-empty, non-noise fields, names and identifiers first. In a list element, a field holding a map
  * of wrappers (Notion's `properties`) is spliced in: its entries are the element's real fields.
  */
-function orderedEntries(record: Record<string, unknown>, splice = false): [string, unknown][] {
+function orderedEntries(record: Record<string, unknown>, detail: Detail, splice = false): [string, unknown][] {
+  const known = detail.ordered?.get(record) ?? {};
+  const kind = splice ? "spliced" : "plain";
+  let entries = known[kind];
+  if (!entries) {
+    entries = orderFields(record, splice);
+    known[kind] = entries;
+    detail.ordered?.set(record, known);
+  }
+  return entries;
+}
+
+function orderFields(record: Record<string, unknown>, splice: boolean): [string, unknown][] {
   const ranked: { entry: [string, unknown]; rank: number; index: number }[] = [];
   const payloadKey = typeof record.type === "string" ? record.type : undefined;
   for (const [key, value] of Object.entries(record)) {
