@@ -1,6 +1,7 @@
 /**
- * `pnpm bench`: resolves what to run (models × configurations × items × repeats), opens the servers once,
- * runs every task, appends each record as it finishes, and writes the summary. A resumed run re-reads its
+ * `pnpm bench`: resolves what to run (models × configurations × items × repeats), deals the tasks to its
+ * threads (each opens its servers once: share.ts, threads.ts), appends each record as it finishes, and
+ * writes the summary. A resumed run re-reads its
  * own run.json, so it runs exactly the matrix it started with and skips every key already on disk.
  */
 import { execFileSync } from "node:child_process";
