@@ -1,8 +1,7 @@
 /**
  * Executes a run's tasks: each query through the agent with its configuration and model, against a
  * leased set of servers, then its state checks and its score. The queries in flight in one thread pull
- * tasks from one queue;
- * every finished task is handed to `onRecord` at once (the store appends it before the next starts).
+ * tasks from one queue; every finished task is handed to `onRecord` at once.
  */
 import { type AgentConfig, type AgentResult, runAgent } from "../../agent/index.ts";
 import { OnsetlabError } from "../../errors.ts";
