@@ -17,6 +17,7 @@ interface PerfFlags {
   model: string;
   matrix: string;
   concurrency: string;
+  threads?: string;
 }
 
 export function registerPerfCommand(program: Command): void {
@@ -31,6 +32,7 @@ export function registerPerfCommand(program: Command): void {
     .option("--model <name>", "harness: the simulator profile to run", "sim:slm-3b")
     .option("--matrix <name>", "harness: the matrix of models.yaml", "default")
     .option("--concurrency <n>", "harness: queries in flight in memory (over stdio: 4)", "1")
+    .option("--threads <n>", "harness: threads of each run (default: one per core)")
     .action(async (subject: string, options: PerfFlags) => {
       if (!(SUBJECTS as readonly string[]).includes(subject)) {
         throw new FlagError("BAD_FLAG", `perf subject must be one of ${SUBJECTS.join(", ")}, not "${subject}"`);
@@ -49,6 +51,7 @@ export function registerPerfCommand(program: Command): void {
           model: options.model,
           matrix: options.matrix,
           concurrency: parsePositiveInt("--concurrency", options.concurrency),
+          threads: options.threads === undefined ? undefined : parsePositiveInt("--threads", options.threads),
         });
         const rate = (value: number) => `${value.toFixed(0)} runs/s`;
         const ms = (value: number) => `${value.toFixed(3)} ms`;

@@ -21,6 +21,8 @@ export interface HarnessPerfOptions {
   model: string;
   matrix: string;
   concurrency: number;
+  /** Threads of each run; default: bench's own choice (one per core for a run this big). */
+  threads?: number;
 }
 
 export interface HarnessPerfReport {
@@ -130,6 +132,7 @@ async function measureTransport(
       },
       resultsRoot: root,
       concurrency: transport === "stdio" ? 4 : options.concurrency,
+      threads: options.threads,
       onProgress: ({ done }) => {
         const now = performance.now();
         if (first === 0) {
