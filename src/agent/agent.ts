@@ -48,7 +48,7 @@ interface Run {
   query: string;
   config: AgentConfig;
   context?: string;
-  allTools: ToolDefinition[];
+  allTools: readonly ToolDefinition[];
   recorder: RunRecorder;
   runner: ToolRunner;
   result: AgentResult;

@@ -22,7 +22,17 @@ export interface ParsedJsonl {
   errors: string[];
 }
 
+/**
+ * Built once per tool list (a host lists the same array while its tools stay the same): with every tool on
+ * every query this prompt is ~100 KB, and the same string also spares a reader's hashing of it.
+ */
+const jsonlPrompts = new WeakMap<readonly ToolDefinition[], string>();
+
 export function buildJsonlSystemPrompt(tools: readonly ToolDefinition[]): string {
+  return cached(jsonlPrompts, tools, () => jsonlPromptText(tools));
+}
+
+function jsonlPromptText(tools: readonly ToolDefinition[]): string {
   return [
     "You can call tools to answer the user. Reply with JSON objects, one per line, and nothing else.",
     'To call a tool: {"type":"tool_call","name":"<tool name>","arguments":{...}}',

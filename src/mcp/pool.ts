@@ -33,6 +33,8 @@ const livePools = new Set<ClientPool>();
 export class ClientPool implements ToolHost {
   private readonly servers = new Map<string, LiveServer>();
   private readonly toolIndex = new Map<string, ToolDefinition>();
+  /** listTools' array, made again after the index changes. */
+  private listed: readonly ToolDefinition[] | undefined;
   private readonly validator = new OutputValidator();
   /**
    * Mock servers that had a write call (a tool not annotated read-only) since their last reset: only
@@ -70,8 +72,9 @@ export class ClientPool implements ToolHost {
     return pool;
   }
 
-  listTools(): ToolDefinition[] {
-    return [...this.toolIndex.values()];
+  listTools(): readonly ToolDefinition[] {
+    this.listed ??= Object.freeze([...this.toolIndex.values()]);
+    return this.listed;
   }
 
   serverNames(): string[] {
@@ -225,6 +228,7 @@ export class ClientPool implements ToolHost {
             `tool "${tool.name}" is provided by both "${existing.server}" and "${server.entry.name}"; connect only one of them`,
           );
         }
+        this.listed = undefined;
         this.toolIndex.set(tool.name, {
           server: server.entry.name,
           name: tool.name,

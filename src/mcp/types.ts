@@ -67,6 +67,7 @@ export interface CallOptions {
 
 /** The agent's view of the connected servers. Implemented by the client pool (and by test doubles). */
 export interface ToolHost {
-  listTools(): ToolDefinition[];
+  /** The same array for as long as the tools do not change (prompts built from it are cached by it). */
+  listTools(): readonly ToolDefinition[];
   callTool(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<ToolCallResult>;
 }

@@ -21,7 +21,7 @@ export class BfclEnvironment implements ToolEnvironment {
   constructor(private readonly options: BfclDataOptions = {}) {}
 
   /** The item's own functions as tool definitions (BFCL docs carry no annotations). */
-  definitions(item?: DatasetItem): ToolDefinition[] {
+  definitions(item?: DatasetItem): readonly ToolDefinition[] {
     if (!item) return [];
     let definitions = this.definitionsOf.get(item.id);
     if (!definitions) {

@@ -25,7 +25,7 @@ export interface ItemSession {
 
 export interface ToolEnvironment {
   /** The tools a query may see (for scoring: schemas and annotations); without an item, all of them. */
-  definitions(item?: DatasetItem): ToolDefinition[];
+  definitions(item?: DatasetItem): readonly ToolDefinition[];
   open(item: DatasetItem): Promise<ItemSession>;
   close(): Promise<void>;
 }
@@ -41,7 +41,7 @@ export class RestrictedToolHost implements ToolHost {
     this.allowed = new Set(allowed);
   }
 
-  listTools(): ToolDefinition[] {
+  listTools(): readonly ToolDefinition[] {
     return this.inner.listTools().filter((tool) => this.allowed.has(tool.name));
   }
 
@@ -84,7 +84,7 @@ export class MockEnvironment implements ToolEnvironment {
     return new MockEnvironment(pools);
   }
 
-  definitions(item?: DatasetItem): ToolDefinition[] {
+  definitions(item?: DatasetItem): readonly ToolDefinition[] {
     const all = this.pools[0]!.listTools();
     const allowed = item?.tools;
     return allowed ? all.filter((tool) => allowed.includes(tool.name)) : all;
