@@ -254,8 +254,8 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
     outage,
     providers,
     onFinished: (task) => {
-      appender.appendText(task.recordLine);
-      tracesAppender.appendText(task.spanLines);
+      appender.appendBytes(task.recordLine);
+      tracesAppender.appendBytes(task.spanLines);
       const tally = running[task.config]!;
       tally.n += 1;
       if (task.taskSuccess) tally.ok += 1;

@@ -18,6 +18,7 @@ import type { Task } from "./matrix.ts";
 import type { ModelOutageWatch } from "./model-outage.ts";
 import { providerCache } from "./providers.ts";
 import { type SpanParent, startQueryTracer } from "./spans.ts";
+import { jsonLineBytes, lineBytes } from "./store.ts";
 
 /** What a thread needs to run tasks of a run: plain data, so it can be posted to a worker thread. */
 export interface ShareSpec {
@@ -39,10 +40,10 @@ export interface FinishedTask {
   key: string;
   config: string;
   taskSuccess: boolean;
-  /** Its records.jsonl line, newline included. */
-  recordLine: string;
-  /** Its spans' traces.jsonl lines, newlines included. */
-  spanLines: string;
+  /** Its records.jsonl line, newline included, as UTF-8 (store.ts lineBytes: a worker transfers it). */
+  recordLine: Uint8Array<ArrayBuffer>;
+  /** Its spans' traces.jsonl lines, newlines included, as UTF-8. */
+  spanLines: Uint8Array<ArrayBuffer>;
 }
 
 export interface ShareHooks {
@@ -64,9 +65,9 @@ export async function runShare(spec: ShareSpec, tasks: readonly Task[], hooks: S
         transport: spec.request.transport,
         pools: spec.concurrency,
       });
-  let spanLines = "";
+  const spanLines: string[] = [];
   const tracer = startQueryTracer(spec.runId, spec.spanParent, (line) => {
-    spanLines += `${JSON.stringify(line)}\n`;
+    spanLines.push(JSON.stringify(line), "\n");
   });
   try {
     const catalog = new ToolCatalog(environment.definitions());
@@ -88,8 +89,8 @@ export async function runShare(spec: ShareSpec, tasks: readonly Task[], hooks: S
       signal: AbortSignal.any([hooks.signal, hooks.outage.signal]),
       onRecord: (record) => {
         const item = byId.get(record.itemId)!;
-        const recordLine = `${JSON.stringify({ ...record, category: item.category } satisfies RunRecord)}\n`;
-        spanLines = "";
+        const recordLine = jsonLineBytes({ ...record, category: item.category } satisfies RunRecord);
+        spanLines.length = 0;
         tracer.recordQuery({
           key: record.key,
           model: record.model,
@@ -105,7 +106,7 @@ export async function runShare(spec: ShareSpec, tasks: readonly Task[], hooks: S
           config: record.config,
           taskSuccess: record.score.taskSuccess,
           recordLine,
-          spanLines,
+          spanLines: lineBytes(spanLines.join("")),
         });
       },
     });

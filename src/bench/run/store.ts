@@ -73,6 +73,26 @@ export function readJson<T>(file: string, what: string): T {
   }
 }
 
+/**
+ * `text` (whole lines, each ending in a newline) as UTF-8 in a buffer of its own, so a worker thread can
+ * transfer it instead of copying it, and the writer writes it without flattening or encoding it again.
+ */
+export function lineBytes(text: string): Uint8Array<ArrayBuffer> {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  bytes.write(text);
+  return bytes;
+}
+
+/** A value's JSON line (newline included) as lineBytes, without first building the line as a string. */
+export function jsonLineBytes(value: unknown): Uint8Array<ArrayBuffer> {
+  const json = JSON.stringify(value);
+  const length = Buffer.byteLength(json);
+  const bytes = Buffer.allocUnsafeSlow(length + 1);
+  bytes.write(json);
+  bytes[length] = 0x0a;
+  return bytes;
+}
+
 /** Appends JSON lines, one write call per line. */
 export class JsonlAppender {
   private readonly fd: number;
@@ -88,6 +108,11 @@ export class JsonlAppender {
 
   /** Whole lines already serialised (each ending in a newline), in one write. */
   appendText(lines: string): void {
+    if (lines.length > 0) writeSync(this.fd, lines);
+  }
+
+  /** Whole lines already encoded (lineBytes, jsonLineBytes), in one write. */
+  appendBytes(lines: Uint8Array): void {
     if (lines.length > 0) writeSync(this.fd, lines);
   }
 

@@ -85,7 +85,12 @@ async function threadMain(input: ThreadInput): Promise<void> {
     const failures = await runShare(input.spec, input.tasks, {
       signal: controller.signal,
       outage,
-      onFinished: (task) => port.postMessage({ type: "finished", task } satisfies FromThread),
+      // the lines' buffers move to the main thread, not copied
+      onFinished: (task) =>
+        port.postMessage({ type: "finished", task } satisfies FromThread, [
+          task.recordLine.buffer,
+          task.spanLines.buffer,
+        ]),
     });
     // threads run the simulator only (bench.ts), which has no outage; should one happen, say so
     const message = outage.outage?.message;
