@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type PyValue, py } from "../bench/scoring/arg-match.ts";
+import { type PyValue, py } from "../python/value.ts";
 import { checkEntry } from "./checker.ts";
 import { decodeOutput } from "./decode.ts";
 import type { BfclFunctionDoc, BfclVerdict, ExpectedCall } from "./types.ts";

@@ -5,7 +5,8 @@
  * model call in any order; irrelevance: passes when the output holds no decodable call.
  * Error types are BFCL's exact strings.
  */
-import { checkCallArgs, pyStrRepr } from "../bench/scoring/arg-match.ts";
+import { checkCallArgs } from "../bench/scoring/arg-match.ts";
+import { pyStrRepr } from "../python/value.ts";
 import type { DecodedCall, DecodeResult } from "./decode.ts";
 import type { BfclFunctionDoc, BfclVerdict, ExpectedCall } from "./types.ts";
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { py, pyRepr } from "../bench/scoring/arg-match.ts";
+import { py, pyRepr } from "../python/value.ts";
 import { type DecodeResult, decodeOutput } from "./decode.ts";
 
 /** Calls as `name(k=repr(v), …)`: repr keeps int vs float, tuple vs list, quoting. */

@@ -10,14 +10,15 @@
  * - `lenient: true` (not BFCL: for replaying outputs through the project's own pipeline) also accepts
  *   a JSON string of those forms and calls wrapped in stray text or code fences.
  */
-import { dictField, type PyValue } from "../bench/scoring/arg-match.ts";
-import { JsonSyntaxError, parseTaggedJson } from "./json-tagged.ts";
-import { PyEvalError } from "./python/evaluate.ts";
-import { parseExpression } from "./python/parser.ts";
-import { type DecodedCall, resolveCalls } from "./python/resolve.ts";
-import { PySyntaxError } from "./python/tokenizer.ts";
 
-export type { DecodedCall } from "./python/resolve.ts";
+import { PyEvalError } from "../python/evaluate.ts";
+import { parseExpression } from "../python/parser.ts";
+import { type DecodedCall, resolveCalls } from "../python/resolve.ts";
+import { PySyntaxError } from "../python/tokenizer.ts";
+import { dictField, type PyValue } from "../python/value.ts";
+import { JsonSyntaxError, parseTaggedJson } from "./json-tagged.ts";
+
+export type { DecodedCall } from "../python/resolve.ts";
 
 export type DecodeResult =
   | { readonly ok: true; readonly calls: readonly DecodedCall[]; readonly format: "python" | "json" }

@@ -11,17 +11,3 @@ export class BfclReplayMissError extends OnsetlabError {}
 
 /** The pipeline did not run as the uplift needs (a model call failed, a run stopped): a harness fault. */
 export class BfclUpliftError extends OnsetlabError {}
-
-/**
- * A decoder's "this text is not valid": expected data (a model's malformed output), thrown and caught
- * inside the decoders a hundred times per scoring pass. Its stack is never read, and capturing one
- * was the costliest part of throwing it, so none is captured.
- */
-export class DecodeFailure extends OnsetlabError {
-  constructor(code: string, message: string, options: { context?: Record<string, unknown> } = {}) {
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
-    super(code, message, options);
-    Error.stackTraceLimit = limit;
-  }
-}

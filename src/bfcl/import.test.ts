@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { matchJsonArgs, type PyValue, py } from "../bench/scoring/arg-match.ts";
+import { matchJsonArgs } from "../bench/scoring/arg-match.ts";
+import { type PyValue, py } from "../python/value.ts";
 import { loadPossibleAnswers, loadQuestions } from "./data.ts";
 import { bfclDifficulty, bfclFunctionToTool, bfclQuestionToItem, bfclTypeToJsonSchema } from "./import.ts";
 import { DEFAULT_BFCL_DATA_DIR } from "./paths.ts";

@@ -8,7 +8,7 @@
  * src/bench/scoring/arg-match.ts in json mode.
  */
 import type { Category, DatasetItem, Difficulty } from "../bench/dataset/types.ts";
-import { toJson } from "../bench/scoring/arg-match.ts";
+import { toJson } from "../python/value.ts";
 import type { BfclFunctionDoc, BfclParamDoc, BfclQuestion, ExpectedCall } from "./types.ts";
 
 export type JsonSchema = { readonly [key: string]: unknown };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pyRepr } from "../bench/scoring/arg-match.ts";
+import { pyRepr } from "../python/value.ts";
 import { JsonSyntaxError, parseTaggedJson } from "./json-tagged.ts";
 
 describe("parseTaggedJson", () => {

@@ -3,8 +3,9 @@
  * Python's json.loads reads BFCL's possible answers and function-calling arguments. Strict JSON;
  * a syntax error throws `JsonSyntaxError` with the offset.
  */
-import { fromJson, type PyValue, py } from "../bench/scoring/arg-match.ts";
-import { DecodeFailure } from "./errors.ts";
+
+import { DecodeFailure } from "../python/errors.ts";
+import { fromJson, type PyValue, py } from "../python/value.ts";
 
 export class JsonSyntaxError extends DecodeFailure {
   constructor(

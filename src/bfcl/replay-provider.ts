@@ -7,7 +7,6 @@
  * recorded for them. A prompt with no recording is a BfclReplayMissError, never a guess.
  */
 import { basename } from "node:path";
-import { toJson } from "../bench/scoring/arg-match.ts";
 import type {
   ChatRequest,
   ChatResponse,
@@ -16,6 +15,7 @@ import type {
   ModelProvider,
   ModelUsage,
 } from "../models/types.ts";
+import { toJson } from "../python/value.ts";
 import type { RecordedResult } from "./data.ts";
 import { BfclInputError, BfclReplayMissError } from "./errors.ts";
 import { bfclQuestionToItem } from "./import.ts";

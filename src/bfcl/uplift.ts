@@ -17,8 +17,8 @@
 import { type AgentConfigInput, type AgentResult, runAgent, type ToolCallRecord } from "../agent/index.ts";
 import { parsePlan } from "../agent/plan-parser.ts";
 import { PLAN_PREFIX } from "../agent/planner.ts";
-import { fromJson } from "../bench/scoring/arg-match.ts";
 import type { ToolDefinition } from "../mcp/types.ts";
+import { fromJson } from "../python/value.ts";
 import { checkEntry } from "./checker.ts";
 import type { RecordedResult } from "./data.ts";
 import { type DecodedCall, decodeOutput } from "./decode.ts";

@@ -52,9 +52,3 @@ export class CassetteFormatError extends InputError {}
 
 /** A failure recorded in the cassette, thrown again on replay with the recorded code and message. */
 export class ReplayedModelError extends ModelError {}
-
-/** models.yaml is unreadable or invalid; the message names the file and the key path. */
-export class ModelsConfigError extends InputError {}
-
-/** A configuration or matrix name that models.yaml does not define. */
-export class UnknownConfigurationError extends InputError {}

@@ -1,11 +1,11 @@
 /**
- * A model entry (src/models/config.ts) → a ModelProvider, wrapped for record or replay when asked.
+ * A provider entry (src/models/entry.ts) → a ModelProvider, wrapped for record or replay when asked.
  * The bench calls this once per model and keeps the provider for the whole run.
  */
 
 import { InputError } from "../errors.ts";
 import { RecordingProvider, ReplayProvider } from "./cassette.ts";
-import type { ModelEntry } from "./config.ts";
+import type { ProviderEntry } from "./entry.ts";
 import { OllamaProvider } from "./ollama.ts";
 import { OpenAIProvider } from "./openai.ts";
 import { createSimProvider, type SimGoldItem } from "./sim/index.ts";
@@ -22,11 +22,11 @@ export interface ProviderDeps {
 }
 
 /** The id a provider for `entry` has — what cassettes are keyed under, so record and replay agree. */
-export function providerId(entry: ModelEntry): string {
+export function providerId(entry: ProviderEntry): string {
   return entry.provider === "sim" ? `sim:${entry.profile}` : `${entry.provider}:${entry.model}`;
 }
 
-export function createProvider(entry: ModelEntry, deps: ProviderDeps = {}): ModelProvider {
+export function createProvider(entry: ProviderEntry, deps: ProviderDeps = {}): ModelProvider {
   if (deps.record && deps.replay) {
     throw new InputError("RECORD_AND_REPLAY", "--record and --replay cannot be used together: pick one");
   }
@@ -35,7 +35,7 @@ export function createProvider(entry: ModelEntry, deps: ProviderDeps = {}): Mode
   return deps.record ? new RecordingProvider(provider, deps.record, providerId(entry)) : provider;
 }
 
-function liveProvider(entry: ModelEntry, deps: ProviderDeps): ModelProvider {
+function liveProvider(entry: ProviderEntry, deps: ProviderDeps): ModelProvider {
   switch (entry.provider) {
     case "ollama":
       return new OllamaProvider({

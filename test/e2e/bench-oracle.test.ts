@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadDataset } from "../../src/bench/dataset/load.ts";
 import { runBench } from "../../src/bench/run/bench.ts";
-import { loadModelsConfig, matrixConfigs } from "../../src/models/config.ts";
+import { loadModelsConfig, matrixConfigs } from "../../src/config/models-yaml.ts";
 import { benchRequest } from "../support/bench-run.ts";
 
 const root = mkdtempSync(join(tmpdir(), "bench-oracle-"));

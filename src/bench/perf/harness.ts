@@ -8,7 +8,7 @@ import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadModelsConfig, matrixConfigs } from "../../models/config.ts";
+import { loadModelsConfig, matrixConfigs } from "../../config/models-yaml.ts";
 import { loadDataset } from "../dataset/load.ts";
 import { runBench } from "../run/bench.ts";
 import { forEachJsonl, RUN_FILES } from "../run/store.ts";

@@ -11,7 +11,6 @@ import { join } from "node:path";
 import { MOCK_NOW } from "../../../mock-servers/kit/types.ts";
 import type { AgentConfig, AgentConfigInput } from "../../agent/index.ts";
 import { loadBfclDataset } from "../../bfcl/dataset.ts";
-import { InputError } from "../../errors.ts";
 import {
   loadModelsConfig,
   type ModelEntry,
@@ -20,7 +19,8 @@ import {
   matrixModels,
   resolveConfiguration,
   resolveModel,
-} from "../../models/config.ts";
+} from "../../config/models-yaml.ts";
+import { InputError } from "../../errors.ts";
 import { providerId } from "../../models/factory.ts";
 import { REPO_ROOT } from "../../paths.ts";
 import { datasetHash, narrowItems, selectItems } from "../dataset/select.ts";

@@ -1,5 +1,5 @@
 /** The run's model providers: one per model and repeat (the simulator's seed moves with the repeat), made on first use. */
-import type { ModelEntry } from "../../models/config.ts";
+import type { ModelEntry } from "../../config/models-yaml.ts";
 import { createProvider } from "../../models/factory.ts";
 import type { ModelProvider } from "../../models/types.ts";
 import type { DatasetItem } from "../dataset/types.ts";

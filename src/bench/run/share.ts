@@ -5,8 +5,8 @@
  * thread (threads.ts).
  */
 import type { AgentConfig } from "../../agent/index.ts";
+import { loadModelsConfig, resolveModel } from "../../config/models-yaml.ts";
 import { loadRegistry } from "../../mcp/registry.ts";
-import { loadModelsConfig, resolveModel } from "../../models/config.ts";
 import type { ModelProvider } from "../../models/types.ts";
 import type { DatasetItem } from "../dataset/types.ts";
 import { type ItemScore, scoreItem, ToolCatalog } from "../scoring/index.ts";

@@ -8,12 +8,12 @@
  * are read as strings, JSON's true/false/null as values, a bare word as its text.
  */
 
-import type { PyNode } from "../../bfcl/python/ast.ts";
-import { evaluate } from "../../bfcl/python/evaluate.ts";
-import { parseExpression } from "../../bfcl/python/parser.ts";
-import { unparse } from "../../bfcl/python/unparse.ts";
 import { OnsetlabError } from "../../errors.ts";
-import { toJson } from "./arg-match.ts";
+import type { PyNode } from "../../python/ast.ts";
+import { evaluate } from "../../python/evaluate.ts";
+import { parseExpression } from "../../python/parser.ts";
+import { unparse } from "../../python/unparse.ts";
+import { toJson } from "../../python/value.ts";
 
 export interface PlanTextStep {
   /** `#E2`, or null for a call written without a header. */

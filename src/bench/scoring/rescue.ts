@@ -1,7 +1,8 @@
 /** Rescue rate: did the first plan fail, what recovered it, and did the rescue inject wrong values. */
 
+import { fromJson } from "../../python/value.ts";
 import type { DatasetItem } from "../dataset/types.ts";
-import { cachedExpectedArgs, checkArgValue, fromJson } from "./arg-match.ts";
+import { cachedExpectedArgs, checkArgValue } from "./arg-match.ts";
 import type { RescueScore, WrongInjection } from "./score-types.ts";
 import type { ToolCatalog } from "./tool-catalog.ts";
 import type { RescueView, TraceView } from "./types.ts";

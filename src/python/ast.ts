@@ -1,4 +1,4 @@
-import type { PyValue } from "../../bench/scoring/arg-match.ts";
+import type { PyValue } from "./value.ts";
 
 /** The Python expression AST the parser builds; node names follow Python's `ast` module. */
 export type PyNode =

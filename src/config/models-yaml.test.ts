@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_AGENT_CONFIG, DEFAULT_LIMITS } from "../agent/types.ts";
+import { ModelsConfigError, UnknownConfigurationError } from "./errors.ts";
 import {
   loadModelsConfig,
   matrixConfigs,
@@ -10,8 +11,7 @@ import {
   parseModelsConfig,
   resolveConfiguration,
   resolveModel,
-} from "./config.ts";
-import { ModelsConfigError, UnknownConfigurationError } from "./errors.ts";
+} from "./models-yaml.ts";
 
 const shipped = loadModelsConfig();
 

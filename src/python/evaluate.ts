@@ -5,9 +5,10 @@
  * int ** negative int gives a float, sequences concatenate and repeat). Names, calls and other
  * constructs fail as they would in BFCL's evaluation context, which defines no variables.
  */
-import { type PyValue, py, pyRepr } from "../../bench/scoring/arg-match.ts";
-import { DecodeFailure } from "../errors.ts";
+
 import type { BinaryOperator, PyNode } from "./ast.ts";
+import { DecodeFailure } from "./errors.ts";
+import { type PyValue, py, pyRepr } from "./value.ts";
 
 /** A Python runtime error raised while evaluating (NameError, TypeError, ZeroDivisionError…). */
 export class PyEvalError extends DecodeFailure {

@@ -7,10 +7,11 @@
  * the string "..."; tuples stay tuples. Anything else (sets, attributes, lambdas, f-strings,
  * comparisons…) is unsupported, which makes the whole output undecodable.
  */
-import { type PyValue, py, pyEquals } from "../../bench/scoring/arg-match.ts";
+
 import type { PyNode } from "./ast.ts";
 import { evaluate, PyEvalError } from "./evaluate.ts";
 import { unparse } from "./unparse.ts";
+import { type PyValue, py, pyEquals } from "./value.ts";
 
 /** One decoded call: the function name and its keyword arguments, in source order. */
 export interface DecodedCall {

@@ -6,7 +6,7 @@
  * past `tokenize`.
  */
 
-import { DecodeFailure } from "../errors.ts";
+import { DecodeFailure } from "./errors.ts";
 
 /** One token. Every token has the same fields (one object shape keeps the parser's accesses fast). */
 export interface Token {

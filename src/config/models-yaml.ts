@@ -2,6 +2,8 @@
  * models.yaml: model entries, named configurations (the DESIGN §3 axes), matrices and defaults,
  * validated on load with errors that name the file and the key path. Resolution follows the
  * precedence CLI flag > the model's own entry > the configuration > `defaults:` > built-in.
+ * It composes the model layer's provider entries with the agent's configurations, so it sits above
+ * both (DESIGN §11): the CLI, the bench and the reports read models.yaml through here.
  */
 
 import { readFileSync } from "node:fs";
@@ -9,47 +11,19 @@ import { join } from "node:path";
 import { parseDocument } from "yaml";
 import { z } from "zod";
 import { type AgentConfig, type AgentConfigInput, type AgentLimits, resolveAgentConfig } from "../agent/types.ts";
+import type { ProviderEntry } from "../models/entry.ts";
+import { dropUndefined } from "../models/json.ts";
+import type { GenerationOptions } from "../models/types.ts";
 import { REPO_ROOT } from "../paths.ts";
 import { ModelsConfigError, UnknownConfigurationError } from "./errors.ts";
-import { dropUndefined } from "./json.ts";
-import type { GenerationOptions } from "./types.ts";
 
 export const DEFAULT_MODELS_FILE = join(REPO_ROOT, "models.yaml");
 
-interface ModelEntryBase {
-  /** The name the user gave (`--model`), e.g. `qwen2.5:3b`, `sim:slm-3b`, `openai:qwen2.5-3b`. */
-  name: string;
-  /** The model name the server knows (for `sim`: `sim:<profile>`). */
-  model: string;
-  options: GenerationOptions;
-  /** Time limit of one model call. */
-  timeoutMs?: number;
+/** A model: what its provider is made from, and the configuration axes the model always uses. */
+export type ModelEntry = ProviderEntry & {
   /** Configuration axes this model always uses (over the configuration, under CLI flags). */
   agent: AgentConfigInput;
-  /** Where the entry came from, for error messages: `models.yaml: models.qwen2.5:3b` or a naming rule. */
-  source: string;
-}
-
-export interface OllamaModelEntry extends ModelEntryBase {
-  provider: "ollama";
-  host?: string;
-}
-
-export interface OpenAIModelEntry extends ModelEntryBase {
-  provider: "openai";
-  baseUrl?: string;
-  /** The NAME of the environment variable holding the key. */
-  apiKeyEnv?: string;
-  allowRemote: boolean;
-}
-
-export interface SimModelEntry extends ModelEntryBase {
-  provider: "sim";
-  /** `oracle`, `slm-3b`, `slm-7b`, `chaos`. */
-  profile: string;
-}
-
-export type ModelEntry = OllamaModelEntry | OpenAIModelEntry | SimModelEntry;
+};
 
 export interface MatrixSpec {
   configs: string[];

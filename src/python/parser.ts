@@ -4,9 +4,10 @@
  * subscripts and slices, displays and comprehensions, lambda, conditional and named expressions.
  * `await`, `yield` and `async for` are not supported (a syntax error here). Nothing is evaluated here.
  */
-import { py } from "../../bench/scoring/arg-match.ts";
+
 import type { BinaryOperator, Comprehension, Keyword, LambdaParam, PyNode } from "./ast.ts";
 import { PySyntaxError, type StringPiece, type Token, tokenize } from "./tokenizer.ts";
+import { py } from "./value.ts";
 
 const KEYWORDS = new Set(
   (

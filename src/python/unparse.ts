@@ -3,8 +3,9 @@
  * keywords, and a subscript, as that text): normalised spacing, `repr` for constants, parentheses
  * only where precedence needs them.
  */
-import { pyRepr } from "../../bench/scoring/arg-match.ts";
+
 import type { BinaryOperator, Comprehension, PyNode } from "./ast.ts";
+import { pyRepr } from "./value.ts";
 
 // Python's ast._Precedence, loosest first.
 const Prec = {

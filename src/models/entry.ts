@@ -1,0 +1,40 @@
+/**
+ * What a provider is made from: one model of models.yaml, or a model name resolved by its naming rule
+ * (src/config/models-yaml.ts reads both). Only the provider's side of an entry is here; the agent
+ * axes a model entry also carries belong to the layer that composes the two.
+ */
+
+import type { GenerationOptions } from "./types.ts";
+
+interface ProviderEntryBase {
+  /** The name the user gave (`--model`), e.g. `qwen2.5:3b`, `sim:slm-3b`, `openai:qwen2.5-3b`. */
+  name: string;
+  /** The model name the server knows (for `sim`: `sim:<profile>`). */
+  model: string;
+  options: GenerationOptions;
+  /** Time limit of one model call. */
+  timeoutMs?: number;
+  /** Where the entry came from, for error messages: `models.yaml: models.qwen2.5:3b` or a naming rule. */
+  source: string;
+}
+
+export interface OllamaProviderEntry extends ProviderEntryBase {
+  provider: "ollama";
+  host?: string;
+}
+
+export interface OpenAIProviderEntry extends ProviderEntryBase {
+  provider: "openai";
+  baseUrl?: string;
+  /** The NAME of the environment variable holding the key. */
+  apiKeyEnv?: string;
+  allowRemote: boolean;
+}
+
+export interface SimProviderEntry extends ProviderEntryBase {
+  provider: "sim";
+  /** `oracle`, `slm-3b`, `slm-7b`, `chaos`. */
+  profile: string;
+}
+
+export type ProviderEntry = OllamaProviderEntry | OpenAIProviderEntry | SimProviderEntry;
