@@ -2,6 +2,23 @@
 export { AnswerCheckSpecError } from "./answer.ts";
 export { type Comparison, compare, DuplicatePairKeyError, type PairedTest } from "./compare.ts";
 export {
+  BINARY_METRICS,
+  type BinaryItemMetric,
+  type BinaryMetric,
+  type BinaryOutcome,
+  type Direction,
+  ITEM_METRICS,
+  type ItemMetric,
+  type MetricName,
+  type MetricRates,
+  metricInfo,
+  POOLED_METRICS,
+  type PooledItemMetric,
+  type PooledMetric,
+  type PooledOutcome,
+  type SplitName,
+} from "./metrics.ts";
+export {
   classifyPlannerOutput,
   PLANNER_ERROR_TYPES,
   type PlannerClassification,

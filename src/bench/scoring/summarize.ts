@@ -8,6 +8,7 @@
 import { CATEGORIES, type DatasetItem } from "../dataset/types.ts";
 import { bootstrapPercentileCIs, type PercentileEstimate } from "../stats/bootstrap.ts";
 import { percentile } from "../stats/percentile.ts";
+import { ITEM_METRICS, type ItemMetric, type MetricRates } from "./metrics.ts";
 import { PLANNER_ERROR_TYPES, type PlannerErrorType } from "./planner-output.ts";
 import { type Rate, rate, rateOf } from "./rate.ts";
 import { FAILURE_KINDS, type FailureKind, type ItemScore } from "./score-types.ts";
@@ -25,35 +26,13 @@ export interface ScoredRecord {
 /** A bootstrap estimate; null when there was nothing to measure. */
 export type Estimate = PercentileEstimate | null;
 
-export interface SummaryRow {
+/** Rate fields (`taskSuccess` … `wrongInjectionRate`) are those of metrics.ts, in its order. */
+export interface SummaryRow extends MetricRates {
   model: string;
   config: string;
   /** Null on a model × configuration row; the category or server on a breakdown row. */
   group: { by: "category" | "server"; value: string } | null;
   n: number;
-  taskSuccess: Rate;
-  /** Items with gold calls whose set of tools was called (tool-choice.ts `callSet`). */
-  toolChoice: Rate;
-  /** Items with gold calls whose first chosen tool was right. */
-  firstCall: Rate;
-  /** Items where the model used at least one tool name that does not exist. */
-  hallucination: Rate;
-  /** Right arguments over judged arguments, pooled over items. */
-  paramAccuracy: Rate;
-  /** Gold calls matched with name and all arguments, pooled over items. */
-  callAccuracy: Rate;
-  stateAccuracy: Rate;
-  answerAccuracy: Rate;
-  /** Irrelevant and missing_info items that abstained correctly. */
-  abstention: Rate;
-  /** Items where the router ran and chose the expected route. */
-  routeAccuracy: Rate;
-  /** Of items whose first ReWOO plan failed: recovered in all, by the rescue, by the fallback. */
-  rescueRate: Rate;
-  byRescue: Rate;
-  byFallback: Rate;
-  /** Judged rescue injections that were wrong, pooled. */
-  wrongInjectionRate: Rate;
   callsPerItem: number | null;
   modelCallsPerItem: number | null;
   promptTokensPerItem: number | null;
@@ -161,7 +140,6 @@ function summaryRow(
   options: SummaryOptions,
 ): SummaryRow {
   const scores = records.map((record) => record.score);
-  const rescued = scores.filter((score) => score.rescue?.firstPlanFailed === true);
   const latency = scores.map((score) => score.latency);
   const totals = latency.map((l) => l.totalMs);
   const overheads = latency.map((l) => l.overheadMs);
@@ -173,20 +151,7 @@ function summaryRow(
     config,
     group,
     n: scores.length,
-    taskSuccess: rateOf(scores, (s) => s.taskSuccess),
-    toolChoice: rateOf(scores, (s) => s.toolChoice.callSet),
-    firstCall: rateOf(scores, (s) => s.toolChoice.firstCall),
-    hallucination: rateOf(scores, (s) => s.toolChoice.hallucinated.length > 0),
-    paramAccuracy: pooled(scores, (s) => [s.params.argsCorrect, s.params.argsTotal]),
-    callAccuracy: pooled(scores, (s) => [s.params.callsCorrect, s.params.callsExpected]),
-    stateAccuracy: rateOf(scores, (s) => s.state?.ok ?? null),
-    answerAccuracy: rateOf(scores, (s) => s.answer?.ok ?? null),
-    abstention: rateOf(scores, (s) => s.abstention?.ok ?? null),
-    routeAccuracy: rateOf(scores, (s) => s.routing?.ok ?? null),
-    rescueRate: rateOf(rescued, (s) => s.rescue!.recovered),
-    byRescue: rateOf(rescued, (s) => s.rescue!.recoveredBy === "rescue"),
-    byFallback: rateOf(rescued, (s) => s.rescue!.recoveredBy === "fallback"),
-    wrongInjectionRate: pooled(scores, (s) => [s.rescue?.wrong.length ?? 0, s.rescue?.judged ?? 0]),
+    ...metricRates(scores),
     callsPerItem: mean(scores.map((s) => s.cost.toolCalls)),
     modelCallsPerItem: mean(scores.map((s) => s.cost.modelCalls)),
     promptTokensPerItem: mean(scores.map((s) => s.cost.promptTokens)),
@@ -216,6 +181,23 @@ function medianAndTail(values: readonly number[], options: SummaryOptions): [Est
     seed: options.seed ?? 1,
   });
   return [p50!, p95!];
+}
+
+/** Every metric's rate over the items, each followed by its split's, in list order (summary.json's field order). */
+function metricRates(scores: readonly ItemScore[]): MetricRates {
+  const rates: Record<string, Rate> = {};
+  const metrics: readonly ItemMetric[] = ITEM_METRICS;
+  for (const metric of metrics) {
+    if (metric.kind === "pooled") {
+      rates[metric.name] = pooled(scores, metric.of);
+      continue;
+    }
+    rates[metric.name] = rateOf(scores, metric.of);
+    for (const [name, test] of Object.entries(metric.split ?? {})) {
+      rates[name] = rateOf(scores, (score) => (metric.of(score) === null ? null : test(score)));
+    }
+  }
+  return rates as MetricRates;
 }
 
 /** Σk / Σn over items: for per-argument and per-call accuracy, where items contribute several trials. */
