@@ -23,11 +23,22 @@ export function scoreAbstention(
     return { rule: "no_call", ok: offending.length === 0, offending };
   }
   if (item.category === "missing_info") {
-    const forbidden = (tool: string) => (item.forbidden ? item.forbidden.includes(tool) : catalog.isWrite(tool));
-    const offending = distinct(counted.filter((call) => forbidden(call.tool)).map((call) => call.tool));
+    const offending = distinct(
+      counted.filter((call) => abstentionForbids(item, call.tool, catalog)).map((call) => call.tool),
+    );
     return { rule: "no_forbidden_call", ok: offending.length === 0, offending };
   }
   return null;
+}
+
+/**
+ * A call of `tool` is one the item asks the model not to make: any call on `irrelevant`; on
+ * `missing_info` one to a tool in `forbidden` (every write tool when the item lists none).
+ */
+export function abstentionForbids(item: DatasetItem, tool: string, catalog: ToolCatalog): boolean {
+  if (item.category === "irrelevant") return true;
+  if (item.category !== "missing_info") return false;
+  return item.forbidden ? item.forbidden.includes(tool) : catalog.isWrite(tool);
 }
 
 function distinct(names: readonly string[]): string[] {

@@ -28,11 +28,15 @@
  * Recovered (trace problems not already among the failures): hallucinated_tool (an invented name),
  * missing_required (a plan step or server reported a missing parameter, or the rescue filled one),
  * parse_failure (an unreadable loop turn or malformed planner output), wrong_tool (a call or plan
- * step of an existing non-gold tool that failed), blocked_duplicate_write, timeout (a tool call
- * timed out), model_error (a model call failed without ending the run, e.g. the router's check).
+ * step of an existing non-gold tool that failed), missed_abstention (a call the item forbids,
+ * abstention.ts, was proposed but never reached a server), blocked_duplicate_write, timeout (a tool
+ * call timed out), model_error (a model call failed without ending the run, e.g. the router's check).
+ * A call the item forbids is that one mistake, missed_abstention: the parameter it lacks (on
+ * missing_info, the value the user never gave) is not also missing_required.
  */
 
 import type { DatasetItem } from "../dataset/types.ts";
+import { abstentionForbids } from "./abstention.ts";
 import type { ArgErrorType, CallArgsVerdict } from "./arg-match.ts";
 import type { CallMatching, Pairing } from "./call-match.ts";
 import type { CountedCall, ProposedCall } from "./calls.ts";
@@ -154,11 +158,13 @@ function traceProblems(input: DiagnosisInput): Set<FailureKind> {
   const { trace, item } = input;
   const kinds = new Set<FailureKind>();
   if (input.hallucinated.length > 0) kinds.add("hallucinated_tool");
+  const forbidden = (tool: string) => abstentionForbids(item, tool, input.catalog);
   const missingReported =
-    input.proposed.some((call) => call.missing !== undefined) ||
-    input.counted.some((call) => call.missing !== undefined) ||
-    trace.rescues.length > 0;
+    input.proposed.some((call) => call.missing !== undefined && !forbidden(call.tool)) ||
+    input.counted.some((call) => call.missing !== undefined && !forbidden(call.tool)) ||
+    trace.rescues.some((rescue) => !forbidden(rescue.tool));
   if (missingReported) kinds.add("missing_required");
+  if (input.proposed.some((call) => forbidden(call.tool))) kinds.add("missed_abstention");
   if (parseFailureSeen(input)) kinds.add("parse_failure");
   if (item.calls.length > 0 && usedNonGoldTool(input, true)) kinds.add("wrong_tool");
   if (trace.writeGuard.blocked.length > 0) kinds.add("blocked_duplicate_write");

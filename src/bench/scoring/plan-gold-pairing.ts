@@ -3,8 +3,11 @@
  *
  * - A step of an existing tool that no gold call uses: wrong tool.
  * - A step of a gold tool whose arguments fit a gold call of ANOTHER tool strictly better than any
- *   gold call of its own tool (fit = right values − keys the tool does not take): wrong tool — the
- *   model swapped two of the task's tools.
+ *   gold call of its own tool (fit = right values − keys the tool does not take; the other call's
+ *   fit also − the values it needs that the step lacks): wrong tool — the model swapped two of the
+ *   task's tools. The step names its own tool, so only the other call must show that the step
+ *   carries its arguments: values every call of a task shares (`owner`, `repo`) do not turn a
+ *   wrong value on the right tool into a swap.
  * - The other steps of a tool are paired with its gold calls best fit first (steps written by
  *   position last, ties: the earlier step); a step left over calls the tool once more than the task needs: wrong tool. A step that
  *   repeats an earlier one takes no gold call and is not a wrong tool (it is a duplicate).
@@ -12,7 +15,7 @@
  */
 
 import type { DatasetItem, ExpectedCall } from "../dataset/types.ts";
-import { goldFit, type StepArgs } from "./plan-step-args.ts";
+import { goldFit, lackedParams, type StepArgs } from "./plan-step-args.ts";
 import type { ToolCatalog } from "./tool-catalog.ts";
 
 export interface StepPairing {
@@ -36,7 +39,7 @@ export function pairStepsWithGold(
     const own = item.calls.filter((call) => call.tool === tool);
     const others = item.calls.filter((call) => call.tool !== tool);
     const bestOwn = Math.max(...own.map((call) => goldFit(target, call, catalog)));
-    const bestOther = Math.max(...others.map((call) => goldFit(target, call, catalog)));
+    const bestOther = Math.max(...others.map((call) => goldFit(target, call, catalog) - lackedParams(target, call)));
     if (own.length === 0 || bestOther > bestOwn) pairings[index]!.wrongTool = true;
     else candidates.set(tool, [...(candidates.get(tool) ?? []), index]);
   });

@@ -6,7 +6,7 @@
 
 import { fromJson, type PyValue } from "../../python/value.ts";
 import type { ExpectedCall } from "../dataset/types.ts";
-import { type ArgVerdict, cachedExpectedArgs, checkArgValue } from "./arg-match.ts";
+import { type ArgVerdict, cachedExpectedArgs, checkArgValue, type ExpectedArgs } from "./arg-match.ts";
 import type { PlanTextStep } from "./plan-text.ts";
 import type { ToolCatalog } from "./tool-catalog.ts";
 
@@ -77,10 +77,25 @@ export function judgedValues(
  */
 export function goldFit(target: StepArgs, gold: ExpectedCall, catalog: ToolCatalog): number {
   const expected = cachedExpectedArgs(gold.args);
-  const omittable = (param: string) => expected.get(param)?.some(isOmitMarker) ?? true;
   let right = 0;
-  for (const verdict of judgedValues(target, gold, catalog, omittable).values()) if (verdict.valid) right++;
+  for (const verdict of judgedValues(target, gold, catalog, (param) => omittable(expected, param)).values()) {
+    if (verdict.valid) right++;
+  }
   return right - undeclaredKeys(target, gold.tool, catalog).length;
+}
+
+/** How many parameters the gold call requires (no `""` among their alternatives) the step leaves out or empty. */
+export function lackedParams(target: StepArgs, gold: ExpectedCall): number {
+  const expected = cachedExpectedArgs(gold.args);
+  return [...expected.keys()].filter((param) => {
+    if (omittable(expected, param)) return false;
+    const key = keyFor(target, param);
+    return key === undefined || isEmpty(target.args[key]);
+  }).length;
+}
+
+function omittable(expected: ExpectedArgs, param: string): boolean {
+  return expected.get(param)?.some(isOmitMarker) ?? true;
 }
 
 /** `""` among a parameter's alternatives: it may be omitted. */

@@ -1,4 +1,7 @@
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { githubServer } from "../../../mock-servers/github/server.ts";
+import { DATASETS_DIR, loadDataset } from "../dataset/load.ts";
 import type { DatasetItem } from "../dataset/types.ts";
 import { readPlanText } from "./plan-text.ts";
 import { classifyPlannerOutput, type PlannerErrorType } from "./planner-output.ts";
@@ -13,6 +16,17 @@ const listThenRead = item({
     { tool: "issue_read", args: { method: "get", owner: "acme", repo: "webapp", issue_number: 3 } },
   ],
 });
+const readThenClose = item({
+  id: "gh-041",
+  category: "sequence",
+  calls: [
+    { tool: "issue_read", args: { method: "get", owner: "acme", repo: "webapp", issue_number: 3 } },
+    {
+      tool: "issue_write",
+      args: { method: "update", owner: "acme", repo: "webapp", issue_number: 3, state: "closed" },
+    },
+  ],
+});
 const direct = item({ id: "dir-001", category: "direct", route: "direct" });
 const missingTitle = item({
   id: "mi-002",
@@ -20,6 +34,14 @@ const missingTitle = item({
   route: "direct",
   forbidden: ["issue_write"],
   missing: ["title"],
+});
+const missingText = item({
+  id: "sl-m001",
+  category: "missing_info",
+  route: "direct",
+  servers: ["slack"],
+  forbidden: ["slack_post_message"],
+  missing: ["text"],
 });
 
 // Each completion continues the prompt's `#E1 =`, as the planner's output does.
@@ -155,6 +177,31 @@ const cases: [string, string, DatasetItem, PlannerErrorType[]][] = [
     missingTitle,
     ["tool_call_on_direct"],
   ],
+  [
+    "missing_info: the forbidden write without the value the user never gave is that one mistake",
+    ' slack_post_message(channel_id="C01GENERAL")',
+    missingText,
+    ["tool_call_on_direct"],
+  ],
+  [
+    "missing_info: the forbidden write with no argument at all is that one mistake",
+    " issue_write()",
+    missingTitle,
+    ["tool_call_on_direct"],
+  ],
+  [
+    "missing_info: an allowed look-up still has its arguments checked",
+    ' list_issues(owner="acme")',
+    missingTitle,
+    ["missing_required_param"],
+  ],
+  ["a call on a direct item is not also judged by its arguments", " calculator()", direct, ["tool_call_on_direct"]],
+  [
+    "a gold tool written with another gold call's arguments: the two tools swapped",
+    ' issue_write(method="get", owner="acme", repo="webapp", issue_number=3)\n#E2 = issue_write(method="update", owner="acme", repo="webapp", issue_number=3, state="closed")',
+    readThenClose,
+    ["wrong_tool"],
+  ],
 ];
 
 describe("classifyPlannerOutput", () => {
@@ -169,6 +216,19 @@ describe("classifyPlannerOutput", () => {
       TOOLS,
     );
     expect(result.steps.map((step) => step.errors)).toEqual([["positional_args"], ["duplicate_steps"]]);
+  });
+
+  it("a wrong value on the right tool is wrong_value, though the task's other calls share its owner and repo (gh-e010)", () => {
+    const [darkModePr] = loadDataset(join(DATASETS_DIR, "github.jsonl"))
+      .map((loaded) => loaded.item)
+      .filter((candidate) => candidate.id === "gh-e010");
+    // sim:slm-3b's plan for it (seed 1): a wrong search query, a made-up tool name, a right step.
+    const raw =
+      ' search_pull_requests(query="release notes", owner="acme", repo="webapp")\n' +
+      '#E2 = github.pull_request_read(method="get_status", owner="acme", repo="webapp", pullNumber=12)\n' +
+      '#E3 = pull_request_read(method="get_reviews", owner="acme", repo="webapp", pullNumber=12)';
+    const result = classifyPlannerOutput(raw, darkModePr!, githubServer.tools);
+    expect(result.steps.map((step) => step.errors)).toEqual([["wrong_value"], ["hallucinated_tool"], []]);
   });
 
   it("classifies per step", () => {

@@ -35,11 +35,14 @@
  * - direct_answer_when_tool_needed: the item needs calls and the output has no step.
  * - tool_call_on_direct: the item needs no call (direct, irrelevant, missing_info) and a step calls
  *   a tool it should not — any tool, except that missing_info allows look-ups: there only tools in
- *   `forbidden` (every write tool when the item lists none).
+ *   `forbidden` (every write tool when the item lists none). Such a step gets no argument checks:
+ *   the call is the mistake, and what it lacks (on missing_info, the value the user never gave) is
+ *   not counted again as missing_required_param.
  */
 
 import { canonicalJson } from "../../models/json.ts";
 import type { DatasetItem, ExpectedCall } from "../dataset/types.ts";
+import { abstentionForbids } from "./abstention.ts";
 import { cachedExpectedArgs } from "./arg-match.ts";
 import { pairStepsWithGold } from "./plan-gold-pairing.ts";
 import {
@@ -120,6 +123,10 @@ export function classifyPlannerOutput(
     return repeated;
   });
   const pairings = pairStepsWithGold(targets, duplicate, item, catalog);
+  // A step the item does not call for is tool_call_on_direct, that one mistake: its arguments are not judged.
+  const uncalledFor = targets.map(
+    ({ step }) => item.calls.length === 0 && !allowedWithoutGold(item, step.tool, catalog),
+  );
 
   const steps = targets.map((target, index): PlannerStepClass => {
     const { step } = target;
@@ -131,7 +138,9 @@ export function classifyPlannerOutput(
       if (writtenByPosition(step)) errors.add("positional_args");
       if (!catalog.has(step.tool)) errors.add("hallucinated_tool");
       else if (pairings[index]!.wrongTool) errors.add("wrong_tool");
-      else for (const error of argumentErrors(target, pairings[index]!.gold, catalog)) errors.add(error);
+      else if (!uncalledFor[index]) {
+        for (const error of argumentErrors(target, pairings[index]!.gold, catalog)) errors.add(error);
+      }
     }
     return { id: step.id, tool: step.tool, errors: ordered(errors) };
   });
@@ -140,9 +149,7 @@ export function classifyPlannerOutput(
   if (text.templateToken) output.add("malformed_syntax");
   if (steps.length > 0 && text.prose.length > 0) output.add("prose_around_call");
   if (item.calls.length > 0 && steps.length === 0) output.add("direct_answer_when_tool_needed");
-  if (item.calls.length === 0 && steps.some((step) => !allowedWithoutGold(item, step.tool, catalog))) {
-    output.add("tool_call_on_direct");
-  }
+  if (uncalledFor.some(Boolean)) output.add("tool_call_on_direct");
   return { steps, errors: ordered(output) };
 }
 
@@ -206,5 +213,5 @@ function mergedOwnerRepo(args: Record<string, unknown>, declared: readonly strin
 
 function allowedWithoutGold(item: DatasetItem, tool: string, catalog: ToolCatalog): boolean {
   if (item.category !== "missing_info" || !catalog.has(tool)) return false;
-  return item.forbidden ? !item.forbidden.includes(tool) : !catalog.isWrite(tool);
+  return !abstentionForbids(item, tool, catalog);
 }

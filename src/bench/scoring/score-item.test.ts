@@ -64,6 +64,17 @@ const issueWithoutTitle = item({
   missing: ["title"],
 });
 
+const postWithoutText = item({
+  id: "sl-m001",
+  category: "missing_info",
+  route: "direct",
+  servers: ["slack"],
+  query: "Post a message to C01GENERAL",
+  forbidden: ["slack_post_message"],
+  missing: ["text"],
+});
+const postStep = { id: "#E1", tool: "slack_post_message", args: { channel_id: "C01GENERAL" } };
+
 const createPlan = ' issue_write(method="create", owner="acme", repo="webapp", title="Login fails")';
 const stepOk = { id: "#E1", tool: "issue_write", round: 0, status: "ok" as const, callSeq: 1 };
 const passed = (spec: StateCheckSpec, pass = true): StateCheckOutcome => ({
@@ -310,6 +321,64 @@ const cases: Case[] = [
     }),
     taskSuccess: true,
     failures: [],
+  },
+  {
+    name: "missing_info item: the forbidden call without the absent value, sent anyway, is one mistake",
+    item: postWithoutText,
+    trace: trace({
+      plan: {
+        raw: ' slack_post_message(channel_id="C01GENERAL")',
+        steps: [{ ...postStep, error: "missing required parameter(s): text", missing: ["text"] }],
+      },
+      steps: [{ ...postStep, round: 0, status: "skipped", missing: ["text"] }],
+      fallback: { used: true, iterations: [{ action: "slack_post_message", callSeqs: [1] }] },
+      toolCalls: [
+        failedCall(
+          1,
+          "slack_post_message",
+          { channel_id: "C01GENERAL" },
+          { kind: "invalid_params", message: "missing required parameter: text", missing: ["text"] },
+          { stage: "fallback" },
+        ),
+      ],
+      answer: "What should the message say?",
+    }),
+    taskSuccess: false,
+    failures: ["missed_abstention"],
+    recovered: [],
+    check: (score) => expect(score.planner?.errors).toEqual(["tool_call_on_direct"]),
+  },
+  {
+    name: "missing_info item: a forbidden call the rescue completed is one mistake",
+    item: postWithoutText,
+    trace: trace({
+      plan: { raw: ' slack_post_message(channel_id="C01GENERAL")', steps: [postStep] },
+      steps: [
+        { ...postStep, round: 0, status: "skipped", missing: ["text"] },
+        { ...postStep, round: 1, status: "ok", callSeq: 1 },
+      ],
+      rescues: [{ stepId: "#E1", tool: "slack_post_message", param: "text", value: "hi", pattern: "quoted", round: 1 }],
+      toolCalls: [call(1, "slack_post_message", { channel_id: "C01GENERAL", text: "hi" }, { round: 1 })],
+      answer: "Posted.",
+    }),
+    taskSuccess: false,
+    failures: ["missed_abstention", "extra_call"],
+    recovered: [],
+  },
+  {
+    name: "missing_info item: a forbidden call validation stopped, then it asks: recovered from, as that call",
+    item: postWithoutText,
+    trace: trace({
+      plan: {
+        raw: ' slack_post_message(channel_id="C01GENERAL")',
+        steps: [{ ...postStep, error: "missing required parameter(s): text", missing: ["text"] }],
+      },
+      steps: [{ ...postStep, round: 0, status: "skipped", missing: ["text"] }],
+      answer: "What should the message say?",
+    }),
+    taskSuccess: true,
+    failures: [],
+    recovered: ["missed_abstention"],
   },
   {
     name: "rescue with a wrong injection",
