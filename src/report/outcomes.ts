@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { Ajv } from "ajv";
 import type { RunRecord } from "../bench/run/bench.ts";
 import { forEachJsonl, RUN_FILES, writeJsonAtomic } from "../bench/run/store.ts";
-import { type Rate, rate } from "../bench/scoring/rate.ts";
+import { pooledRateOf, type Rate, rateOf } from "../bench/scoring/rate.ts";
 import { OutcomesError } from "./errors.ts";
 import { BINARY_METRICS, type BinaryMetric, POOLED_METRICS, type PooledMetric } from "./metrics.ts";
 import type { LoadedRun } from "./runs.ts";
@@ -74,15 +74,11 @@ export function decodePooled(text: string): PooledValue[] {
 
 /** k/n over the items where the metric applies, as summary.json counts it. */
 export function binaryRate(values: readonly BinaryValue[]): Rate {
-  const judged = values.filter((value) => value !== null);
-  return rate(judged.filter(Boolean).length, judged.length);
+  return rateOf(values, (value) => value);
 }
 
 export function pooledRate(values: readonly PooledValue[]): Rate {
-  return rate(
-    values.reduce((sum, [k]) => sum + k, 0),
-    values.reduce((sum, [, n]) => sum + n, 0),
-  );
+  return pooledRateOf(values, (value) => value);
 }
 
 /**

@@ -5,7 +5,7 @@
  * McNemar's test on those items.
  */
 import type { Rate } from "../bench/scoring/rate.ts";
-import { mcnemarExact, type PairedDifference, pairedDifferenceCI } from "../bench/stats/mcnemar.ts";
+import { countPair, mcnemarExact, type PairedDifference, pairedDifferenceCI } from "../bench/stats/mcnemar.ts";
 import { type BinaryValue, binaryRate, type PooledValue, pooledRate } from "./outcomes.ts";
 
 export interface PairedChange {
@@ -60,11 +60,7 @@ export function pairedBinary(
     const x = aligned.before[index]!;
     const y = aligned.after[index]!;
     if (x !== y) changedKeys.push(key);
-    if (x === null || y === null) return;
-    if (x && y) counts.both++;
-    else if (x) counts.onlyA++;
-    else if (y) counts.onlyB++;
-    else counts.neither++;
+    countPair(counts, x, y);
   });
   const pairs = counts.both + counts.onlyA + counts.onlyB + counts.neither;
   return {

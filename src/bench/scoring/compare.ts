@@ -6,7 +6,13 @@
  */
 
 import { InputError } from "../../errors.ts";
-import { mcnemarExact, type PairedDifference, pairedDifferenceCI } from "../stats/mcnemar.ts";
+import {
+  countPair,
+  mcnemarExact,
+  type PairedCounts,
+  type PairedDifference,
+  pairedDifferenceCI,
+} from "../stats/mcnemar.ts";
 import { type Rate, rate } from "./rate.ts";
 import type { ItemScore } from "./score-types.ts";
 import type { ScoredRecord } from "./summarize.ts";
@@ -82,29 +88,19 @@ function pairedTest(
   pairs: readonly [ItemScore, ItemScore][],
   metric: (score: ItemScore) => boolean | null,
 ): PairedTest {
-  let both = 0;
-  let neither = 0;
-  let b01 = 0;
-  let b10 = 0;
-  for (const [left, right] of pairs) {
-    const x = metric(left);
-    const y = metric(right);
-    if (x === null || y === null) continue;
-    if (x && y) both++;
-    else if (!x && !y) neither++;
-    else if (y) b01++;
-    else b10++;
-  }
-  const n = both + neither + b01 + b10;
+  const counts: PairedCounts = { both: 0, onlyA: 0, onlyB: 0, neither: 0 };
+  for (const [left, right] of pairs) countPair(counts, metric(left), metric(right));
+  const { both, onlyA, onlyB, neither } = counts;
+  const n = both + onlyA + onlyB + neither;
   return {
     n,
-    b01,
-    b10,
+    b01: onlyB,
+    b10: onlyA,
     both,
     neither,
-    pValue: mcnemarExact(b01, b10),
-    a: rate(both + b10, n),
-    b: rate(both + b01, n),
-    difference: pairedDifferenceCI({ both, onlyA: b10, onlyB: b01, neither }),
+    pValue: mcnemarExact(onlyB, onlyA),
+    a: rate(both + onlyA, n),
+    b: rate(both + onlyB, n),
+    difference: pairedDifferenceCI(counts),
   };
 }

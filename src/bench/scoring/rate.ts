@@ -29,3 +29,15 @@ export function rateOf<T>(items: readonly T[], test: (item: T) => boolean | null
   }
   return rate(k, n);
 }
+
+/** Σk / Σn over items that each contribute several trials (per-argument, per-call accuracy). */
+export function pooledRateOf<T>(items: readonly T[], counts: (item: T) => readonly [number, number]): Rate {
+  let k = 0;
+  let n = 0;
+  for (const item of items) {
+    const [right, total] = counts(item);
+    k += right;
+    n += total;
+  }
+  return rate(k, n);
+}

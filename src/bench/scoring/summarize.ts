@@ -10,7 +10,7 @@ import { bootstrapPercentileCIs, type PercentileEstimate } from "../stats/bootst
 import { percentile } from "../stats/percentile.ts";
 import { ITEM_METRICS, type ItemMetric, type MetricRates } from "./metrics.ts";
 import { PLANNER_ERROR_TYPES, type PlannerErrorType } from "./planner-output.ts";
-import { type Rate, rate, rateOf } from "./rate.ts";
+import { pooledRateOf, type Rate, rateOf } from "./rate.ts";
 import { FAILURE_KINDS, type FailureKind, type ItemScore } from "./score-types.ts";
 
 /** One scored item × model × configuration × repeat, as the results store keeps it. */
@@ -189,7 +189,7 @@ function metricRates(scores: readonly ItemScore[]): MetricRates {
   const metrics: readonly ItemMetric[] = ITEM_METRICS;
   for (const metric of metrics) {
     if (metric.kind === "pooled") {
-      rates[metric.name] = pooled(scores, metric.of);
+      rates[metric.name] = pooledRateOf(scores, metric.of);
       continue;
     }
     rates[metric.name] = rateOf(scores, metric.of);
@@ -198,18 +198,6 @@ function metricRates(scores: readonly ItemScore[]): MetricRates {
     }
   }
   return rates as MetricRates;
-}
-
-/** Σk / Σn over items: for per-argument and per-call accuracy, where items contribute several trials. */
-function pooled(scores: readonly ItemScore[], counts: (score: ItemScore) => [number, number]): Rate {
-  let k = 0;
-  let n = 0;
-  for (const score of scores) {
-    const [right, total] = counts(score);
-    k += right;
-    n += total;
-  }
-  return rate(k, n);
 }
 
 function mean(values: readonly number[]): number | null {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mcnemarExact, pairedDifferenceCI } from "./mcnemar.ts";
+import { countPair, mcnemarExact, type PairedCounts, pairedDifferenceCI } from "./mcnemar.ts";
 
 /** Two-sided exact binomial p-value summed directly with BigInt binomial coefficients. */
 function directBinomialP(b01: number, b10: number): number {
@@ -73,5 +73,22 @@ describe("pairedDifferenceCI (Newcombe method 10)", () => {
     expect(ci.value).toBe(1);
     expect(ci.hi).toBe(1);
     expect(ci.lo).toBeGreaterThan(0);
+  });
+});
+
+describe("countPair", () => {
+  it("fills the four cells and skips pairs where either side does not apply", () => {
+    const counts: PairedCounts = { both: 0, onlyA: 0, onlyB: 0, neither: 0 };
+    const pairs: [boolean | null, boolean | null][] = [
+      [true, true],
+      [true, false],
+      [false, true],
+      [false, true],
+      [false, false],
+      [null, true],
+      [true, null],
+    ];
+    for (const [a, b] of pairs) countPair(counts, a, b);
+    expect(counts).toEqual({ both: 1, onlyA: 1, onlyB: 2, neither: 1 });
   });
 });

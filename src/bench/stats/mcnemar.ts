@@ -38,6 +38,15 @@ export interface PairedCounts {
   neither: number;
 }
 
+/** Adds one pair of outcomes (A's, B's) to `counts`; a pair where either side does not apply (null) is skipped. */
+export function countPair(counts: PairedCounts, a: boolean | null, b: boolean | null): void {
+  if (a === null || b === null) return;
+  if (a && b) counts.both++;
+  else if (a) counts.onlyA++;
+  else if (b) counts.onlyB++;
+  else counts.neither++;
+}
+
 export interface PairedDifference extends Interval {
   /** pB − pA. */
   value: number;
