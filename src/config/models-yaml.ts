@@ -13,6 +13,7 @@ import { z } from "zod";
 import { type AgentConfig, type AgentConfigInput, type AgentLimits, resolveAgentConfig } from "../agent/types.ts";
 import type { ProviderEntry } from "../models/entry.ts";
 import { dropUndefined } from "../models/json.ts";
+import { fromOllamaOptions } from "../models/ollama-wire.ts";
 import type { GenerationOptions } from "../models/types.ts";
 import { REPO_ROOT } from "../paths.ts";
 import { ModelsConfigError, UnknownConfigurationError } from "./errors.ts";
@@ -263,15 +264,9 @@ function toModelEntry(name: string, entry: FileModel, source: string): ModelEntr
   }
 }
 
+/** models.yaml's `options` use Ollama's names (num_predict, num_ctx, keep_alive), so Ollama's mapping reads them. */
 function toGenerationOptions(options: FileModel["options"]): GenerationOptions {
-  return dropUndefined({
-    temperature: options?.temperature,
-    seed: options?.seed,
-    maxTokens: options?.num_predict,
-    numCtx: options?.num_ctx,
-    stop: options?.stop,
-    keepAlive: options?.keep_alive === undefined ? undefined : String(options.keep_alive),
-  });
+  return fromOllamaOptions(options, options?.keep_alive);
 }
 
 // ─── resolution ─────────────────────────────────────────────────────────────────────────────────
