@@ -20,8 +20,18 @@ export function parameterOrder(tool: ToolDefinition): string[] {
   return [...required, ...Object.keys(toolProperties(tool)).filter((name) => !required.includes(name))];
 }
 
+/** Name lookups in a host's whole tool list (the same array all run long): every call, check and rescue asks. */
+const toolsByName = new WeakMap<readonly ToolDefinition[], ReadonlyMap<string, ToolDefinition>>();
+/** Below this size a scan is cheaper than building a map for a list that may be asked once. */
+const SCAN_LIMIT = 16;
+
 export function findTool(tools: readonly ToolDefinition[], name: string): ToolDefinition | undefined {
-  return tools.find((tool) => tool.name === name);
+  if (tools.length < SCAN_LIMIT) return tools.find((tool) => tool.name === name);
+  return cached(
+    toolsByName,
+    tools,
+    () => new Map(tools.map((tool): [string, ToolDefinition] => [tool.name, tool]).reverse()),
+  ).get(name);
 }
 
 /** Concrete example values by parameter name: a small model copies the shape of what it is shown. */

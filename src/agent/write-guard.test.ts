@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { defineTool } from "./testing/definitions.ts";
 import { FakeToolHost, succeed } from "./testing/fake-host.ts";
 import { testRig } from "./testing/rig.ts";
-import { isWriteTool } from "./write-guard.ts";
+import { isWriteTool, WriteGuard } from "./write-guard.ts";
 
 describe("isWriteTool", () => {
   it.each([
@@ -64,5 +64,22 @@ describe("write guard in the tool runner", () => {
     expect((await call(false)).ok).toBe(true);
     expect((await call(false)).ok).toBe(true);
     expect(await call(true)).toMatchObject({ blocked: true });
+  });
+});
+
+describe("WriteGuard over one tool list", () => {
+  const tools = [
+    defineTool("slack", "slack_post_message", "Post.", {}, [], { readOnlyHint: false }),
+    defineTool("slack", "slack_list_channels", "List.", {}, [], { readOnlyHint: true }),
+  ];
+
+  it("keeps each query's successes to itself while the list's write tools are found once", () => {
+    const first = new WriteGuard(tools);
+    const second = new WriteGuard(tools);
+    first.recordSuccess("slack_post_message", { text: "hi" }, 1);
+    first.recordSuccess("slack_list_channels", {}, 2);
+    expect(first.blockingCall("slack_post_message", { text: "hi" })).toBe(1);
+    expect(first.blockingCall("slack_list_channels", {})).toBeUndefined();
+    expect(second.blockingCall("slack_post_message", { text: "hi" })).toBeUndefined();
   });
 });

@@ -9,6 +9,7 @@
  */
 
 import type { ToolDefinition } from "../mcp/types.ts";
+import { cached } from "../memo.ts";
 import { canonicalJson } from "../models/json.ts";
 import { splitName } from "./text.ts";
 import type { BlockedWrite } from "./types.ts";
@@ -26,13 +27,16 @@ export function isWriteTool(tool: ToolDefinition): boolean {
   return splitName(tool.name).some((word) => WRITE_VERBS.has(word));
 }
 
+/** A host lists the same array while its tools stay the same: its write tools are found once, not per query. */
+const writeToolNames = new WeakMap<readonly ToolDefinition[], ReadonlySet<string>>();
+
 export class WriteGuard {
   readonly blocked: BlockedWrite[] = [];
-  private readonly writeTools: Set<string>;
+  private readonly writeTools: ReadonlySet<string>;
   private readonly firstSuccess = new Map<string, number>();
 
   constructor(tools: readonly ToolDefinition[]) {
-    this.writeTools = new Set(tools.filter(isWriteTool).map((tool) => tool.name));
+    this.writeTools = cached(writeToolNames, tools, () => new Set(tools.filter(isWriteTool).map((tool) => tool.name)));
   }
 
   /** The seq of the earlier successful identical call that blocks this one, if any. */
