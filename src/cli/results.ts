@@ -7,8 +7,9 @@ import { join } from "node:path";
 import Table from "cli-table3";
 import type { Command } from "commander";
 import type { RunManifest } from "../bench/run/bench.ts";
+import { readManifest } from "../bench/run/manifest.ts";
 import { mergeRuns } from "../bench/run/merge.ts";
-import { listRunIds, RESULTS_DIR, RUN_FILES, readJson, runDir } from "../bench/run/store.ts";
+import { listRunIds, RESULTS_DIR, RUN_FILES, runDir } from "../bench/run/store.ts";
 
 export interface RunListing {
   id: string;
@@ -38,7 +39,7 @@ export function listRuns(root: string = RESULTS_DIR): (RunListing | UnreadableRu
     const dir = runDir(id, root);
     let manifest: RunManifest;
     try {
-      manifest = readJson<RunManifest>(join(dir, RUN_FILES.run), "run.json");
+      manifest = readManifest(dir);
     } catch (error) {
       return { id, problem: (error as Error).message };
     }
@@ -104,6 +105,9 @@ export function registerResultsCommands(program: Command): void {
     .option("--json", "print the outcome as JSON")
     .action((runIds: string[], flags: { out?: string; json?: boolean }) => {
       const merged = mergeRuns({ runIds, ...(flags.out ? { outId: flags.out } : {}) });
+      for (const folder of merged.removedLeftovers) {
+        process.stderr.write(`removed ${folder}: what a merge left when it was stopped midway\n`);
+      }
       const { runId, records, duplicates, complete, manifest } = merged;
       if (flags.json) {
         process.stdout.write(

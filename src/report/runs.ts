@@ -7,6 +7,7 @@ import { existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { RunManifest } from "../bench/run/bench.ts";
 import type { RunSummary } from "../bench/run/compare-configs.ts";
+import { readManifest } from "../bench/run/manifest.ts";
 import { listRunIds, RESULTS_DIR, RUN_FILES, readJson, runDir } from "../bench/run/store.ts";
 import { RunSetError } from "./errors.ts";
 import { shownPath } from "./paths.ts";
@@ -49,7 +50,7 @@ export function resolveRunDir(ref: string, root: string = RESULTS_DIR): string {
 
 export function loadRun(ref: string, root: string = RESULTS_DIR): LoadedRun {
   const dir = resolveRunDir(ref, root);
-  const manifest = readJson<RunManifest>(join(dir, RUN_FILES.run), "run.json");
+  const manifest = readManifest(dir);
   const summary = readJson<RunSummary>(join(dir, RUN_FILES.summary), "summary.json");
   const shown = dir === runDir(manifest.runId, root) ? manifest.runId : shownPath(dir);
   return { id: manifest.runId, ref: shown, dir, manifest, summary };

@@ -1,11 +1,12 @@
 /**
  * Kill -9 and resume: the real `bench` CLI in a child process is killed with SIGKILL once it has
  * written some records; `bench --resume <id>` then finishes the run. The finished run has exactly one
- * record per key, no torn line, and the same records (timing aside) as a run that was never killed.
+ * record per key, no torn line in records.jsonl or traces.jsonl, and the same records (timing aside) as
+ * a run that was never killed.
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { appendFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -58,11 +59,17 @@ describe("bench kill -9 and --resume", () => {
     expect(before).toBeLessThan(planned);
     // what a kill in the middle of an append leaves: half a line, no newline
     appendFileSync(join(dir, RUN_FILES.records), '{"key":"sim:slm-3b|onsetlab|');
+    appendFileSync(join(dir, RUN_FILES.traces), '{"traceId":"0af7651916cd43dd8448eb211c80319c","name":"qu');
 
     const resumed = await runCli(["bench", "--resume", runId, "--json"], { ONSETLAB_RESULTS_DIR: killedRoot });
     expect(resumed.stderr).toContain(`(${before} from before the resume)`);
     expect(resumed.code).toBe(0);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ runId, records: planned });
+
+    // the torn span was cut before the resume appended: every line of traces.jsonl is whole
+    const spans = readFileSync(join(dir, RUN_FILES.traces), "utf8");
+    expect(spans.endsWith("\n")).toBe(true);
+    for (const line of spans.slice(0, -1).split("\n")) expect(() => JSON.parse(line), line.slice(0, 80)).not.toThrow();
 
     const lines = strictRecordLines(dir);
     expect(lines).toHaveLength(planned);

@@ -3,12 +3,13 @@
  * aside); runs of another matrix or dataset, and conflicting records, are refused with one line and
  * exit code 2, leaving nothing behind; `results list` reports every run and how far it got.
  */
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BenchOutcome, type RunManifest, runBench } from "../../src/bench/run/bench.ts";
-import { mergeRuns } from "../../src/bench/run/merge.ts";
+import { mergeRuns, STAGING_PREFIX } from "../../src/bench/run/merge.ts";
 import { withoutTiming } from "../../src/bench/run/record-content.ts";
 import { RUN_FILES, readJson } from "../../src/bench/run/store.ts";
 import type { RunListing } from "../../src/cli/results.ts";
@@ -148,6 +149,45 @@ describe("results merge", () => {
     });
     // nothing half-merged left behind
     expect(runIds()).toEqual(before);
+  });
+});
+
+describe("results merge, stopped midway", () => {
+  /** What a merge killed midway leaves: its staging folder with a partial records.jsonl and its pid. */
+  function leftover(outId: string, pid: number): string {
+    const staging = join(root, `${STAGING_PREFIX}${outId}`);
+    mkdirSync(staging);
+    writeFileSync(join(staging, "merge.pid"), `${pid}\n`);
+    writeFileSync(
+      join(staging, RUN_FILES.records),
+      readFileSync(join(first.dir, RUN_FILES.records), "utf8").slice(0, 500),
+    );
+    return staging;
+  }
+
+  it("removes what a killed merge left, says so, and the same merge then succeeds", async () => {
+    // a pid that was used and is gone: the merge that had it is not running
+    const gone = spawnSync(process.execPath, ["-e", ""]).pid;
+    const staging = leftover("merged-after-kill", gone);
+    const merged = await runCli(["results", "merge", first.runId, second.runId, "--out", "merged-after-kill"], env);
+    expect(merged.code).toBe(0);
+    expect(merged.stderr).toBe(`removed ${staging}: what a merge left when it was stopped midway\n`);
+    expect(existsSync(staging)).toBe(false);
+    expect(recordContents(join(root, "merged-after-kill"))).toEqual(recordContents(whole.dir));
+    expect(runIds()).not.toContain(`${STAGING_PREFIX}merged-after-kill`);
+  });
+
+  it("names the folder of a merge that is still running and leaves it alone", () => {
+    const staging = leftover("merged-busy", process.pid);
+    try {
+      expect(() => mergeRuns({ runIds: [first.runId, second.runId], outId: "merged-busy", root })).toThrow(
+        `--out merged-busy: another merge (pid ${process.pid}) is writing ${staging}; wait for it, or delete that folder if it is not running`,
+      );
+      expect(existsSync(staging)).toBe(true);
+      expect(existsSync(join(root, "merged-busy"))).toBe(false);
+    } finally {
+      rmSync(staging, { recursive: true });
+    }
   });
 });
 

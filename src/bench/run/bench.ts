@@ -29,6 +29,7 @@ import { type ItemScore, type ScoredRecord, summarize } from "../scoring/index.t
 import { isBfclDataset } from "./bfcl-environment.ts";
 import { compareConfigurations, type RunSummary } from "./compare-configs.ts";
 import type { TaskFailure, TaskRecord } from "./execute.ts";
+import { readManifest } from "./manifest.ts";
 import { expandMatrix, type Shard, selectShard } from "./matrix.ts";
 import { ModelOutageWatch } from "./model-outage.ts";
 import { providerCache } from "./providers.ts";
@@ -40,8 +41,8 @@ import {
   newRunId,
   RESULTS_DIR,
   RUN_FILES,
-  readJson,
   runDir,
+  tornTailBytes,
   truncateTorn,
   writeJsonAtomic,
 } from "./store.ts";
@@ -137,9 +138,7 @@ export const MOCK_WORLD_CONTEXT = `Today is ${MOCK_NOW.toLocaleDateString("en-US
 export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
   const root = options.resultsRoot ?? RESULTS_DIR;
   const models = loadModelsConfig(options.modelsFile);
-  const previous = options.resume
-    ? readJson<RunManifest>(join(runDir(options.resume, root), RUN_FILES.run), "run.json")
-    : undefined;
+  const previous = options.resume ? readManifest(runDir(options.resume, root)) : undefined;
   const request = previous?.request ?? options.request;
   if ((request.record || request.replay) && request.repeats > 1) {
     // a cassette keys a request by what was sent, not by the simulator's per-repeat seed
@@ -191,6 +190,9 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
     recordsFile,
     forEachJsonl<RunRecord>(recordsFile, (record) => done.add(record.key)),
   );
+  // every append-only file this session continues starts on a clean line
+  const tracesFile = join(dir, RUN_FILES.traces);
+  truncateTorn(tracesFile, tornTailBytes(tracesFile));
   const todo = tasks.filter((task) => !done.has(task.key));
   const skipped = tasks.length - todo.length;
   const threads = threadCount(options.threads, entries, request, todo.length);
@@ -231,7 +233,7 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
 
   const byId = new Map(items.map((item) => [item.id, item]));
   const appender = new JsonlAppender(recordsFile);
-  const tracesAppender = new JsonlAppender(join(dir, RUN_FILES.traces));
+  const tracesAppender = new JsonlAppender(tracesFile);
   const runTracer = startRunTracer(runId, (line) => tracesAppender.append(line));
   const running: BenchProgress["running"] = Object.fromEntries(configs.map((config) => [config, { ok: 0, n: 0 }]));
   let finished = 0;

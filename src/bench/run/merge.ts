@@ -3,26 +3,19 @@
  * the same dataset) into one new run. Records are deduplicated by key — the same key twice is kept once
  * when the contents agree (timing aside, record-content.ts) and is an error when they do not; traces are
  * concatenated; run.json carries every shard's sessions; summary.json is recomputed from the records.
- * A merge that fails leaves nothing behind.
+ * The new run is written in a staging folder renamed into place at the end: a merge that fails leaves
+ * nothing behind, one that is killed leaves only the staging folder, which the next merge removes.
  */
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { InputError } from "../../errors.ts";
 import { canonicalJson } from "../../models/json.ts";
 import { datasetHash, selectItems } from "../dataset/select.ts";
 import { type BenchRequest, type RunManifest, type RunRecord, writeSummary } from "./bench.ts";
 import type { RunSummary } from "./compare-configs.ts";
+import { readManifest } from "./manifest.ts";
 import { contentHash } from "./record-content.ts";
-import {
-  forEachJsonl,
-  JsonlAppender,
-  newRunId,
-  RESULTS_DIR,
-  RUN_FILES,
-  readJson,
-  runDir,
-  writeJsonAtomic,
-} from "./store.ts";
+import { forEachJsonl, JsonlAppender, newRunId, RESULTS_DIR, RUN_FILES, runDir, writeJsonAtomic } from "./store.ts";
 
 /** Runs that cannot be merged (different matrices or datasets, conflicting records, a bad --out). */
 export class MergeError extends InputError {}
@@ -45,6 +38,8 @@ export interface MergeOutcome {
   duplicates: number;
   /** Every task of the matrix has its record. */
   complete: boolean;
+  /** Staging folders of earlier merges that were stopped midway, removed before this one. */
+  removedLeftovers: string[];
 }
 
 export interface SourceRun {
@@ -63,7 +58,7 @@ export function mergeRuns(options: MergeOptions): MergeOutcome {
   }
   const sources = options.runIds.map((id): SourceRun => {
     const dir = runDir(id, root);
-    return { id, dir, manifest: readJson<RunManifest>(join(dir, RUN_FILES.run), "run.json") };
+    return { id, dir, manifest: readManifest(dir) };
   });
   const first = sources[0]!;
   for (const other of sources.slice(1)) checkSameMatrix(first, other);
@@ -84,18 +79,82 @@ export function mergeRuns(options: MergeOptions): MergeOutcome {
   const dir = runDir(runId, root);
   if (existsSync(dir))
     throw new MergeError("MERGE_OUT_EXISTS", `--out ${runId}: ${dir} already exists; pick another id`);
+  const removedLeftovers = removeStoppedMerges(root);
+  const staging = runDir(`${STAGING_PREFIX}${runId}`, root);
+  if (existsSync(staging)) {
+    throw new MergeError(
+      "MERGE_IN_PROGRESS",
+      `--out ${runId}: another merge (pid ${stagingOwner(staging)}) is writing ${staging}; wait for it, or delete that folder if it is not running`,
+    );
+  }
 
+  // everything is written to the staging folder, which becomes the run only when whole
   try {
-    const { records, duplicates } = copyRecords(sources, join(dir, RUN_FILES.records));
-    copyTraces(sources, join(dir, RUN_FILES.traces));
+    mkdirSync(staging, { recursive: true });
+    writeFileSync(join(staging, OWNER_FILE), `${process.pid}\n`);
+    const { records, duplicates } = copyRecords(sources, join(staging, RUN_FILES.records));
+    copyTraces(sources, join(staging, RUN_FILES.traces));
     const manifest = mergedManifest(runId, request, sources, records);
-    writeJsonAtomic(join(dir, RUN_FILES.run), manifest);
-    const summary = writeSummary(dir, manifest, new Map(items.map((item) => [item.id, item])));
-    return { runId, dir, manifest, summary, records, duplicates, complete: records === manifest.tasks };
+    writeJsonAtomic(join(staging, RUN_FILES.run), manifest);
+    const summary = writeSummary(staging, manifest, new Map(items.map((item) => [item.id, item])));
+    rmSync(join(staging, OWNER_FILE));
+    renameSync(staging, dir);
+    return {
+      runId,
+      dir,
+      manifest,
+      summary,
+      records,
+      duplicates,
+      complete: records === manifest.tasks,
+      removedLeftovers,
+    };
   } catch (error) {
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(staging, { recursive: true, force: true });
     throw error;
   }
+}
+
+/** A merge writes `results/.merging-<run-id>/` and renames it to `results/<run-id>/` when done. */
+export const STAGING_PREFIX = ".merging-";
+const OWNER_FILE = "merge.pid";
+
+/** The pid of the merge writing a staging folder (undefined: unknown, e.g. killed before writing it). */
+function stagingOwner(staging: string): number | undefined {
+  try {
+    const pid = Number.parseInt(readFileSync(join(staging, OWNER_FILE), "utf8"), 10);
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Removes the staging folders of merges that were stopped (killed, or the machine went down): their
+ * process is gone. Returns the folders removed. A folder whose merge still runs is left alone.
+ */
+export function removeStoppedMerges(root: string): string[] {
+  if (!existsSync(root)) return [];
+  const removed: string[] = [];
+  for (const entry of readdirSync(root, { withFileTypes: true })) {
+    if (!entry.isDirectory() || !entry.name.startsWith(STAGING_PREFIX)) continue;
+    const staging = join(root, entry.name);
+    const owner = stagingOwner(staging);
+    if (owner !== undefined && isRunning(owner)) continue;
+    rmSync(staging, { recursive: true, force: true });
+    removed.push(staging);
+  }
+  return removed;
 }
 
 /** The request without its shard: what every shard of one matrix has in common. */

@@ -6,8 +6,10 @@ import {
   CorruptRecordsError,
   forEachJsonl,
   JsonlAppender,
+  listRunIds,
   newRunId,
   readJsonl,
+  tornTailBytes,
   truncateTorn,
   writeJsonAtomic,
 } from "./store.ts";
@@ -93,5 +95,40 @@ describe("forEachJsonl (streaming)", () => {
     const file = join(temp(), "records.jsonl");
     writeFileSync(file, '{"key":"a"}\nnot json\n{"key":"c"}\n');
     expect(() => rows(file)).toThrow(`${file}:2: not valid JSON`);
+  });
+});
+
+describe("tornTailBytes (from the end only)", () => {
+  it("finds the same torn tail as a full read, across read-chunk boundaries", () => {
+    const dir = temp();
+    const long = JSON.stringify({ key: "b", text: "y".repeat(200_000) });
+    const cases = [
+      "",
+      '{"key":"a"}\n',
+      '{"key":"a"}\n{"key":"b","res',
+      '{"key":"a"}\n{"key":\n',
+      '{"key":\n',
+      '{"key":"a',
+      `${long}\n`,
+      `{"key":"a"}\n${long.slice(0, 150_000)}`,
+      `{"key":"a"}\n${long.slice(0, 150_000)}\n`,
+      `${long}\n${long.slice(0, 70_000)}`,
+      '{"key":"a"}\n\n',
+    ];
+    cases.forEach((text, index) => {
+      const file = join(dir, `${index}.jsonl`);
+      writeFileSync(file, text);
+      expect([index, tornTailBytes(file)]).toEqual([index, readJsonl(file).tornBytes]);
+    });
+    expect(tornTailBytes(join(dir, "none.jsonl"))).toBe(0);
+  });
+});
+
+describe("listRunIds", () => {
+  it("lists run folders, not hidden ones (a merge's staging folder)", () => {
+    const root = temp();
+    writeJsonAtomic(join(root, "20261125-run-a", "run.json"), {});
+    writeJsonAtomic(join(root, ".merging-20261125-run-b", "run.json"), {});
+    expect(listRunIds(root)).toEqual(["20261125-run-a"]);
   });
 });

@@ -18,7 +18,7 @@ import {
   writeSync,
 } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { InputError, OnsetlabError } from "../../errors.ts";
+import { InputError } from "../../errors.ts";
 import { REPO_ROOT } from "../../paths.ts";
 
 /** results/ of the repository, or ONSETLAB_RESULTS_DIR (tests and CI keep their runs apart with it). */
@@ -36,8 +36,8 @@ export const RUN_FILES = {
 /** A results folder that is not there or does not hold what it should. */
 export class ResultsError extends InputError {}
 
-/** A record file that is damaged before its last line (not a torn append). */
-export class CorruptRecordsError extends OnsetlabError {}
+/** A JSON-lines file of a run that is damaged before its last line (not a torn append): bad input, exit 2. */
+export class CorruptRecordsError extends ResultsError {}
 
 export function runDir(runId: string, root: string = RESULTS_DIR): string {
   return join(root, runId);
@@ -202,11 +202,50 @@ export function truncateTorn(file: string, tornBytes: number): void {
   }
 }
 
-/** Run folders under results/, newest first. */
+/**
+ * Bytes of a torn tail, read from the end of the file only (a traces.jsonl of a long run is large): the
+ * same rule as forEachJsonl — a last piece without its newline, and a last complete line that is not JSON.
+ */
+export function tornTailBytes(file: string): number {
+  if (!existsSync(file)) return 0;
+  const fd = openSync(file, "r");
+  try {
+    const size = statSync(file).size;
+    // the file's tail back to the newline before its last complete line (or the file's start)
+    const newlineBefore = (buffer: Buffer, at: number) => (at > 0 ? buffer.lastIndexOf(10, at - 1) : -1);
+    let tail = Buffer.alloc(0);
+    for (let start = size; start > 0; ) {
+      const length = Math.min(1 << 16, start);
+      start -= length;
+      const chunk = Buffer.alloc(length);
+      readSync(fd, chunk, 0, length, start);
+      tail = Buffer.concat([chunk, tail]);
+      if (newlineBefore(tail, tail.lastIndexOf(10)) !== -1) break;
+    }
+    const lastNewline = tail.lastIndexOf(10);
+    const pending = tail.length - lastNewline - 1;
+    if (lastNewline === -1) return pending;
+    const line = tail.subarray(newlineBefore(tail, lastNewline) + 1, lastNewline).toString("utf8");
+    if (line === "") return pending;
+    try {
+      JSON.parse(line);
+      return pending;
+    } catch {
+      return pending + Buffer.byteLength(line) + 1;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Run folders under results/, newest first (hidden folders, such as a merge's staging folder, are not runs). */
 export function listRunIds(root: string = RESULTS_DIR): string[] {
   if (!existsSync(root)) return [];
   return readdirSync(root, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && existsSync(join(root, entry.name, RUN_FILES.run)))
+    .filter(
+      (entry) =>
+        entry.isDirectory() && !entry.name.startsWith(".") && existsSync(join(root, entry.name, RUN_FILES.run)),
+    )
     .map((entry) => entry.name)
     .sort()
     .reverse();
