@@ -13,5 +13,8 @@ export class BaselineError extends InputError {}
 /** A run's per-item outcomes cannot be read: no records.jsonl and no outcomes.json, or a damaged file. */
 export class OutcomesError extends InputError {}
 
+/** A run folder whose files do not agree (summary.json vs records.jsonl or outcomes.json) or are malformed. */
+export class RunFilesError extends InputError {}
+
 /** The gate ran and at least one metric did not hold (exit 1). */
 export class GateFailedError extends OnsetlabError {}

@@ -97,27 +97,52 @@ export function loadOutcomes(run: LoadedRun): OutcomesFile {
   );
 }
 
-export function outcomesFromRecords(run: LoadedRun, file: string): OutcomesFile {
+/** A model × configuration of a run, and the score of each of the run's keys that has a record. */
+export interface RecordedEntry {
+  model: string;
+  config: string;
+  scores: (RunRecord["score"] | undefined)[];
+}
+
+/**
+ * Streams a run's records.jsonl into its model × configurations (in run.json's order), checking each
+ * record belongs to the run's matrix and comes once; a bad line is named by file:line.
+ */
+export function readRunRecords(run: LoadedRun, file: string): RecordedEntry[] {
   const keys = runKeys(run);
   const index = new Map(keys.map((key, position) => [key, position]));
-  const perEntry = new Map<string, { model: string; config: string; scores: (RunRecord["score"] | undefined)[] }>();
+  const perEntry = new Map<string, RecordedEntry>();
   for (const model of run.manifest.models) {
     for (const config of run.manifest.configs) {
       perEntry.set(`${model.name}|${config}`, { model: model.name, config, scores: new Array(keys.length) });
     }
   }
-  forEachJsonl<RunRecord>(file, (record) => {
+  const lines = new Map<string, number>();
+  forEachJsonl<RunRecord>(file, (record, line) => {
+    if (typeof record?.score !== "object" || record.score === null || typeof record.key !== "string") {
+      throw new OutcomesError("RECORD_INVALID", `${file}:${line}: not a record (expected key, model, config, score)`);
+    }
     const entry = perEntry.get(`${record.model}|${record.config}`);
     const position = index.get(pairKey(record.itemId, record.repeat));
     if (!entry || position === undefined) {
       throw new OutcomesError(
         "RECORD_NOT_IN_RUN",
-        `${file}: record ${record.key} is not in the run's matrix (run.json)`,
+        `${file}:${line}: record ${record.key} is not in the run's matrix (run.json)`,
       );
     }
+    const earlier = lines.get(record.key);
+    if (earlier !== undefined) {
+      throw new OutcomesError("RECORD_DUPLICATE", `${file}:${line}: record ${record.key} is also at line ${earlier}`);
+    }
+    lines.set(record.key, line);
     entry.scores[position] = record.score;
   });
-  const entries = [...perEntry.values()].map(({ model, config, scores }) => {
+  return [...perEntry.values()];
+}
+
+export function outcomesFromRecords(run: LoadedRun, file: string): OutcomesFile {
+  const keys = runKeys(run);
+  const entries = readRunRecords(run, file).map(({ model, config, scores }) => {
     const missing = keys.filter((_, position) => scores[position] === undefined);
     if (missing.length > 0) {
       throw new OutcomesError(

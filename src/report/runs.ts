@@ -1,16 +1,18 @@
 /**
- * The runs a report or a gate reads: results/<run-id>/run.json and summary.json, checked to belong
- * together (one dataset, each model × configuration once), in a stable order taken from the run files
- * (never from the order records happened to finish in).
+ * The runs a report or a gate reads: results/<run-id>/run.json and summary.json, each checked against
+ * the run's records or outcomes (run-files.ts), checked to belong together (one dataset, each model ×
+ * configuration once), in a stable order taken from the run files (never from the order records
+ * happened to finish in).
  */
 import { existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { RunManifest } from "../bench/run/bench.ts";
 import type { RunSummary } from "../bench/run/compare-configs.ts";
 import { readManifest } from "../bench/run/manifest.ts";
-import { listRunIds, RESULTS_DIR, RUN_FILES, readJson, runDir } from "../bench/run/store.ts";
+import { listRunIds, RESULTS_DIR, RUN_FILES, runDir } from "../bench/run/store.ts";
 import { RunSetError } from "./errors.ts";
 import { shownPath } from "./paths.ts";
+import { checkRunFiles, readSummary } from "./run-files.ts";
 
 export interface LoadedRun {
   id: string;
@@ -51,9 +53,11 @@ export function resolveRunDir(ref: string, root: string = RESULTS_DIR): string {
 export function loadRun(ref: string, root: string = RESULTS_DIR): LoadedRun {
   const dir = resolveRunDir(ref, root);
   const manifest = readManifest(dir);
-  const summary = readJson<RunSummary>(join(dir, RUN_FILES.summary), "summary.json");
+  const summary = readSummary(dir);
   const shown = dir === runDir(manifest.runId, root) ? manifest.runId : shownPath(dir);
-  return { id: manifest.runId, ref: shown, dir, manifest, summary };
+  const run = { id: manifest.runId, ref: shown, dir, manifest, summary };
+  checkRunFiles(run);
+  return run;
 }
 
 /** The newest run under the results folder (run ids sort by time). */

@@ -40,7 +40,8 @@ const manifestSchema = z
 /** The run.json of the run folder `dir`, checked. */
 export function readManifest(dir: string): RunManifest {
   const file = join(dir, RUN_FILES.run);
-  const parsed = manifestSchema.safeParse(readJson<unknown>(file, "run.json"));
+  const raw = readJson<unknown>(file, "run.json");
+  const parsed = manifestSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new ResultsError(
@@ -49,5 +50,6 @@ export function readManifest(dir: string): RunManifest {
       { context: { file, path: issue.path } },
     );
   }
-  return parsed.data as unknown as RunManifest;
+  // the file as written, not zod's copy (which puts the checked fields first: a resume rewrites run.json)
+  return raw as RunManifest;
 }

@@ -139,10 +139,10 @@ export function readJsonl<T>(file: string): JsonlContents<T> {
 
 /**
  * Streams a JSON-lines file written by JsonlAppender without holding it in memory (a 10k-run
- * records.jsonl is hundreds of megabytes): `visit` gets each row. Same torn/corrupt rules as readJsonl.
- * Returns the torn bytes at the end.
+ * records.jsonl is hundreds of megabytes): `visit` gets each row and its line number (from 1). Same
+ * torn/corrupt rules as readJsonl. Returns the torn bytes at the end.
  */
-export function forEachJsonl<T>(file: string, visit: (row: T) => void): number {
+export function forEachJsonl<T>(file: string, visit: (row: T, line: number) => void): number {
   if (!existsSync(file)) return 0;
   const fd = openSync(file, "r");
   const chunk = Buffer.alloc(1 << 20);
@@ -158,7 +158,7 @@ export function forEachJsonl<T>(file: string, visit: (row: T) => void): number {
         throw new CorruptRecordsError("RECORDS_CORRUPT", `${file}:${lineNumber - 1}: not valid JSON`, { cause });
       }
       // outside the try: the visitor's own errors are not the file's
-      visit(row);
+      visit(row, lineNumber - 1);
     }
     previous = line;
   };
@@ -186,7 +186,7 @@ export function forEachJsonl<T>(file: string, visit: (row: T) => void): number {
     } catch {
       torn += Buffer.byteLength(previous) + 1;
     }
-    if (row !== undefined) visit(row);
+    if (row !== undefined) visit(row, lineNumber);
   }
   return torn;
 }
