@@ -11,6 +11,7 @@ import type { RunSummary } from "../bench/run/compare-configs.ts";
 import { parseShard } from "../bench/run/matrix.ts";
 import type { Rate, SummaryRow } from "../bench/scoring/index.ts";
 import { OnsetlabError } from "../errors.ts";
+import { checkRecordTarget } from "../models/cassette.ts";
 import { FlagError, parsePositiveInt, parseTransport } from "./flags.ts";
 import { startProgress } from "./progress.ts";
 
@@ -29,6 +30,7 @@ interface BenchFlags {
   shard?: string;
   resume?: string;
   record?: string;
+  append?: boolean;
   replay?: string;
   transport: string;
   models?: string;
@@ -57,7 +59,8 @@ export function registerBenchCommand(program: Command): void {
     .option("--timeout <seconds>", "time limit of one query")
     .option("--shard <i/n>", "run only shard i of n (merge with `results merge`)")
     .option("--resume <run-id>", "continue a run: skip its finished records, run the rest")
-    .option("--record <file>", "record every model request and answer to a cassette")
+    .option("--record <file>", "record every model request and answer to a cassette (a new file, or see --append)")
+    .option("--append", "with --record: add to a cassette that already holds calls")
     .option("--replay <file>", "answer every model request from a cassette")
     .option("--transport <kind>", "stdio | memory", "memory")
     .option("--models <file>", "a models.yaml other than the repository's")
@@ -116,6 +119,9 @@ function benchRequest(flags: BenchFlags): BenchRequest {
       .filter(Boolean);
   if (flags.config && flags.matrix) throw new FlagError("BAD_FLAG", "give --config or --matrix, not both");
   if (flags.record && flags.replay) throw new FlagError("BAD_FLAG", "give --record or --replay, not both");
+  if (flags.append && !flags.record) throw new FlagError("BAD_FLAG", "--append goes with --record FILE");
+  // a resume records onto its own cassette, as the run started
+  if (flags.record && !flags.resume) checkRecordTarget(flags.record, flags.append === true);
   let models = list(flags.model);
   if (models.length === 0 && flags.matrix) models = modelsOfMatrix(flags.models, flags.matrix) ?? [];
   if (models.length === 0 && !flags.resume) {

@@ -2,8 +2,16 @@ import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { cassetteRequest, loadCassette, RecordingProvider, ReplayProvider, requestKey } from "./cassette.ts";
 import {
+  cassetteRequest,
+  checkRecordTarget,
+  loadCassette,
+  RecordingProvider,
+  ReplayProvider,
+  requestKey,
+} from "./cassette.ts";
+import {
+  CassetteExistsError,
   CassetteFormatError,
   CassetteMissError,
   ModelAbortedError,
@@ -163,6 +171,22 @@ describe("cassette files", () => {
     const invalid = join(dir, "invalid.jsonl");
     writeFileSync(invalid, '{"v":1,"key":"k","request":{"provider":"m","kind":"complete","stage":"solver"}}\n');
     expect(() => loadCassette(invalid, warn)).toThrow(/invalid\.jsonl:1: .*exactly one of `response` and `error`/);
+  });
+
+  it("records onto a cassette that holds calls only when asked to append", async () => {
+    // no file yet, or an empty one: nothing to mix into
+    expect(() => checkRecordTarget(file, false)).not.toThrow();
+    const recorder = new RecordingProvider(new ScriptedModel({ solver: ["one", "two"] }, "m"), file, "m", warn);
+    await recorder.complete({ stage: "solver", prompt: "a" });
+    await recorder.complete({ stage: "solver", prompt: "b" });
+    expect(() => checkRecordTarget(file, false)).toThrow(CassetteExistsError);
+    expect(() => checkRecordTarget(file, false)).toThrow(
+      `--record ${file}: the cassette already holds 2 recorded calls; add --append to record onto it, or give a new file`,
+    );
+    expect(() => checkRecordTarget(file, true)).not.toThrow();
+    const empty = join(dir, "empty.jsonl");
+    writeFileSync(empty, "");
+    expect(() => checkRecordTarget(empty, false)).not.toThrow();
   });
 
   it("keeps only the request fields that decide the answer: no signal, no time limit", async () => {

@@ -19,7 +19,14 @@ import {
 } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
-import { CassetteFormatError, CassetteMissError, ModelAbortedError, ModelError, ReplayedModelError } from "./errors.ts";
+import {
+  CassetteExistsError,
+  CassetteFormatError,
+  CassetteMissError,
+  ModelAbortedError,
+  ModelError,
+  ReplayedModelError,
+} from "./errors.ts";
 import { canonicalJson, dropUndefined } from "./json.ts";
 import type {
   ChatMessage,
@@ -87,6 +94,23 @@ export function requestKey(request: CassetteRequest): string {
 }
 
 // ─── recording ──────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Refuses to record onto a cassette that already holds calls unless `append` says so: a new recording
+ * mixed silently into an old one replays answers of two different runs.
+ */
+export function checkRecordTarget(file: string, append: boolean): void {
+  if (append || !existsSync(file)) return;
+  const bytes = readFileSync(file);
+  let calls = 0;
+  for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) calls += 1;
+  if (calls === 0) return;
+  throw new CassetteExistsError(
+    "CASSETTE_EXISTS",
+    `--record ${file}: the cassette already holds ${calls} recorded calls; add --append to record onto it, or give a new file`,
+    { context: { file, calls } },
+  );
+}
 
 /** Wraps a provider: every call goes through, and its request and answer are appended to `file`. */
 export class RecordingProvider implements ModelProvider {

@@ -50,5 +50,8 @@ export class CassetteMissError extends ModelError {}
 /** A cassette line that is not a valid record (other than a torn last line, which is skipped). */
 export class CassetteFormatError extends InputError {}
 
+/** `--record FILE` onto a cassette that already holds calls, without `--append`. */
+export class CassetteExistsError extends InputError {}
+
 /** A failure recorded in the cassette, thrown again on replay with the recorded code and message. */
 export class ReplayedModelError extends ModelError {}
