@@ -23,5 +23,21 @@ export class DatasetError extends InputError {
 
 export function formatProblem(problem: DatasetProblem): string {
   const where = problem.line > 0 ? `${problem.file}:${problem.line}` : problem.file;
-  return `${where}${problem.id ? ` (${problem.id})` : ""}: ${problem.message}`;
+  return showInvisible(`${where}${problem.id ? ` (${problem.id})` : ""}: ${problem.message}`);
+}
+
+// control and format characters (BOM, zero-width space/joiners, direction marks …), line and paragraph
+// separators, and spaces other than the plain one
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]|(?! )\p{Zs}/gu;
+
+/**
+ * Text with every invisible or look-alike character written as its escape (`\uFEFF`, `\t`): a line
+ * rejected for a character the reader cannot see must show it.
+ */
+export function showInvisible(text: string): string {
+  return text.replace(INVISIBLE, (char) => {
+    const named = { "\t": "\\t", "\n": "\\n", "\r": "\\r" }[char];
+    const code = char.codePointAt(0)!.toString(16).toUpperCase();
+    return named ?? (code.length > 4 ? `\\u{${code}}` : `\\u${code.padStart(4, "0")}`);
+  });
 }

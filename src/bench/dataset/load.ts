@@ -17,7 +17,8 @@ let compiled: ValidateFunction | undefined;
 
 function itemValidator(): ValidateFunction {
   if (!compiled) {
-    const ajv = new Ajv({ allErrors: true });
+    // verbose: errors carry the rejected value, so a message can show it
+    const ajv = new Ajv({ allErrors: true, verbose: true });
     compiled = ajv.compile(JSON.parse(readFileSync(DATASET_SCHEMA_FILE, "utf8")));
   }
   return compiled;
@@ -87,7 +88,12 @@ export function readDataset(paths?: string | readonly string[]): { items: Loaded
     } catch (cause) {
       throw new DatasetError("DATASET_UNREADABLE", [{ file, line: 0, message: (cause as Error).message }], { cause });
     }
-    const lines = text.split("\n");
+    // a byte-order mark opening the file is an encoding marker (editors on Windows write one), not content
+    const lines = text.replace(/^\uFEFF/, "").split("\n");
+    if (lines.every((raw) => raw.trim() === "")) {
+      problems.push({ file, line: 0, message: "the file is empty: a dataset file holds one JSON item per line" });
+      continue;
+    }
     lines.forEach((raw, index) => {
       const line = index + 1;
       if (raw.trim() === "") return;
@@ -129,6 +135,11 @@ function parseLine(raw: string, file: string, line: number): { item: DatasetItem
   return { item: value as DatasetItem };
 }
 
+/** The rejected value when it is short text (formatProblem shows its invisible characters). */
+function got(error: ErrorObject): string {
+  return typeof error.data === "string" && error.data.length <= 60 ? `, not ${JSON.stringify(error.data)}` : "";
+}
+
 /** ajv errors → one readable reason; `if/then` wrapper errors are dropped in favour of the real one. */
 function describeSchemaErrors(errors: ErrorObject[] | null | undefined): string {
   const useful = (errors ?? []).filter((error) => error.keyword !== "if");
@@ -139,10 +150,10 @@ function describeSchemaErrors(errors: ErrorObject[] | null | undefined): string 
         return `${at}: unknown field "${(error.params as { additionalProperty: string }).additionalProperty}"`;
       }
       if (error.keyword === "enum") {
-        return `${at}: must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.join(", ")}`;
+        return `${at}: must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.join(", ")}${got(error)}`;
       }
       if (error.keyword === "const") {
-        return `${at}: must be ${JSON.stringify((error.params as { allowedValue: unknown }).allowedValue)}`;
+        return `${at}: must be ${JSON.stringify((error.params as { allowedValue: unknown }).allowedValue)}${got(error)}`;
       }
       return `${at} ${error.message ?? error.keyword}`;
     })

@@ -4,6 +4,9 @@
  */
 import { createHash } from "node:crypto";
 import { InputError } from "../../errors.ts";
+import { loadRegistry, type Registry } from "../../mcp/registry.ts";
+import { DatasetError } from "./errors.ts";
+import { unknownToolProblems } from "./known-tools.ts";
 import { loadDataset } from "./load.ts";
 import type { DatasetItem } from "./types.ts";
 
@@ -43,12 +46,16 @@ export function matchesFilter(item: DatasetItem, filter: ItemFilter): boolean {
   );
 }
 
+/** The run's items; a gold call to a tool no server of `registry` lists is bad input (known-tools.ts). */
 export function selectItems(
   paths: readonly string[],
   filter: ItemFilter,
   limit?: number,
+  registry: Registry = loadRegistry(),
 ): { items: DatasetItem[]; files: string[] } {
   const loaded = loadDataset(paths.length > 0 ? paths : undefined);
+  const problems = unknownToolProblems(loaded, registry);
+  if (problems.length > 0) throw new DatasetError("DATASET_UNKNOWN_TOOL", problems);
   const files = [...new Set(loaded.map((entry) => entry.file))];
   return {
     items: narrowItems(
@@ -62,6 +69,7 @@ export function selectItems(
 
 /** The items matching the filter, the first `limit` of them; none at all is bad input. */
 export function narrowItems(items: readonly DatasetItem[], filter: ItemFilter, limit?: number): DatasetItem[] {
+  if (items.length === 0) throw new InputError("EMPTY_DATASET", "the dataset has no items");
   const kept = items.filter((item) => matchesFilter(item, filter));
   if (kept.length === 0) {
     throw new InputError("EMPTY_SELECTION", `no dataset item matches --filter ${JSON.stringify(filter)}`);
