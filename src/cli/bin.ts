@@ -1,34 +1,6 @@
 #!/usr/bin/env -S node --import tsx
-import { Command } from "commander";
-import { registerAgentCommand } from "./agent.ts";
-import { registerBenchCommand } from "./bench.ts";
-import { registerBfclCommands } from "./bfcl.ts";
-import { registerDatasetCommands } from "./dataset.ts";
 import { reportError } from "./exit.ts";
-import { registerGateCommand } from "./gate.ts";
-import { registerMockCommands } from "./mock.ts";
-import { registerPerfCommand } from "./perf.ts";
-import { registerReportCommand } from "./report.ts";
-import { registerResultsCommands } from "./results.ts";
-import { registerStandinCommand } from "./standin.ts";
-
-export function buildProgram(): Command {
-  const program = new Command("onsetlab")
-    .description("OnsetLab Bench: benchmark small-model tool calling against deterministic MCP servers")
-    .exitOverride()
-    .showHelpAfterError("(run with --help for usage)");
-  registerAgentCommand(program);
-  registerBenchCommand(program);
-  registerBfclCommands(program);
-  registerDatasetCommands(program);
-  registerGateCommand(program);
-  registerMockCommands(program);
-  registerPerfCommand(program);
-  registerReportCommand(program);
-  registerResultsCommands(program);
-  registerStandinCommand(program);
-  return program;
-}
+import { buildProgram } from "./program.ts";
 
 try {
   await buildProgram().parseAsync(process.argv);
