@@ -92,12 +92,19 @@ interface Case {
 
 const cases: Record<string, Case> = {
   "report: run.json not JSON": {
-    args: () => ["report", variant("run-syntax", (dir) => writeFileSync(join(dir, RUN_FILES.run), '{"runId": '))],
+    args: () => [
+      "report",
+      "--out",
+      join(root, "report"),
+      variant("run-syntax", (dir) => writeFileSync(join(dir, RUN_FILES.run), '{"runId": ')),
+    ],
     line: /run-syntax\/run\.json: run\.json is not valid JSON \(/,
   },
   "report: run.json without its request": {
     args: () => [
       "report",
+      "--out",
+      join(root, "report"),
       variant("run-schema", (dir) =>
         rewrite(dir, RUN_FILES.run, (text) => JSON.stringify({ ...JSON.parse(text), request: undefined })),
       ),
@@ -109,12 +116,19 @@ const cases: Record<string, Case> = {
     line: /run-schema\/run\.json: not a run\.json of this harness: request: /,
   },
   "report: summary.json not JSON": {
-    args: () => ["report", variant("summary-syntax", (dir) => writeFileSync(join(dir, RUN_FILES.summary), "{bad"))],
+    args: () => [
+      "report",
+      "--out",
+      join(root, "report"),
+      variant("summary-syntax", (dir) => writeFileSync(join(dir, RUN_FILES.summary), "{bad")),
+    ],
     line: /summary-syntax\/summary\.json: summary\.json is not valid JSON \(/,
   },
   "report: summary.json without rows": {
     args: () => [
       "report",
+      "--out",
+      join(root, "report"),
       variant("summary-schema", (dir) =>
         rewrite(dir, RUN_FILES.summary, (text) => JSON.stringify({ ...JSON.parse(text), rows: 3 })),
       ),
@@ -122,7 +136,12 @@ const cases: Record<string, Case> = {
     line: /summary-schema\/summary\.json: not a summary\.json of this harness: rows: .*expected array/,
   },
   "report: records.jsonl damaged mid-file": {
-    args: () => ["report", variant("records-corrupt", (dir) => rewrite(dir, RUN_FILES.records, lineTwoDamaged))],
+    args: () => [
+      "report",
+      "--out",
+      join(root, "report"),
+      variant("records-corrupt", (dir) => rewrite(dir, RUN_FILES.records, lineTwoDamaged)),
+    ],
     line: /records-corrupt\/records\.jsonl:2: not valid JSON$/,
   },
   "gate: records.jsonl damaged mid-file": {
@@ -130,12 +149,19 @@ const cases: Record<string, Case> = {
     line: /records-corrupt\/records\.jsonl:2: not valid JSON$/,
   },
   "report: records.jsonl empty": {
-    args: () => ["report", variant("records-empty", (dir) => writeFileSync(join(dir, RUN_FILES.records), ""))],
+    args: () => [
+      "report",
+      "--out",
+      join(root, "report"),
+      variant("records-empty", (dir) => writeFileSync(join(dir, RUN_FILES.records), "")),
+    ],
     line: /records-empty\/summary\.json: counts 6 records, .*records-empty\/records\.jsonl has 0: the summary is not of these records; `pnpm bench --resume records-empty` rewrites/,
   },
   "report: a record fewer than summary.json counts": {
     args: () => [
       "report",
+      "--out",
+      join(root, "report"),
       variant("records-fewer", (dir) => rewrite(dir, RUN_FILES.records, (text) => text.slice(text.indexOf("\n") + 1))),
     ],
     line: /records-fewer\/summary\.json: counts 6 records, .*records\.jsonl has 5/,
@@ -145,7 +171,12 @@ const cases: Record<string, Case> = {
     line: /records-fewer\/summary\.json: counts 6 records/,
   },
   "report: outcomes.json (a kept run) not JSON": {
-    args: () => ["report", variant("outcomes-syntax", (dir) => writeFileSync(join(dir, "outcomes.json"), "{"), "kept")],
+    args: () => [
+      "report",
+      "--out",
+      join(root, "report"),
+      variant("outcomes-syntax", (dir) => writeFileSync(join(dir, "outcomes.json"), "{"), "kept"),
+    ],
     line: /outcomes-syntax\/outcomes\.json: not valid JSON \(/,
   },
   "gate: baseline not JSON": {
