@@ -11,7 +11,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import type { RunSummary } from "../bench/run/compare-configs.ts";
-import { RUN_FILES, readJson } from "../bench/run/store.ts";
+import { RUN_FILES, readJsonChecked } from "../bench/run/store.ts";
 import type { Rate } from "../bench/scoring/rate.ts";
 import { RunFilesError } from "./errors.ts";
 import { BINARY_METRICS, POOLED_METRICS } from "./metrics.ts";
@@ -56,18 +56,7 @@ const summarySchema = z
 
 /** The summary.json of the run folder `dir`, with the fields the report and the gate read. */
 export function readSummary(dir: string): RunSummary {
-  const file = join(dir, RUN_FILES.summary);
-  const raw = readJson<unknown>(file, "summary.json");
-  const parsed = summarySchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new RunFilesError(
-      "SUMMARY_INVALID",
-      `${file}: not a summary.json of this harness: ${issue.path.join(".") || "(top level)"}: ${issue.message}`,
-    );
-  }
-  // the file as written, not zod's copy (which puts the checked fields first: a report echoes the order)
-  return raw as RunSummary;
+  return readJsonChecked<RunSummary>(join(dir, RUN_FILES.summary), "summary.json", summarySchema);
 }
 
 /** k/n of each metric for one model × configuration, as the per-item file gives them. */

@@ -7,6 +7,7 @@
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { directItem } from "../../src/bench/dataset/testing/item.ts";
 import { RUN_FILES } from "../../src/bench/run/store.ts";
 import { runInProcess } from "../support/cli-in-process.ts";
 
@@ -25,19 +26,7 @@ const file = (name: string, text: string) => {
   writeFileSync(join(root, name), text);
   return join(root, name);
 };
-const item = (changes: Record<string, unknown> = {}) =>
-  JSON.stringify({
-    id: "x-1",
-    query: "What is 2 + 2?",
-    category: "direct",
-    servers: ["builtin"],
-    route: "direct",
-    calls: [],
-    order: "any",
-    difficulty: "easy",
-    tags: [],
-    ...changes,
-  });
+const item = (changes: Record<string, unknown> = {}) => JSON.stringify(directItem("x-1", changes));
 
 let good: string;
 
@@ -52,6 +41,13 @@ function variant(id: string, damage: (dir: string) => void, from = good): string
   damage(dir);
   return id;
 }
+/** `report` of a damaged copy of a run, written into the test's folder (were it to pass). */
+const report = (...damaged: Parameters<typeof variant>) => [
+  "report",
+  "--out",
+  join(root, "report"),
+  variant(...damaged),
+];
 const rewrite = (dir: string, name: string, change: (text: string) => string) =>
   writeFileSync(join(dir, name), change(readFileSync(join(dir, name), "utf8")));
 const lineTwoDamaged = (text: string) =>
@@ -90,25 +86,19 @@ interface Case {
   stdout?: string;
 }
 
+/** A bench of one item on one configuration (what each bench case would run, were its input accepted). */
+const bench = ["bench", "--model", "sim:oracle", "--config", "onsetlab", "--limit", "1"];
+
 const cases: Record<string, Case> = {
   "report: run.json not JSON": {
-    args: () => [
-      "report",
-      "--out",
-      join(root, "report"),
-      variant("run-syntax", (dir) => writeFileSync(join(dir, RUN_FILES.run), '{"runId": ')),
-    ],
+    args: () => report("run-syntax", (dir) => writeFileSync(join(dir, RUN_FILES.run), '{"runId": ')),
     line: /run-syntax\/run\.json: run\.json is not valid JSON \(/,
   },
   "report: run.json without its request": {
-    args: () => [
-      "report",
-      "--out",
-      join(root, "report"),
-      variant("run-schema", (dir) =>
+    args: () =>
+      report("run-schema", (dir) =>
         rewrite(dir, RUN_FILES.run, (text) => JSON.stringify({ ...JSON.parse(text), request: undefined })),
       ),
-    ],
     line: /run-schema\/run\.json: not a run\.json of this harness: request: .*expected object/,
   },
   "gate: run.json without its request": {
@@ -116,32 +106,18 @@ const cases: Record<string, Case> = {
     line: /run-schema\/run\.json: not a run\.json of this harness: request: /,
   },
   "report: summary.json not JSON": {
-    args: () => [
-      "report",
-      "--out",
-      join(root, "report"),
-      variant("summary-syntax", (dir) => writeFileSync(join(dir, RUN_FILES.summary), "{bad")),
-    ],
+    args: () => report("summary-syntax", (dir) => writeFileSync(join(dir, RUN_FILES.summary), "{bad")),
     line: /summary-syntax\/summary\.json: summary\.json is not valid JSON \(/,
   },
   "report: summary.json without rows": {
-    args: () => [
-      "report",
-      "--out",
-      join(root, "report"),
-      variant("summary-schema", (dir) =>
+    args: () =>
+      report("summary-schema", (dir) =>
         rewrite(dir, RUN_FILES.summary, (text) => JSON.stringify({ ...JSON.parse(text), rows: 3 })),
       ),
-    ],
     line: /summary-schema\/summary\.json: not a summary\.json of this harness: rows: .*expected array/,
   },
   "report: records.jsonl damaged mid-file": {
-    args: () => [
-      "report",
-      "--out",
-      join(root, "report"),
-      variant("records-corrupt", (dir) => rewrite(dir, RUN_FILES.records, lineTwoDamaged)),
-    ],
+    args: () => report("records-corrupt", (dir) => rewrite(dir, RUN_FILES.records, lineTwoDamaged)),
     line: /records-corrupt\/records\.jsonl:2: not valid JSON$/,
   },
   "gate: records.jsonl damaged mid-file": {
@@ -149,21 +125,12 @@ const cases: Record<string, Case> = {
     line: /records-corrupt\/records\.jsonl:2: not valid JSON$/,
   },
   "report: records.jsonl empty": {
-    args: () => [
-      "report",
-      "--out",
-      join(root, "report"),
-      variant("records-empty", (dir) => writeFileSync(join(dir, RUN_FILES.records), "")),
-    ],
+    args: () => report("records-empty", (dir) => writeFileSync(join(dir, RUN_FILES.records), "")),
     line: /records-empty\/summary\.json: counts 6 records, .*records-empty\/records\.jsonl has 0: the summary is not of these records; `pnpm bench --resume records-empty` rewrites/,
   },
   "report: a record fewer than summary.json counts": {
-    args: () => [
-      "report",
-      "--out",
-      join(root, "report"),
-      variant("records-fewer", (dir) => rewrite(dir, RUN_FILES.records, (text) => text.slice(text.indexOf("\n") + 1))),
-    ],
+    args: () =>
+      report("records-fewer", (dir) => rewrite(dir, RUN_FILES.records, (text) => text.slice(text.indexOf("\n") + 1))),
     line: /records-fewer\/summary\.json: counts 6 records, .*records\.jsonl has 5/,
   },
   "gate: a record fewer than summary.json counts": {
@@ -171,12 +138,7 @@ const cases: Record<string, Case> = {
     line: /records-fewer\/summary\.json: counts 6 records/,
   },
   "report: outcomes.json (a kept run) not JSON": {
-    args: () => [
-      "report",
-      "--out",
-      join(root, "report"),
-      variant("outcomes-syntax", (dir) => writeFileSync(join(dir, "outcomes.json"), "{"), "kept"),
-    ],
+    args: () => report("outcomes-syntax", (dir) => writeFileSync(join(dir, "outcomes.json"), "{"), "kept"),
     line: /outcomes-syntax\/outcomes\.json: not valid JSON \(/,
   },
   "gate: baseline not JSON": {
@@ -215,59 +177,23 @@ const cases: Record<string, Case> = {
     line: /run-schema\/run\.json: not a run\.json of this harness: request: /,
   },
   "bench --replay: a cassette line not JSON": {
-    args: () => [
-      "bench",
-      "--model",
-      "sim:oracle",
-      "--config",
-      "onsetlab",
-      "--limit",
-      "1",
-      "--replay",
-      file("bad.cassette.jsonl", 'not json\n{"v":1}\n'),
-    ],
+    args: () => [...bench, "--replay", file("bad.cassette.jsonl", 'not json\n{"v":1}\n')],
     line: /bad\.cassette\.jsonl:1: not a cassette record: not JSON/,
   },
   "bench --record onto a cassette that holds calls": {
-    args: () => [
-      "bench",
-      "--model",
-      "sim:oracle",
-      "--config",
-      "onsetlab",
-      "--limit",
-      "1",
-      "--record",
-      file("old.cassette.jsonl", "{}\n{}\n"),
-    ],
+    args: () => [...bench, "--record", file("old.cassette.jsonl", "{}\n{}\n")],
     line: /--record .*old\.cassette\.jsonl: the cassette already holds 2 recorded calls; add --append to record onto it, or give a new file$/,
   },
   "bench --append without --record": {
-    args: () => ["bench", "--model", "sim:oracle", "--config", "onsetlab", "--append"],
+    args: () => [...bench, "--append"],
     line: /--append goes with --record FILE$/,
   },
   "bench --models: not YAML": {
-    args: () => [
-      "bench",
-      "--model",
-      "sim:oracle",
-      "--config",
-      "onsetlab",
-      "--models",
-      file("bad-models.yaml", "models: [\n"),
-    ],
+    args: () => [...bench, "--models", file("bad-models.yaml", "models: [\n")],
     line: /bad-models\.yaml:2:1: not valid YAML: /,
   },
   "bench --models: configurations not a map": {
-    args: () => [
-      "bench",
-      "--model",
-      "sim:oracle",
-      "--config",
-      "onsetlab",
-      "--models",
-      file("bad-models-2.yaml", "configurations: 3\n"),
-    ],
+    args: () => [...bench, "--models", file("bad-models-2.yaml", "configurations: 3\n")],
     line: /bad-models-2\.yaml: configurations: .*expected record/,
   },
   "mock list --registry: not JSON": {
@@ -286,38 +212,24 @@ const cases: Record<string, Case> = {
     line: /bad-registry-2\.json: servers\[0\] \(X\): field "name" must be a lowercase name like github$/,
   },
   "bench --dataset: a line not JSON": {
-    args: () => ["bench", "--model", "sim:oracle", "--dataset", file("syntax.jsonl", `${item()}\nnot json\n`)],
+    args: () => [...bench, "--dataset", file("syntax.jsonl", `${item()}\nnot json\n`)],
     line: /syntax\.jsonl:2: not valid JSON \(/,
   },
   "bench --dataset: a line against the schema": {
-    args: () => [
-      "bench",
-      "--model",
-      "sim:oracle",
-      "--dataset",
-      file("schema.jsonl", `${item({ route: "sideways" })}\n`),
-    ],
+    args: () => [...bench, "--dataset", file("schema.jsonl", `${item({ route: "sideways" })}\n`)],
     line: /schema\.jsonl:1 \(x-1\): route: must be one of direct, rewoo, react, not "sideways"$/,
   },
   "bench --dataset: a byte-order mark inside the file": {
-    args: () => [
-      "bench",
-      "--model",
-      "sim:oracle",
-      "--dataset",
-      file("bom.jsonl", `${item()}\n\uFEFF${item({ id: "x-2" })}\n`),
-    ],
+    args: () => [...bench, "--dataset", file("bom.jsonl", `${item()}\n\uFEFF${item({ id: "x-2" })}\n`)],
     line: /bom\.jsonl:2: not valid JSON \(Unexpected token '\\uFEFF', "\\uFEFF\{"id":"x-/,
   },
   "bench --dataset: an empty file": {
-    args: () => ["bench", "--model", "sim:oracle", "--dataset", file("empty.jsonl", "")],
+    args: () => [...bench, "--dataset", file("empty.jsonl", "")],
     line: /empty\.jsonl: the file is empty: a dataset file holds one JSON item per line$/,
   },
   "bench --dataset: a gold call to a tool no server has": {
     args: () => [
-      "bench",
-      "--model",
-      "sim:oracle",
+      ...bench,
       "--dataset",
       file(
         "unknown-tool.jsonl",

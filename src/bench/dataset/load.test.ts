@@ -4,18 +4,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DatasetError, showInvisible } from "./errors.ts";
 import { loadDataset, resolveDatasetFiles } from "./load.ts";
+import { directItem } from "./testing/item.ts";
 
-const item = (id: string) => ({
-  id,
-  query: `what is ${id}?`,
-  category: "direct",
-  servers: ["builtin"],
-  route: "direct",
-  calls: [],
-  order: "any",
-  difficulty: "easy",
-  tags: [],
-});
+const item = (id: string) => directItem(id);
 
 function folder(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), "dataset-load-"));

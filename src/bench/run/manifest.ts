@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import { z } from "zod";
 import type { RunManifest } from "./bench.ts";
-import { ResultsError, RUN_FILES, readJson } from "./store.ts";
+import { RUN_FILES, readJsonChecked } from "./store.ts";
 
 const strings = z.array(z.string());
 
@@ -39,17 +39,5 @@ const manifestSchema = z
 
 /** The run.json of the run folder `dir`, checked. */
 export function readManifest(dir: string): RunManifest {
-  const file = join(dir, RUN_FILES.run);
-  const raw = readJson<unknown>(file, "run.json");
-  const parsed = manifestSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new ResultsError(
-      "RESULTS_INVALID",
-      `${file}: not a run.json of this harness: ${issue.path.join(".") || "(top level)"}: ${issue.message}`,
-      { context: { file, path: issue.path } },
-    );
-  }
-  // the file as written, not zod's copy (which puts the checked fields first: a resume rewrites run.json)
-  return raw as RunManifest;
+  return readJsonChecked<RunManifest>(join(dir, RUN_FILES.run), "run.json", manifestSchema);
 }

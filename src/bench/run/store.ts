@@ -18,6 +18,7 @@ import {
   writeSync,
 } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import type { ZodType } from "zod";
 import { InputError } from "../../errors.ts";
 import { REPO_ROOT } from "../../paths.ts";
 
@@ -71,6 +72,25 @@ export function readJson<T>(file: string, what: string): T {
       cause,
     });
   }
+}
+
+/**
+ * A run file read by readJson and checked against `schema` (the fields the commands rely on): a hand
+ * edit or a file from elsewhere is bad input naming the file and the field. Returns the file as written,
+ * not the schema's copy (which would put the checked fields first: files are rewritten and echoed).
+ */
+export function readJsonChecked<T>(file: string, what: string, schema: ZodType): T {
+  const raw = readJson<unknown>(file, what);
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ResultsError(
+      "RESULTS_INVALID",
+      `${file}: not a ${what} of this harness: ${issue.path.join(".") || "(top level)"}: ${issue.message}`,
+      { context: { file, path: issue.path } },
+    );
+  }
+  return raw as T;
 }
 
 /**
