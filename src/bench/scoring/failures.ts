@@ -16,6 +16,9 @@
  *     missing_required), type_error, wrong_value; right arguments in the wrong order for a
  *     `sequence` item → wrong_order, after the kinds of the other (earlier, failed) calls of that
  *     tool, which usually explain why the right call came late;
+ *   - no call of its tool reached a server and the prompt never listed that tool (the filter or the
+ *     session left it out) → tool_not_shown alone: the model could not have chosen it, so what it did
+ *     instead is not counted as its mistake;
  *   - no call of its tool reached a server → missing_required when a plan step for it failed
  *     validation for a missing parameter, parse_failure when it failed for syntax; otherwise every
  *     one that applies of: hallucinated_tool (the model used a name no tool has), wrong_tool (it used
@@ -55,6 +58,8 @@ export interface DiagnosisInput {
   hallucinated: readonly string[];
   planner: PlannerClassification | null;
   catalog: ToolCatalog;
+  /** Gold tools the prompt did not show (visibility.ts). */
+  hidden: readonly string[];
 }
 
 export interface Diagnosis {
@@ -111,6 +116,7 @@ function diagnoseGoldCall(pairing: Pairing, input: DiagnosisInput): FailureKind[
     return [...new Set(earlier), "wrong_order"];
   }
   const tool = input.item.calls[pairing.expected]!.tool;
+  if (input.hidden.includes(tool)) return ["tool_not_shown"];
   const attempts = input.proposed.filter((call) => call.tool === tool && call.error !== undefined);
   const fromAttempts = new Set<FailureKind>();
   if (attempts.some((call) => call.missing !== undefined)) fromAttempts.add("missing_required");
