@@ -40,13 +40,17 @@ export const OBSERVABLE_RULES: Record<RequestErrorType | CallErrorType, string> 
     "the gold also lists, is no mistake)",
   positional_args: EVERY_CALL,
   tool_call_on_direct:
-    "items without gold calls whose tempting tool is not allowed: direct and irrelevant items; missing_info " +
-    "items that list a forbidden tool (the simulator calls it); other missing_info items when the first tool " +
-    "shown is a write tool (look-ups are allowed there)",
-  direct_answer_when_tool_needed: "items with gold calls",
-  prose_around_call: "items with gold calls (prose beside no step is an answer, not prose around a call)",
+    "items without gold calls whose tempting tool is not allowed: direct and irrelevant items with tools shown; " +
+    "missing_info items whose prompt lists one of their forbidden tools (the simulator calls it); missing_info " +
+    "items without a forbidden list " +
+    "when the first tool shown is a write tool (look-ups are allowed there)",
+  direct_answer_when_tool_needed:
+    "items with gold calls whose gold tools the prompt listed (a model not shown a needed tool writes no step)",
+  prose_around_call:
+    "items with gold calls whose gold tools the prompt listed (prose beside no step is an answer, not prose " +
+    "around a call)",
   malformed_syntax: "every planner output",
-  duplicate_steps: "items with gold calls",
+  duplicate_steps: "items with gold calls whose gold tools the prompt listed",
 };
 
 export function requestObservable(type: RequestErrorType, view: PlannerRequestView, catalog: ToolCatalog): boolean {
@@ -57,7 +61,8 @@ export function requestObservable(type: RequestErrorType, view: PlannerRequestVi
     case "direct_answer_when_tool_needed":
     case "prose_around_call":
     case "duplicate_steps":
-      return needsCalls;
+      // the simulator writes no step for a task whose tool the prompt did not list: nothing to see there
+      return needsCalls && view.item.calls.every((call) => view.shown.includes(call.tool));
     case "tool_call_on_direct":
       return !needsCalls && temptingToolForbidden(view, catalog);
   }
@@ -78,11 +83,12 @@ export function callsObservable(type: CallErrorType, view: PlannerRequestView, c
   }
 }
 
-/** The simulator's spurious call goes to forbidden[0], else to the first tool shown. */
+/** The simulator's spurious call goes to the first forbidden tool the prompt shows, else to the first tool shown. */
 function temptingToolForbidden(view: PlannerRequestView, catalog: ToolCatalog): boolean {
   const { item } = view;
-  if (item.category !== "missing_info") return view.shown.length > 0 || (item.forbidden?.length ?? 0) > 0;
-  if (item.forbidden && item.forbidden.length > 0) return true;
+  if (item.category !== "missing_info") return view.shown.length > 0;
+  // with a forbidden list, only those tools are mistakes there; the simulator calls one only if it is shown
+  if (item.forbidden && item.forbidden.length > 0) return item.forbidden.some((tool) => view.shown.includes(tool));
   const first = view.shown[0];
   return first !== undefined && catalog.isWrite(first);
 }

@@ -18,6 +18,12 @@ import type {
 /** `auto` runs the router; the others force one path (DESIGN §3). */
 export type Strategy = "auto" | "rewoo" | "react" | "native" | "jsonl";
 
+/**
+ * Which servers a query runs with (DESIGN §3): `session` = the item's own servers, a few distractors
+ * and the built-ins (what a user connects); `all` = every server (a stress test).
+ */
+export type Exposure = "session" | "all";
+
 export interface AgentLimits {
   /** Planner completion budget (DESIGN §2: ≤ 150 tokens). */
   plannerMaxTokens: number;
@@ -54,6 +60,8 @@ export interface AgentConfig {
   writeGuard: boolean;
   /** Ask the model ACTION vs DIRECT when the rules say DIRECT and tools are connected. */
   routingLlm: boolean;
+  /** The servers the bench connects for a query; the agent itself uses whatever tools it is given. */
+  exposure: Exposure;
   limits: AgentLimits;
 }
 
@@ -82,6 +90,7 @@ export const DEFAULT_AGENT_CONFIG: AgentConfig = {
   fallback: true,
   writeGuard: true,
   routingLlm: true,
+  exposure: "session",
   limits: DEFAULT_LIMITS,
 };
 

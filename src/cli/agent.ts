@@ -6,17 +6,19 @@
  */
 import type { Command } from "commander";
 import { mockServerFactories } from "../../mock-servers/index.ts";
-import { type AgentResult, runAgent } from "../agent/index.ts";
+import { type AgentConfig, type AgentResult, runAgent } from "../agent/index.ts";
 import { loadDataset } from "../bench/dataset/load.ts";
 import type { DatasetItem } from "../bench/dataset/types.ts";
 import { MOCK_WORLD_CONTEXT } from "../bench/run/bench.ts";
 import { RestrictedToolHost, runStateChecks } from "../bench/run/environment.ts";
 import { ModelOutageWatch } from "../bench/run/model-outage.ts";
+import { sessionServers } from "../bench/run/session.ts";
 import { type ItemScore, scoreItem } from "../bench/scoring/index.ts";
 import { loadModelsConfig, type ModelEntry, resolveConfiguration, resolveModel } from "../config/models-yaml.ts";
 import { OnsetlabError } from "../errors.ts";
 import { ClientPool } from "../mcp/pool.ts";
 import { loadRegistry } from "../mcp/registry.ts";
+import type { ToolHost } from "../mcp/types.ts";
 import { createProvider } from "../models/factory.ts";
 import { parseSeed } from "./bench.ts";
 import { FlagError, parsePositiveInt, parseTransport, type TransportFlag } from "./flags.ts";
@@ -157,7 +159,7 @@ export async function runAgentQuery(options: AgentQueryOptions): Promise<AgentQu
     const result = await runAgent(query, {
       config,
       model,
-      tools: item?.tools ? new RestrictedToolHost(pool, item.tools) : pool,
+      tools: itemTools(pool, item, config, options.seed),
       context: MOCK_WORLD_CONTEXT,
       signal: options.signal,
     });
@@ -170,6 +172,14 @@ export async function runAgentQuery(options: AgentQueryOptions): Promise<AgentQu
   } finally {
     await pool.close();
   }
+}
+
+/** A dataset item's query runs with its session's servers, as in the bench; a free query with every server. */
+function itemTools(pool: ClientPool, item: DatasetItem | undefined, config: AgentConfig, seed: number): ToolHost {
+  if (!item) return pool;
+  if (item.tools) return RestrictedToolHost.ofTools(pool, item.tools);
+  const servers = sessionServers({ item, exposure: config.exposure, seed, registry: pool.serverNames() });
+  return RestrictedToolHost.ofServers(pool, servers);
 }
 
 function findItem(items: readonly DatasetItem[], options: AgentQueryOptions): DatasetItem | undefined {

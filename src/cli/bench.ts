@@ -36,6 +36,7 @@ interface BenchFlags {
   models?: string;
   strategy?: string;
   filterN?: string;
+  exposure?: string;
   json?: boolean;
 }
 
@@ -66,6 +67,7 @@ export function registerBenchCommand(program: Command): void {
     .option("--models <file>", "a models.yaml other than the repository's")
     .option("--strategy <name>", "override the strategy of every configuration (auto|rewoo|react|native|jsonl)")
     .option("--filter-n <n>", "override the tool filter of every configuration (a number or all)")
+    .option("--exposure <kind>", "override the servers every configuration connects (session|all)")
     .option("--json", "print the summary as JSON for machines")
     .action(async (flags: BenchFlags) => {
       const request = benchRequest(flags);
@@ -165,6 +167,12 @@ function cliOverrides(flags: BenchFlags): AgentConfigInput {
     overrides.strategy = flags.strategy as AgentConfigInput["strategy"];
   }
   if (flags.filterN) overrides.filter = flags.filterN === "all" ? "all" : parsePositiveInt("--filter-n", flags.filterN);
+  if (flags.exposure) {
+    if (flags.exposure !== "session" && flags.exposure !== "all") {
+      throw new FlagError("BAD_FLAG", `--exposure must be session or all, not "${flags.exposure}"`);
+    }
+    overrides.exposure = flags.exposure;
+  }
   return overrides;
 }
 
@@ -188,6 +196,7 @@ function renderTable(summary: RunSummary): string {
     : summary.replayedFrom
       ? ` (replayed from ${summary.replayedFrom})`
       : "";
+  const withRepeats = summary.rows.some((row) => row.repeats);
   const table = new Table({
     head: [
       "model",
@@ -198,6 +207,8 @@ function renderTable(summary: RunSummary): string {
       "params",
       "rescue",
       "calls/item",
+      "gold shown",
+      ...(withRepeats ? ["pass^k [95% CI]", "pass@k"] : []),
       "p50 / p95 ms",
     ],
   });
@@ -211,10 +222,19 @@ function renderTable(summary: RunSummary): string {
       pct(row.paramAccuracy),
       row.rescueRate.n > 0 ? `${pct(row.rescueRate)} of ${row.rescueRate.n}` : "–",
       num(row.callsPerItem),
+      pct(row.goldVisible),
+      ...(withRepeats ? repeatCells(row) : []),
       `${num(row.p50Ms?.value, 0)} / ${num(row.p95Ms?.value, 0)}`,
     ]);
   }
   return `Results${label}\n${table.toString()}\n`;
+}
+
+/** pass^k with its interval and pass@k, with k in the header's place: `k=4 62.0% [55–68]`. */
+function repeatCells(row: SummaryRow): string[] {
+  if (!row.repeats) return ["–", "–"];
+  const { k, passHatK, passAtK } = row.repeats;
+  return [`k=${k} ${pct(passHatK)}${ci(passHatK)}`, `${pct(passAtK)}${ci(passAtK)}`];
 }
 
 /** The --json shape: `{runId, simulated, rows: [{model, config, n, taskSuccess, taskSuccessCi, …}]}`. */
@@ -242,6 +262,8 @@ function jsonRow(row: SummaryRow): Record<string, unknown> {
     hallucination: row.hallucination,
     rescueRate: row.rescueRate,
     wrongInjectionRate: row.wrongInjectionRate,
+    goldVisible: row.goldVisible,
+    ...(row.repeats ? { passHatK: row.repeats.passHatK, passAtK: row.repeats.passAtK } : {}),
   };
   const flat: Record<string, unknown> = { model: row.model, config: row.config, n: row.n };
   for (const [name, rate] of Object.entries(rates)) {
@@ -250,6 +272,7 @@ function jsonRow(row: SummaryRow): Record<string, unknown> {
   }
   return {
     ...flat,
+    ...(row.repeats ? { repeats: row.repeats.k } : {}),
     callsPerItem: row.callsPerItem,
     modelCallsPerItem: row.modelCallsPerItem,
     promptTokensPerItem: row.promptTokensPerItem,

@@ -151,7 +151,7 @@ export function formatTrace(result: AgentResult, options: TracePrintOptions): st
 }
 
 function configText(result: AgentResult): string {
-  const { strategy, filter, skills, rescue, fallback, writeGuard, routingLlm } = result.config;
+  const { strategy, filter, skills, rescue, fallback, writeGuard, routingLlm, exposure } = result.config;
   const onOff = (on: boolean) => (on ? "on" : "off");
   return [
     `strategy ${strategy}`,
@@ -161,6 +161,7 @@ function configText(result: AgentResult): string {
     `fallback ${onOff(fallback)}`,
     `write guard ${onOff(writeGuard)}`,
     `routing llm ${onOff(routingLlm)}`,
+    `exposure ${exposure}`,
   ].join(" · ");
 }
 

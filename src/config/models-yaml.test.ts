@@ -30,6 +30,7 @@ describe("the shipped models.yaml", () => {
       "no-rescue",
       "no-fallback",
       "no-write-guard",
+      "all-servers",
     ]);
     expect(matrixConfigs(shipped, "default")).toEqual([
       "onsetlab",
@@ -58,6 +59,8 @@ describe("the shipped models.yaml", () => {
     expect(resolve("jsonl").strategy).toBe("jsonl");
     expect(resolve("filter-3")).toMatchObject({ strategy: "auto", filter: 3 });
     expect(resolve("filter-all").filter).toBe("all");
+    expect(resolve("onsetlab").exposure).toBe("session");
+    expect(resolve("all-servers")).toMatchObject({ strategy: "auto", exposure: "all" });
     expect(resolve("no-skills")).toMatchObject({ skills: false, rescue: true, fallback: true, writeGuard: true });
     expect(resolve("no-rescue")).toMatchObject({ skills: true, rescue: false });
     expect(resolve("no-fallback").fallback).toBe(false);

@@ -70,6 +70,7 @@ const axesSchema = z.strictObject({
   fallback: z.boolean().optional(),
   write_guard: z.boolean().optional(),
   routing_llm: z.boolean().optional(),
+  exposure: z.enum(["session", "all"]).optional(),
   limits: limitsSchema.optional(),
 });
 
@@ -233,6 +234,7 @@ function toAgentInput(axes: FileAxes | undefined): AgentConfigInput {
     fallback: axes.fallback,
     writeGuard: axes.write_guard,
     routingLlm: axes.routing_llm,
+    exposure: axes.exposure,
     limits,
   });
 }

@@ -25,6 +25,7 @@ export const ABLATION_AXES: readonly AblationAxis[] = [
   { id: "rescue-fallback", title: "Rescue and fallback on/off", keys: ["rescue", "fallback"] },
   { id: "write-guard", title: "Write guard on/off", keys: ["writeGuard"] },
   { id: "routing-llm", title: "Routing model check on/off", keys: ["routingLlm"] },
+  { id: "exposure", title: "Exposure: the item's session vs every server", keys: ["exposure"] },
 ];
 
 /** The switches (top-level keys) in which two resolved configurations differ. */

@@ -2,6 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { ITEM_METRICS } from "../bench/scoring/index.ts";
 import { type Baseline, buildBaseline, DEFAULT_POLICY, type GatePolicy } from "./baseline.ts";
 import { BaselineError } from "./errors.ts";
 import { checkSameMatrix, runGate } from "./gate.ts";
@@ -38,9 +39,12 @@ describe("the gate on a deterministic (simulated) model", () => {
     const baseline = baselineOf({ simulated: true, items: 20, configs: configs(range(0, 12)) });
     const run = gated({ simulated: true, items: 20, configs: configs(range(0, 12)) });
     const result = runGate(baseline, run.set, run.outcomes);
-    expect(result.checks.length).toBe(12);
+    // one check per item metric
+    expect(result.checks.length).toBe(ITEM_METRICS.length);
     expect(result.failures).toEqual([]);
-    expect(renderGate(result, "gate")).toMatch(/all 12 checks hold .*exact match required for sim:slm-3b/);
+    expect(renderGate(result, "gate")).toMatch(
+      new RegExp(`all ${ITEM_METRICS.length} checks hold .*exact match required for sim:slm-3b`),
+    );
   });
 
   it("fails on any changed item, even one that leaves the count alone", () => {

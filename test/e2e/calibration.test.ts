@@ -12,7 +12,9 @@
  *   to the scorer; prose only around steps; call-level types only in outputs without a malformed step.
  *   The units are chosen from the gold labels, the tools shown and the request-level draw, never from the
  *   classifier's verdict, and the interval is never widened.
- * - sim:oracle, the control: nothing expected, drawn or measured, for any type, on any unit.
+ * - sim:oracle, the control: nothing expected or drawn, for any type, on any unit; nothing measured on the
+ *   observable units (an item whose gold tool the prompt did not list gets no plan from an honest model,
+ *   which the classifier, judging against the gold calls, reads as a direct answer: not observable).
  * - reports/sim-calibration.md is exactly what `pnpm exec tsx scripts/calibrate-sim.ts` writes.
  */
 
@@ -79,9 +81,9 @@ describe("sim:slm-3b over the whole dataset through the ReWOO planner", () => {
 
 describe("sim:oracle, the control", () => {
   it.each([...SIM_ERROR_TYPES, "type_error" as const])("%s: nothing expected, drawn or measured", (type) => {
-    const { all } = tallyOf("oracle", type);
+    const { all, observable } = tallyOf("oracle", type);
     expect(all.n).toBeGreaterThan(0);
-    expect({ expected: all.expected, drawn: all.drawn, measured: all.measured }).toEqual({
+    expect({ expected: all.expected, drawn: all.drawn, measured: observable.measured }).toEqual({
       expected: 0,
       drawn: 0,
       measured: 0,

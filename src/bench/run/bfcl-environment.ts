@@ -37,7 +37,8 @@ export class BfclEnvironment implements ToolEnvironment {
 
   async open(item: DatasetItem): Promise<ItemSession> {
     const host = await openBfclHost(item, this.options);
-    return { tools: host, runStateChecks: async () => [], release: () => host.close() };
+    // a BFCL question's session is its own function set, whatever the exposure
+    return { tools: host, servers: [BFCL_SERVER], runStateChecks: async () => [], release: () => host.close() };
   }
 
   async close(): Promise<void> {}

@@ -1,13 +1,17 @@
 /**
  * The tool side of a run: the servers an item's query runs against, reset between queries, and the
  * state checks after it. Mock servers come as a set of client pools — one per concurrent query, since
- * mock state is per server — each connected once for the whole run.
+ * mock state is per server — each connected once for the whole run; a query sees its session's servers
+ * through a view of the pool (session.ts), never a connection of its own.
  */
 import { mockServerFactories } from "../../../mock-servers/index.ts";
+import type { Exposure } from "../../agent/index.ts";
 import { ClientPool } from "../../mcp/pool.ts";
 import type { Registry } from "../../mcp/registry.ts";
 import type { CallOptions, ToolCallResult, ToolDefinition, ToolHost } from "../../mcp/types.ts";
+import { cached } from "../../memo.ts";
 import type { DatasetItem, StateCheckSpec } from "../dataset/types.ts";
+import { sessionServers } from "./session.ts";
 
 /** A state check as the server answered it (`negate` is the scorer's business). */
 export interface StateOutcome {
@@ -19,6 +23,8 @@ export interface StateOutcome {
 /** One query's lease on a set of servers. */
 export interface ItemSession {
   tools: ToolHost;
+  /** The servers connected for the query (its session). */
+  servers: readonly string[];
   runStateChecks(): Promise<StateOutcome[]>;
   release(): Promise<void>;
 }
@@ -26,27 +32,50 @@ export interface ItemSession {
 export interface ToolEnvironment {
   /** The tools a query may see (for scoring: schemas and annotations); without an item, all of them. */
   definitions(item?: DatasetItem): readonly ToolDefinition[];
-  open(item: DatasetItem): Promise<ItemSession>;
+  open(item: DatasetItem, exposure: Exposure): Promise<ItemSession>;
   close(): Promise<void>;
 }
 
-/** Only the tools an item allows (BFCL-style items carry their own function set). */
+/**
+ * Part of a host's tools: those an item allows (BFCL-style items carry their own function set), or
+ * those of a session's servers. A tool left out does not exist for the query. The list is made once
+ * per list of the host, so the agent's caches keyed by it (prompt lines, the write guard) hold.
+ */
 export class RestrictedToolHost implements ToolHost {
-  private readonly allowed: ReadonlySet<string>;
+  private source: readonly ToolDefinition[] | undefined;
+  private listed: readonly ToolDefinition[] = [];
+  private names: ReadonlySet<string> = new Set();
 
   constructor(
     private readonly inner: ToolHost,
-    allowed: readonly string[],
-  ) {
-    this.allowed = new Set(allowed);
+    private readonly keep: (tool: ToolDefinition) => boolean,
+  ) {}
+
+  /** Only the named tools. */
+  static ofTools(inner: ToolHost, names: readonly string[]): RestrictedToolHost {
+    const allowed = new Set(names);
+    return new RestrictedToolHost(inner, (tool) => allowed.has(tool.name));
+  }
+
+  /** Only the tools of the named servers. */
+  static ofServers(inner: ToolHost, servers: readonly string[]): RestrictedToolHost {
+    const allowed = new Set(servers);
+    return new RestrictedToolHost(inner, (tool) => allowed.has(tool.server));
   }
 
   listTools(): readonly ToolDefinition[] {
-    return this.inner.listTools().filter((tool) => this.allowed.has(tool.name));
+    const all = this.inner.listTools();
+    if (all !== this.source) {
+      this.source = all;
+      this.listed = Object.freeze(all.filter(this.keep));
+      this.names = new Set(this.listed.map((tool) => tool.name));
+    }
+    return this.listed;
   }
 
   async callTool(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<ToolCallResult> {
-    if (this.allowed.has(name)) return this.inner.callTool(name, args, options);
+    this.listTools();
+    if (this.names.has(name)) return this.inner.callTool(name, args, options);
     const message = `Unknown tool "${name}"`;
     return { ok: false, text: message, error: { kind: "unknown_tool", message }, attempts: [], durationMs: 0 };
   }
@@ -57,14 +86,21 @@ export interface MockEnvironmentOptions {
   transport: "stdio" | "memory";
   /** Pools to open: the run's concurrency. */
   pools: number;
+  /** The run seed: it picks each item's distractor servers (session.ts). */
+  seed: number;
 }
 
 /** The registry's servers, `pools` times over; a query leases a pool, and its touched servers are reset. */
 export class MockEnvironment implements ToolEnvironment {
   private readonly idle: ClientPool[];
   private readonly waiting: ((pool: ClientPool) => void)[] = [];
+  /** Per pool, one view per set of servers: items of one session share it, and the agent's caches with it. */
+  private readonly views = new Map<ClientPool, Map<string, RestrictedToolHost>>();
 
-  private constructor(private readonly pools: ClientPool[]) {
+  private constructor(
+    private readonly pools: ClientPool[],
+    private readonly seed: number,
+  ) {
     this.idle = [...pools];
   }
 
@@ -81,7 +117,7 @@ export class MockEnvironment implements ToolEnvironment {
       await Promise.all(pools.map((pool) => pool.close()));
       throw error;
     }
-    return new MockEnvironment(pools);
+    return new MockEnvironment(pools, options.seed);
   }
 
   definitions(item?: DatasetItem): readonly ToolDefinition[] {
@@ -90,11 +126,13 @@ export class MockEnvironment implements ToolEnvironment {
     return allowed ? all.filter((tool) => allowed.includes(tool.name)) : all;
   }
 
-  async open(item: DatasetItem): Promise<ItemSession> {
+  async open(item: DatasetItem, exposure: Exposure): Promise<ItemSession> {
     const pool = this.idle.pop() ?? (await new Promise<ClientPool>((resolve) => this.waiting.push(resolve)));
     await pool.resetTouched();
+    const servers = sessionServers({ item, exposure, seed: this.seed, registry: pool.serverNames() });
     return {
-      tools: item.tools ? new RestrictedToolHost(pool, item.tools) : pool,
+      tools: item.tools ? RestrictedToolHost.ofTools(pool, item.tools) : this.view(pool, servers),
+      servers,
       runStateChecks: () => runStateChecks(pool, item.state ?? []),
       release: async () => {
         const next = this.waiting.shift();
@@ -106,6 +144,13 @@ export class MockEnvironment implements ToolEnvironment {
 
   async close(): Promise<void> {
     await Promise.all(this.pools.map((pool) => pool.close()));
+  }
+
+  /** The pool itself when the session has all of its servers. */
+  private view(pool: ClientPool, servers: readonly string[]): ToolHost {
+    if (servers.length === pool.serverNames().length) return pool;
+    const views = cached(this.views, pool, () => new Map<string, RestrictedToolHost>());
+    return cached(views, servers.join(","), () => RestrictedToolHost.ofServers(pool, servers));
   }
 }
 

@@ -3,7 +3,7 @@
  * leased set of servers, then its state checks and its score. The queries in flight in one thread pull
  * tasks from one queue; every finished task is handed to `onRecord` at once.
  */
-import { type AgentConfig, type AgentResult, runAgent } from "../../agent/index.ts";
+import { type AgentConfig, type AgentResult, type Exposure, runAgent } from "../../agent/index.ts";
 import { OnsetlabError } from "../../errors.ts";
 import type { ModelProvider } from "../../models/types.ts";
 import type { DatasetItem } from "../dataset/types.ts";
@@ -16,6 +16,8 @@ export interface TaskRecord<S> {
   config: string;
   itemId: string;
   repeat: number;
+  /** What was connected for the query: the configuration's exposure and the session's servers. */
+  session: { exposure: Exposure; servers: string[] };
   /** Epoch ms when the query started (a timing field, like every duration in the trace). */
   startedAt: number;
   /** Wall time of the whole task: lease and reset of the servers, the agent, state checks, scoring. */
@@ -75,11 +77,12 @@ async function executeTask<S>(task: Task, options: ExecuteOptions<S>): Promise<T
   const started = performance.now();
   const item = options.items.get(task.itemId);
   if (!item) throw new Error(`item ${task.itemId} is not in the dataset`);
-  const session = await options.environment.open(item);
+  const config = options.config(task.model, task.config);
+  const session = await options.environment.open(item, config.exposure);
   try {
     const startedAt = Date.now();
     const result = await runAgent(item.query, {
-      config: options.config(task.model, task.config),
+      config,
       model: options.provider(task.model, task.repeat),
       tools: session.tools,
       context: options.context,
@@ -94,7 +97,15 @@ async function executeTask<S>(task: Task, options: ExecuteOptions<S>): Promise<T
     }
     const state = await session.runStateChecks();
     const score = options.score({ item, result, state, environment: options.environment });
-    return { ...task, startedAt, taskMs: performance.now() - started, result, state, score };
+    return {
+      ...task,
+      session: { exposure: config.exposure, servers: [...session.servers] },
+      startedAt,
+      taskMs: performance.now() - started,
+      result,
+      state,
+      score,
+    };
   } finally {
     await session.release();
   }

@@ -16,6 +16,10 @@
  *     missing_required), type_error, wrong_value; right arguments in the wrong order for a
  *     `sequence` item → wrong_order, after the kinds of the other (earlier, failed) calls of that
  *     tool, which usually explain why the right call came late;
+ *   - no call of its tool reached a server and the prompt never listed that tool (the filter or the
+ *     session left it out) → tool_not_shown alone: the model could not have chosen it, so what it did
+ *     instead is not counted as its mistake; a call of a shown tool the model just did not make when
+ *     another gold tool was hidden is tool_not_shown too (it could not have finished the task);
  *   - no call of its tool reached a server → missing_required when a plan step for it failed
  *     validation for a missing parameter, parse_failure when it failed for syntax; otherwise every
  *     one that applies of: hallucinated_tool (the model used a name no tool has), wrong_tool (it used
@@ -55,6 +59,8 @@ export interface DiagnosisInput {
   hallucinated: readonly string[];
   planner: PlannerClassification | null;
   catalog: ToolCatalog;
+  /** Gold tools the prompt did not show (visibility.ts). */
+  hidden: readonly string[];
 }
 
 export interface Diagnosis {
@@ -111,6 +117,7 @@ function diagnoseGoldCall(pairing: Pairing, input: DiagnosisInput): FailureKind[
     return [...new Set(earlier), "wrong_order"];
   }
   const tool = input.item.calls[pairing.expected]!.tool;
+  if (input.hidden.includes(tool)) return ["tool_not_shown"];
   const attempts = input.proposed.filter((call) => call.tool === tool && call.error !== undefined);
   const fromAttempts = new Set<FailureKind>();
   if (attempts.some((call) => call.missing !== undefined)) fromAttempts.add("missing_required");
@@ -121,7 +128,9 @@ function diagnoseGoldCall(pairing: Pairing, input: DiagnosisInput): FailureKind[
   if (input.hallucinated.length > 0) kinds.push("hallucinated_tool");
   if (usedNonGoldTool(input, false)) kinds.push("wrong_tool");
   if (parseFailureSeen(input)) kinds.push("parse_failure");
-  return kinds.length > 0 ? kinds : ["missing_call"];
+  if (kinds.length > 0) return kinds;
+  // a model that saw it could not finish the task (another of its tools hidden) rightly left this call too
+  return [input.hidden.length > 0 ? "tool_not_shown" : "missing_call"];
 }
 
 /** The kinds of a verdict's failing arguments (a renamed parameter counted once, not also as missing). */

@@ -26,8 +26,9 @@ export {
   type PlannerStepClass,
 } from "./planner-output.ts";
 export type { Rate } from "./rate.ts";
+export { type RepeatRates, repeatRates } from "./repeats.ts";
 export { type ScoreItemInput, scoreItem } from "./score-item.ts";
-export { FAILURE_KINDS, type FailureKind, type ItemScore } from "./score-types.ts";
+export { FAILURE_KINDS, type FailureKind, type ItemScore, type VisibilityScore } from "./score-types.ts";
 export {
   type Estimate,
   type FailureTableRow,

@@ -60,6 +60,7 @@ describe("item metrics", () => {
       "byRescue",
       "byFallback",
       "wrongInjectionRate",
+      "goldVisible",
     ]);
   });
 

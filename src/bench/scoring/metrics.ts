@@ -94,6 +94,14 @@ export const ITEM_METRICS = [
     kind: "pooled",
     of: (s) => [s.rescue?.wrong.length ?? 0, s.rescue?.judged ?? 0],
   },
+  // Items with gold calls whose gold tools were all in the prompt (planner / ReAct; native, jsonl: all tools).
+  {
+    name: "goldVisible",
+    label: "gold tools shown",
+    better: "higher",
+    kind: "binary",
+    of: (s) => s.visibility?.shown ?? null,
+  },
 ] as const satisfies readonly ItemMetric[];
 
 type Listed = (typeof ITEM_METRICS)[number];

@@ -37,13 +37,20 @@ interface Tally {
   both: number;
 }
 
-/** One planner request per item, as the agent builds it (filtered tools, no skill rules). */
+/**
+ * One planner request per item, as the agent builds it (filtered tools, no skill rules). Only items
+ * whose gold tools the filter shows: for the others the simulator rightly writes no plan (it cannot
+ * call a tool it was not shown), which the classifier, judging against the gold calls, would call a
+ * direct answer.
+ */
 function tally(profile: string, seed: number): Map<string, Tally> {
   const engine = new SimEngine({ profile, seed, gold: items });
   const counts = new Map(PLANNER_ERROR_TYPES.map((type) => [type as string, { injected: 0, detected: 0, both: 0 }]));
   for (const item of items) {
-    const shown = definitions.filter((tool) => item.servers.includes(tool.server));
-    const prompt = buildPlannerPrompt({ query: item.query, tools: filterTools(item.query, shown, 8).tools });
+    const connected = definitions.filter((tool) => item.servers.includes(tool.server));
+    const shown = filterTools(item.query, connected, 8).tools;
+    if (!item.calls.every((call) => shown.some((tool) => tool.name === call.tool))) continue;
+    const prompt = buildPlannerPrompt({ query: item.query, tools: shown });
     const answer = engine.respond({ kind: "complete", stage: "planner", prompt });
     const decision = answer.analysis.decision;
     const injected = new Set<string>([
@@ -52,6 +59,9 @@ function tally(profile: string, seed: number): Map<string, Tally> {
     ]);
     const classified = classifyPlannerOutput(answer.text, item, catalog);
     const detected = new Set<string>(classified.errors);
+    // A wrong tool given the right tool's arguments lacks its own required ones: that is seen too.
+    if (injected.has("wrong_tool") && !injected.has("missing_required_param"))
+      detected.delete("missing_required_param");
     // Prose around calls is only visible around calls.
     if (classified.steps.length === 0) injected.delete("prose_around_call");
     for (const type of injected) counts.get(type)!.injected++;

@@ -18,6 +18,7 @@ import { requirementsOf } from "./task-success.ts";
 import { ToolCatalog } from "./tool-catalog.ts";
 import { scoreToolChoice } from "./tool-choice.ts";
 import type { StateCheckOutcome, ToolView, TraceView } from "./types.ts";
+import { scoreVisibility } from "./visibility.ts";
 
 export interface ScoreItemInput {
   item: DatasetItem;
@@ -41,6 +42,7 @@ export function scoreItem({ item, trace, stateChecks, tools }: ScoreItemInput): 
   const requirements = requirementsOf({ item, trace, matching, abstention, state, answer });
   const taskSuccess = requirements.every((requirement) => requirement.ok);
   const planner = trace.plan ? classifyPlannerOutput(trace.plan.raw, item, catalog) : null;
+  const visibility = scoreVisibility(item, trace);
   const { failures, recovered } = diagnose({
     item,
     trace,
@@ -51,6 +53,7 @@ export function scoreItem({ item, trace, stateChecks, tools }: ScoreItemInput): 
     hallucinated,
     planner,
     catalog,
+    hidden: visibility?.hidden ?? [],
   });
   return {
     itemId: item.id,
@@ -63,6 +66,7 @@ export function scoreItem({ item, trace, stateChecks, tools }: ScoreItemInput): 
     answer,
     abstention,
     routing: scoreRouting(item, trace),
+    visibility,
     rescue: scoreRescue(item, trace, taskSuccess, catalog),
     cost: scoreCost(trace, counted),
     latency: scoreLatency(trace),

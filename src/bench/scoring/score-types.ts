@@ -15,6 +15,7 @@ export type FailureKind =
   | "timeout"
   | "model_error"
   | "no_answer"
+  | "tool_not_shown"
   | "missed_abstention"
   | "parse_failure"
   | "hallucinated_tool"
@@ -35,6 +36,7 @@ export const FAILURE_KINDS: readonly FailureKind[] = [
   "timeout",
   "model_error",
   "no_answer",
+  "tool_not_shown",
   "missed_abstention",
   "parse_failure",
   "hallucinated_tool",
@@ -182,6 +184,17 @@ export interface LatencyScore {
   modelCallMs: number[];
 }
 
+/** Whether the prompt showed the gold tools (visibility.ts). */
+export interface VisibilityScore {
+  /** Every gold tool was in the prompt. */
+  shown: boolean;
+  /** Gold tools the prompt did not list. */
+  hidden: string[];
+  /** Tools the prompt listed, and tools connected (the session's). */
+  toolsShown: number;
+  toolsConnected: number;
+}
+
 /** One part of task success and whether it held; only the parts the item asks for are listed. */
 export type RequirementName = "no_run_error" | "calls" | "no_extra_write" | "abstention" | "state" | "answer";
 
@@ -201,6 +214,8 @@ export interface ItemScore {
   answer: AnswerScore | null;
   abstention: AbstentionScore | null;
   routing: RoutingScore | null;
+  /** Null for items without gold calls and for runs that showed no tool list (a direct answer). */
+  visibility: VisibilityScore | null;
   /** Null unless the run made a ReWOO plan. */
   rescue: RescueScore | null;
   cost: CostScore;

@@ -11,6 +11,7 @@ import { percentile } from "../stats/percentile.ts";
 import { ITEM_METRICS, type ItemMetric, type MetricRates } from "./metrics.ts";
 import { PLANNER_ERROR_TYPES, type PlannerErrorType } from "./planner-output.ts";
 import { pooledRateOf, type Rate, rateOf } from "./rate.ts";
+import { type RepeatRates, repeatRates } from "./repeats.ts";
 import { FAILURE_KINDS, type FailureKind, type ItemScore } from "./score-types.ts";
 
 /** One scored item × model × configuration × repeat, as the results store keeps it. */
@@ -43,6 +44,8 @@ export interface SummaryRow extends MetricRates {
   p50Ms: Estimate;
   p95Ms: Estimate;
   latency: LatencyBreakdown;
+  /** With `--repeats K` (K ≥ 2): pass^k and pass@k over the items (repeats.ts); null otherwise. */
+  repeats: RepeatRates | null;
 }
 
 /** Means per item unless named a percentile; provider timings are simulated for `sim:*` models. */
@@ -170,6 +173,7 @@ function summaryRow(
       overheadP50Ms: nullIfNaN(percentile(overheads, 50)),
       overheadP95Ms: nullIfNaN(percentile(overheads, 95)),
     },
+    repeats: repeatRates(records),
   };
 }
 

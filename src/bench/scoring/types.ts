@@ -77,6 +77,10 @@ export interface RescueView {
 
 /** The part of the agent's trace (`AgentResult`) the scorer reads. */
 export interface TraceView {
+  /** The path taken: `rewoo`, `react`, `native`, `jsonl`, `direct`, or `none` (stopped before routing). */
+  path?: string;
+  /** Every connected tool, and what the planner / ReAct prompt listed (native, jsonl: all connected). */
+  tools?: { available: string[]; filtered: string[] };
   /** Present when the router ran (strategy `auto`). */
   route?: { route: string; rule: string };
   /** ReWOO only: `raw` is the planner's completion (the text after the prompt's `#E1 =`). */

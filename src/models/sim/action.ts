@@ -1,10 +1,11 @@
 /**
  * What the answer does once the mistakes are drawn: route, write calls (with their call-level
  * mistakes), or answer. A tool call on a query that needs none calls the tempting tool — the forbidden
- * one of a missing_info item, else the first tool shown — with the prompt's example values.
+ * one of a missing_info item when the prompt shows it, else the first tool shown — with the prompt's
+ * example values. A task whose tools the prompt does not show is answered with what is lacking.
  */
 
-import { groundedAnswer } from "./answer.ts";
+import { groundedAnswer, LACKING_TOOL } from "./answer.ts";
 import type { SimDecision } from "./decide.ts";
 import { type WrittenCall, writeCall } from "./mistakes.ts";
 import type { Random } from "./random.ts";
@@ -37,13 +38,16 @@ export function buildAction(reading: SimReading, turn: SimTurn, decision: SimDec
     }
     case "final": {
       const spurious = decision.request === "tool_call_on_direct" ? temptingCall(reading) : undefined;
-      return spurious ? { kind: "calls", calls: [spurious], repeatable: [] } : answer();
+      if (spurious) return { kind: "calls", calls: [spurious], repeatable: [] };
+      return turn.missingTools ? { kind: "final", answer: LACKING_TOOL } : answer();
     }
   }
 }
 
+/** A model can only be tempted by a tool its prompt shows. */
 function temptingCall(reading: SimReading): WrittenCall | undefined {
-  const name = reading.item?.forbidden?.[0] ?? reading.tools[0]?.name;
+  const forbidden = reading.item?.forbidden?.find((name) => reading.tools.some((tool) => tool.name === name));
+  const name = forbidden ?? reading.tools[0]?.name;
   if (name === undefined) return undefined;
   const shown = reading.tools.find((tool) => tool.name === name);
   const args = (shown?.required ?? []).map((param): [string, unknown] => [param, shown?.examples[param] ?? "example"]);

@@ -10,6 +10,9 @@ import { exampleMatching } from "./regex-example.ts";
 
 export const CANNOT_HELP = "I'm sorry, I can't help with that.";
 
+/** The answer of a model whose prompt lacks a tool the task needs: it says so rather than guess a name. */
+export const LACKING_TOOL = "I can't do that with the tools I have. Please connect a tool that can.";
+
 export function groundedAnswer(item: SimGoldItem | undefined, data: string): string {
   if (!item) return CANNOT_HELP;
   const fromCheck = item.calls.length === 0;

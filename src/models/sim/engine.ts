@@ -1,5 +1,5 @@
 /**
- * The simulator's core, pure: a request → its reading, the oracle's move, the effective mistake rates,
+ * The simulator's core, pure: a request → what fits its context window → its reading, the oracle's move, the effective mistake rates,
  * the drawn mistakes, and the answer text / tool calls. The provider wraps it; calibration calls
  * `analyse` on recorded requests to get the same rates and decisions the run used.
  */
@@ -7,6 +7,7 @@
 import type { ModelStage, NativeToolCall } from "../types.ts";
 import { buildAction } from "./action.ts";
 import { type SimProfile, simProfile } from "./catalog.ts";
+import { fitContextWindow } from "./context-window.ts";
 import { decideMistakes, type SimDecision } from "./decide.ts";
 import type { RequestErrorType } from "./error-types.ts";
 import { GoldIndex, type SimGoldItem } from "./gold.ts";
@@ -87,7 +88,7 @@ export class SimEngine {
     streams: DrawStreams;
     analysis: SimAnalysis;
   } {
-    const reading = readRequest(request, this.gold);
+    const reading = readRequest(fitContextWindow(request, this.profile.contextWindow), this.gold);
     const turn = planTurn(reading);
     const features = simFeatures(reading, turn);
     const rates = effectiveRates(this.profile, features);

@@ -13,6 +13,7 @@ export {
 } from "./error-types.ts";
 export { SimProfileDataError, UnknownSimProfileError } from "./errors.ts";
 export { type GoldCall, goldCalls, type SimGoldItem } from "./gold.ts";
+export { madeUpNames } from "./mistakes.ts";
 export { createSimProvider, type SimProviderOptions } from "./provider.ts";
 export { effectiveRates, type SimFeatures, type SimRates } from "./rates.ts";
 export type { SimRequest } from "./reading.ts";

@@ -80,17 +80,25 @@ const VERB_SWAPS: Record<string, string> = {
   fetch: "get",
 };
 
-/** A plausible name that no shown tool has: camelCase, a server prefix, a swapped verb, a plural. */
-function madeUpToolName(tool: string, context: MistakeContext): string {
+/**
+ * The names a model makes up for a tool it was shown: camelCase, a server prefix, a swapped verb, a
+ * plural. One of them can be a real tool the prompt did not show: the only way the simulator reaches
+ * an unseen tool.
+ */
+export function madeUpNames(tool: string, servers: readonly string[]): string[] {
   const parts = nameWords(tool);
-  const candidates = [
+  return [
     parts.map((part, index) => (index === 0 ? part : part.charAt(0).toUpperCase() + part.slice(1))).join(""),
-    ...(context.servers.length === 1 ? [`${context.servers[0]}.${tool}`] : []),
+    ...(servers.length === 1 ? [`${servers[0]}.${tool}`] : []),
     verbFirst(parts),
     tool.endsWith("s") ? tool.slice(0, -1) : `${tool}s`,
   ];
+}
+
+/** A plausible name that no shown tool has. */
+function madeUpToolName(tool: string, context: MistakeContext): string {
   const shown = new Set(context.tools.map((candidate) => candidate.name));
-  const fresh = candidates.filter((name) => name !== tool && !shown.has(name));
+  const fresh = madeUpNames(tool, context.servers).filter((name) => name !== tool && !shown.has(name));
   return pick(context.random, fresh) ?? `${tool}_v2`;
 }
 

@@ -16,6 +16,7 @@ import { skillRulesText } from "../../agent/skills/detect.ts";
 import { buildSolverPrompt, cleanAnswer } from "../../agent/solver.ts";
 import { SAMPLE_TOOLS, sampleTool } from "../../agent/testing/definitions.ts";
 import type { ChatMessage } from "../types.ts";
+import { LACKING_TOOL } from "./answer.ts";
 import { goldCalls } from "./gold.ts";
 import { createSimProvider } from "./provider.ts";
 import { passesAnswerCheck, TEST_ITEMS, testItem } from "./testing/items.ts";
@@ -62,14 +63,15 @@ describe("planner", () => {
     }
   });
 
-  it("writes a gold call whose tool the filter left out of the prompt", async () => {
+  it("writes no call, and says what it lacks, when the filter left a gold tool out of the prompt", async () => {
     const item = testItem("sim-parallel");
     const prompt = buildPlannerPrompt({ query: item.query, tools: [sampleTool("slack_list_channels")] });
     const { text } = await oracle.complete({ stage: "planner", prompt });
-    expect(parsePlan(`${PLAN_PREFIX}${text}`, SAMPLE_TOOLS).steps.map((step) => step.tool)).toEqual([
-      "list_issues",
-      "slack_list_channels",
-    ]);
+    expect(parsePlan(`${PLAN_PREFIX}${text}`, SAMPLE_TOOLS).steps).toEqual([]);
+    const react = buildReactPrompt({ query: item.query, tools: [sampleTool("slack_list_channels")], turns: [] });
+    const turn = parseReactOutput((await oracle.complete({ stage: "react", prompt: react })).text);
+    expect(turn.action).toBeUndefined();
+    expect(turn.final).toBe(LACKING_TOOL);
   });
 
   it("writes no step for direct, irrelevant and missing_info items", async () => {

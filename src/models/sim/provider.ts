@@ -4,18 +4,17 @@
  * asks for real waiting. The provider keeps no state between calls.
  */
 
-import { cached } from "../../memo.ts";
 import { ModelAbortedError, ModelTimeoutError } from "../errors.ts";
 import type {
   ChatRequest,
   ChatResponse,
-  ChatTool,
   CompletionRequest,
   CompletionResponse,
   ModelProvider,
   ModelTimings,
   ModelUsage,
 } from "../types.ts";
+import { chatChars } from "./context-window.ts";
 import { type SimAnswer, SimEngine, type SimOptions } from "./engine.ts";
 import type { SimRequest } from "./reading.ts";
 import { pause, simTimings, simUsage } from "./usage.ts";
@@ -48,11 +47,7 @@ class SimProvider implements ModelProvider {
   }
 
   async chat(request: ChatRequest): Promise<ChatResponse> {
-    const parts = [
-      ...request.messages.map((message) => message.content.length),
-      ...(request.tools ?? []).map(toolChars),
-    ];
-    const promptChars = parts.reduce((sum, chars) => sum + chars, Math.max(0, parts.length - 1));
+    const promptChars = chatChars(request.messages, request.tools);
     const { text, toolCalls, usage, timings } = await this.answer(request, promptChars, {
       kind: "chat",
       stage: request.stage,
@@ -89,11 +84,4 @@ class SimProvider implements ModelProvider {
     if (answer.text) request.onText?.(answer.text);
     return { ...answer, usage, timings };
   }
-}
-
-/** A tool's size in the prompt, as JSON; the same tool objects come with every request, so measured once. */
-const toolSizes = new WeakMap<ChatTool, number>();
-
-function toolChars(tool: ChatTool): number {
-  return cached(toolSizes, tool, () => JSON.stringify(tool).length);
 }

@@ -1,5 +1,6 @@
 /** The leaderboard: one row per model × configuration, best task success first. */
 import type { SummaryRow } from "../../bench/scoring/index.ts";
+import { rate } from "../../bench/scoring/rate.ts";
 import { byRunOrder, type RunSet } from "../runs.ts";
 import {
   checkTable,
@@ -14,6 +15,7 @@ export function leaderboardTable(set: RunSet, title: string): ReportTable {
   const ordered = byRunOrder(set, summaryRows(set));
   // stable sort: ties keep the run order
   const rows = [...ordered].sort((a, b) => (b.taskSuccess.value ?? -1) - (a.taskSuccess.value ?? -1));
+  const repeats = Math.max(0, ...rows.map((row) => row.repeats?.k ?? 0));
   return checkTable({
     id: "leaderboard",
     title,
@@ -21,7 +23,15 @@ export function leaderboardTable(set: RunSet, title: string): ReportTable {
       "Task success: every part of the item right (calls, end state, answer, abstention), with its 95% Wilson interval. " +
         "Tool choice: the set of gold tools called. Params: right arguments over judged arguments. " +
         "Rescue: of the items whose first plan failed, the share recovered (rescue or fallback). " +
-        "Tokens: prompt + completion per item. Latency: per item, wall clock of the run.",
+        "Tokens: prompt + completion per item. Latency: per item, wall clock of the run. " +
+        "Gold shown: of the items with gold calls, the share whose gold tools were all in the prompt " +
+        "(planner / ReAct: the filter's top N of the session's tools; native, jsonl: every connected tool).",
+      ...(repeats > 1
+        ? [
+            `Each item ran ${repeats} times: pass^${repeats} is the share of items whose every try succeeded, ` +
+              `pass@${repeats} the share with at least one success (items, not tries, with 95% Wilson intervals).`,
+          ]
+        : []),
     ],
     columns: [
       ...MODEL_CONFIG_COLUMNS,
@@ -30,6 +40,13 @@ export function leaderboardTable(set: RunSet, title: string): ReportTable {
       { header: "tool choice", kind: "rate" },
       { header: "params", kind: "rate" },
       { header: "rescue", kind: "rate" },
+      { header: "gold shown", kind: "rate" },
+      ...(repeats > 1
+        ? [
+            { header: `pass^${repeats} [95% CI]`, kind: "rate" as const },
+            { header: `pass@${repeats}`, kind: "rate" as const },
+          ]
+        : []),
       { header: "calls/item", kind: "number" },
       { header: "tokens/item", kind: "number" },
       { header: "p50 ms", kind: "number" },
@@ -44,6 +61,11 @@ export function leaderboardTable(set: RunSet, title: string): ReportTable {
         rateCell(row.toolChoice),
         rateCell(row.paramAccuracy),
         rateCell(row.rescueRate, "counts"),
+        // a run summarised before visibility was measured has no goldVisible
+        rateCell(row.goldVisible ?? rate(0, 0)),
+        ...(repeats > 1
+          ? [rateCell(row.repeats?.passHatK ?? rate(0, 0), "interval"), rateCell(row.repeats?.passAtK ?? rate(0, 0))]
+          : []),
         numberCell(row.callsPerItem, 2),
         numberCell(tokensPerItem(row), 0),
         numberCell(row.p50Ms?.value ?? null, 0),
