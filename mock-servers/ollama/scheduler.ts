@@ -5,8 +5,8 @@
  * as their `load_duration`.
  */
 
-import { setTimeout as sleep } from "node:timers/promises";
 import { HttpProblem } from "./http-io.ts";
+import { waitUntil } from "./pacing.ts";
 
 /** Ollama's words when its queue is full. */
 export const QUEUE_FULL_MESSAGE = "server busy, please try again.  maximum pending requests exceeded";
@@ -43,7 +43,9 @@ export class Scheduler {
     let pending = this.loading.get(model);
     if (!pending) {
       if (loaded) return 0;
-      pending = sleep(this.limits.coldStartMs).finally(() => this.loading.delete(model));
+      // Shared by every request waiting for this load, so no one request's signal stops it.
+      const never = new AbortController().signal;
+      pending = waitUntil(performance.now() + this.limits.coldStartMs, never).finally(() => this.loading.delete(model));
       this.loading.set(model, pending);
     }
     const started = performance.now();
