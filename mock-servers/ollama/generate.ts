@@ -1,7 +1,8 @@
 /**
  * One generation, whichever API asked for it: the model checked against what is served (404, 400 for
- * tools or thinking it lacks), a slot from the scheduler (queue, 503, cold start), the stage (hinted or
- * inferred), the prompt fitted to the window, the provider asked, thinking written, the output cut at
+ * tools or thinking it lacks), a slot from the scheduler (queue, 503), the model loaded with the
+ * request's window (a cold start, again whenever the window changes), the stage (hinted or inferred),
+ * the prompt fitted to the window, the provider asked, thinking written, the output cut at
  * its limit, tool calls given ids, and the timing plan the answer will be paced by.
  */
 
@@ -66,17 +67,16 @@ export async function serve(
   if (request.think === true && !model.thinking) {
     throw new HttpProblem(400, `"${model.name}" does not support thinking`);
   }
+  const { behaviour } = context;
+  const window = windowOf(request.options.numCtx, behaviour.defaultNumCtx, contextLengthOf(model));
   await context.scheduler.run(model.name, signal, async () => {
     const started = performance.now();
-    const loadMs = await context.scheduler.load(model.name, context.models.isLoaded(model.name), signal);
-    context.models.touch(model.name, request.keepAliveMs);
+    const loaded = context.models.isLoaded(model.name, window);
+    const loadMs = await context.scheduler.load(`${model.name}@${window}`, loaded, signal);
+    context.models.touch(model.name, window, request.keepAliveMs);
     if (isEmpty(input)) return responder.loaded();
     const stage = stageOf(http.headers, input);
-    const { behaviour } = context;
-    const window = behaviour.truncate
-      ? windowOf(request.options.numCtx, behaviour.defaultNumCtx, contextLengthOf(model))
-      : undefined;
-    const fitted = window === undefined ? undefined : fitToWindow(input, window);
+    const fitted = behaviour.truncate ? fitToWindow(input, window) : undefined;
     const seen = fitted?.input ?? input;
     const asked = performance.now();
     const options = Object.keys(request.options).length > 0 ? { options: request.options } : {};

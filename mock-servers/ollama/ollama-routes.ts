@@ -129,14 +129,14 @@ async function tags(context: StandinContext, { response }: Exchange): Promise<vo
 
 async function ps(context: StandinContext, { response }: Exchange): Promise<void> {
   sendJson(response, 200, {
-    models: context.models.running().map(({ name, expiresAt }) => {
+    models: context.models.running().map(({ name, numCtx, expiresAt }) => {
       const model = context.models.find(name) ?? { name };
       const size = sizeOf(model);
       return {
         ...describeModel(model),
         expires_at: expiresAt.toISOString(),
         size_vram: size,
-        context_length: Math.min(context.behaviour.defaultNumCtx, contextLengthOf(model)),
+        context_length: numCtx,
       };
     }),
   });

@@ -274,8 +274,23 @@ describe("scheduler", () => {
       expect(second).not.toHaveProperty("load_duration");
       const other = await client.generate({ model: "qwen2.5:7b", prompt: "a", stream: false });
       expect(other.load_duration).toBeGreaterThanOrEqual(150e6);
-      const running = (await client.ps()).models.map((entry) => entry.name).sort();
-      expect(running).toEqual(["qwen2.5:3b", "qwen2.5:7b"]);
+      // Another window reloads the model, as in Ollama.
+      const resized = await client.generate({
+        model: "qwen2.5:7b",
+        prompt: "a",
+        stream: false,
+        options: { num_ctx: 8192 },
+      });
+      expect(resized.load_duration).toBeGreaterThanOrEqual(150e6);
+      // context_length is newer than the client's types.
+      const running = (await client.ps()).models.map((entry) => [
+        entry.name,
+        (entry as { context_length?: number }).context_length,
+      ]);
+      expect(running.sort()).toEqual([
+        ["qwen2.5:3b", 4096],
+        ["qwen2.5:7b", 8192],
+      ]);
     } finally {
       await cold.close();
     }
