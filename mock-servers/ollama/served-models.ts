@@ -51,30 +51,27 @@ export const KNOWN_MODELS: readonly ServedModel[] = [
   },
 ];
 
-/** A `--models` file: a JSON list of names or ServedModel objects. */
-const modelListSchema = z.array(
-  z.union([
-    z.string().min(1),
-    z.strictObject({
-      name: z.string().min(1),
-      tools: z.boolean().optional(),
-      thinking: z.boolean().optional(),
-      contextLength: z.int().positive().optional(),
-      family: z.string().min(1).optional(),
-      parameterSize: z.string().optional(),
-      quantizationLevel: z.string().optional(),
-    }),
-  ]),
-);
+/** One entry of a `--models` file that is not a plain name. */
+const modelSchema = z.strictObject({
+  name: z.string().min(1),
+  tools: z.boolean().optional(),
+  thinking: z.boolean().optional(),
+  contextLength: z.int().positive().optional(),
+  family: z.string().min(1).optional(),
+  parameterSize: z.string().optional(),
+  quantizationLevel: z.string().optional(),
+});
 
-/** The models of a `--models` file's JSON; throws a message naming the first bad entry. */
+/** The models of a `--models` file's JSON (a list of names or ServedModel objects); throws naming the bad entry. */
 export function parseModelList(json: unknown): ServedModel[] {
-  const parsed = modelListSchema.safeParse(json);
-  if (!parsed.success) {
+  if (!Array.isArray(json)) throw new Error("not a JSON list");
+  return json.map((entry: unknown, index) => {
+    if (typeof entry === "string" && entry !== "") return { name: entry };
+    const parsed = modelSchema.safeParse(entry);
+    if (parsed.success) return parsed.data;
     const issue = parsed.error.issues[0];
-    throw new Error(`${issue?.path.join(".") || "the list"}: ${issue?.message ?? "invalid"}`);
-  }
-  return parsed.data.map((entry) => (typeof entry === "string" ? { name: entry } : entry));
+    throw new Error(`entry ${index}${issue?.path.length ? `.${issue.path.join(".")}` : ""}: ${issue?.message}`);
+  });
 }
 
 /** Ollama's default keep_alive: a model stays loaded this long after its last request. */
