@@ -7,17 +7,15 @@
 import { createServer, request as forward, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runAgent } from "../../src/agent/agent.ts";
-import type { AgentResult, Strategy } from "../../src/agent/types.ts";
+import type { Strategy } from "../../src/agent/types.ts";
 import { loadDataset } from "../../src/bench/dataset/load.ts";
-import { ClientPool } from "../../src/mcp/pool.ts";
-import { loadRegistry } from "../../src/mcp/registry.ts";
+import type { ClientPool } from "../../src/mcp/pool.ts";
 import { STAGE_HEADER } from "../../src/models/http.ts";
 import { OllamaProvider } from "../../src/models/ollama.ts";
 import { OpenAIProvider } from "../../src/models/openai.ts";
 import { createSimProvider } from "../../src/models/sim/index.ts";
 import type { ModelProvider } from "../../src/models/types.ts";
-import { mockServerFactories } from "../index.ts";
+import { openGithubPool, outcome, runPipeline } from "../../test/support/pipeline-runs.ts";
 import { type Standin, startStandin } from "./server.ts";
 
 const gold = loadDataset().map((loaded) => loaded.item);
@@ -52,11 +50,7 @@ function headerlessProxy(target: URL): Server {
 }
 
 beforeAll(async () => {
-  pool = await ClientPool.open(loadRegistry(), {
-    transport: "memory",
-    inProcess: mockServerFactories,
-    servers: ["github"],
-  });
+  pool = await openGithubPool();
   standin = await startStandin({ provider: sim(), port: 0 });
   proxy = headerlessProxy(new URL(standin.url));
   await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
@@ -69,32 +63,12 @@ afterAll(async () => {
   await standin?.close();
 });
 
-async function runAll(model: ModelProvider): Promise<unknown[]> {
-  const results: unknown[] = [];
-  for (const strategy of strategies) {
-    for (const item of items) {
-      await pool.resetAll();
-      results.push(outcome(await runAgent(item.query, { model, tools: pool, config: { strategy } })));
-    }
-  }
-  return results;
-}
-
-/** What decides a score: every model output and tool call, the answer. */
-function outcome(result: AgentResult) {
-  return {
-    path: result.path,
-    outputs: result.modelCalls.map((call) => ({
-      output: call.output,
-      calls: call.toolCalls?.map(({ name, arguments: args }) => ({ name, args })),
-    })),
-    tools: result.toolCalls.map((call) => ({ tool: call.tool, args: call.args, ok: call.ok })),
-    answer: result.answer,
-  };
+async function runAll(model: ModelProvider) {
+  return (await runPipeline(pool, model, items, strategies)).map(outcome);
 }
 
 describe(`without the stage header, ${items.length} github items × ${strategies.join(", ")}`, () => {
-  let direct: unknown[];
+  let direct: ReturnType<typeof outcome>[];
 
   beforeAll(async () => {
     direct = await runAll(sim());

@@ -8,9 +8,9 @@
 
 import { z } from "zod";
 import { dropUndefined } from "../../src/models/json.ts";
-import type { ChatMessage, ChatTool, GenerationOptions } from "../../src/models/types.ts";
+import type { ChatMessage, GenerationOptions } from "../../src/models/types.ts";
 import { HttpProblem } from "./http-io.ts";
-import { argumentsObject, parseBody, type StandinRequest } from "./request.ts";
+import { argumentsObject, parseBody, readTools, type StandinRequest, toolSchema } from "./request.ts";
 
 const optionsSchema = z
   .looseObject({
@@ -50,15 +50,6 @@ const messageSchema = z.looseObject({
   tool_call_id: z.string().optional(),
 });
 
-const toolSchema = z.looseObject({
-  type: z.literal("function").optional(),
-  function: z.looseObject({
-    name: z.string().min(1),
-    description: z.string().optional(),
-    parameters: z.record(z.string(), z.unknown()).optional(),
-  }),
-});
-
 const chatSchema = generateSchema.omit({ prompt: true, system: true }).extend({
   messages: z.array(messageSchema).optional(),
   tools: z.array(toolSchema).optional(),
@@ -75,13 +66,7 @@ export function readGenerate(body: unknown): StandinRequest {
 
 export function readChat(body: unknown): StandinRequest {
   const request = parseBody(chatSchema, body);
-  const tools = (request.tools ?? []).map(
-    (tool): ChatTool => ({
-      name: tool.function.name,
-      description: tool.function.description ?? "",
-      parameters: (tool.function.parameters ?? { type: "object", properties: {} }) as ChatTool["parameters"],
-    }),
-  );
+  const tools = readTools(request.tools);
   const messages = (request.messages ?? []).map((message) =>
     dropUndefined<ChatMessage>({
       role: message.role,
@@ -95,7 +80,7 @@ export function readChat(body: unknown): StandinRequest {
       toolCallId: message.tool_call_id,
     }),
   );
-  return { ...common(request), input: { kind: "chat", messages, ...(tools.length > 0 ? { tools } : {}) } };
+  return { ...common(request), input: { kind: "chat", messages, ...(tools ? { tools } : {}) } };
 }
 
 function common(request: z.infer<typeof generateSchema>): Omit<StandinRequest, "input"> {

@@ -9,10 +9,10 @@
 
 import { z } from "zod";
 import { dropUndefined } from "../../src/models/json.ts";
-import type { ChatMessage, ChatTool, GenerationOptions } from "../../src/models/types.ts";
+import type { ChatMessage, GenerationOptions } from "../../src/models/types.ts";
 import { HttpProblem } from "./http-io.ts";
 import { modelName } from "./ollama-request.ts";
-import { argumentsObject, parseBody, type StandinRequest } from "./request.ts";
+import { argumentsObject, parseBody, readTools, type StandinRequest, toolSchema } from "./request.ts";
 
 const samplingSchema = z.looseObject({
   model: z.string().optional(),
@@ -46,18 +46,7 @@ const messageSchema = z.looseObject({
 
 const chatSchema = samplingSchema.extend({
   messages: z.array(messageSchema).min(1, "messages must be a non-empty array"),
-  tools: z
-    .array(
-      z.looseObject({
-        type: z.literal("function"),
-        function: z.looseObject({
-          name: z.string().min(1),
-          description: z.string().optional(),
-          parameters: z.record(z.string(), z.unknown()).optional(),
-        }),
-      }),
-    )
-    .nullish(),
+  tools: z.array(toolSchema).nullish(),
 });
 
 const completionSchema = samplingSchema.extend({
@@ -66,13 +55,7 @@ const completionSchema = samplingSchema.extend({
 
 export function readChatCompletion(body: unknown): StandinRequest & { includeUsage: boolean } {
   const request = parseBody(chatSchema, body);
-  const tools = (request.tools ?? []).map(
-    (tool): ChatTool => ({
-      name: tool.function.name,
-      description: tool.function.description ?? "",
-      parameters: (tool.function.parameters ?? { type: "object", properties: {} }) as ChatTool["parameters"],
-    }),
-  );
+  const tools = readTools(request.tools);
   const messages = request.messages.map((message) =>
     dropUndefined<ChatMessage>({
       role: message.role === "developer" ? "system" : message.role,
@@ -92,7 +75,7 @@ export function readChatCompletion(body: unknown): StandinRequest & { includeUsa
   );
   return {
     ...common(request),
-    input: { kind: "chat", messages, ...(tools.length > 0 ? { tools } : {}) },
+    input: { kind: "chat", messages, ...(tools ? { tools } : {}) },
   };
 }
 

@@ -4,7 +4,7 @@
  * openai-request.ts) into the simulator's own types.
  */
 
-import type { z } from "zod";
+import { z } from "zod";
 import type { ChatMessage, ChatTool, GenerationOptions } from "../../src/models/types.ts";
 import { HttpProblem } from "./http-io.ts";
 
@@ -49,4 +49,24 @@ export function argumentsObject(value: unknown): { arguments: Record<string, unk
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A tool as both APIs send it: `{type: "function", function: {name, description, parameters}}`. */
+export const toolSchema = z.looseObject({
+  type: z.literal("function").optional(),
+  function: z.looseObject({
+    name: z.string().min(1),
+    description: z.string().optional(),
+    parameters: z.record(z.string(), z.unknown()).optional(),
+  }),
+});
+
+/** The request's tools in the simulator's terms; undefined when there are none. */
+export function readTools(tools: readonly z.infer<typeof toolSchema>[] | null | undefined): ChatTool[] | undefined {
+  if (!tools?.length) return undefined;
+  return tools.map((tool) => ({
+    name: tool.function.name,
+    description: tool.function.description ?? "",
+    parameters: (tool.function.parameters ?? { type: "object", properties: {} }) as ChatTool["parameters"],
+  }));
 }
