@@ -15,7 +15,13 @@ import { cutOutput, measureOutput, type Output } from "./output.ts";
 import { planTimings, type TimingPlan } from "./pacing.ts";
 import type { StandinInput, StandinRequest } from "./request.ts";
 import type { Scheduler } from "./scheduler.ts";
-import { contextLengthOf, type ServedModel, type ServedModels, supportsTools } from "./served-models.ts";
+import {
+  contextLengthOf,
+  needsUserQuery,
+  type ServedModel,
+  type ServedModels,
+  supportsTools,
+} from "./served-models.ts";
 import { stageOf } from "./stage.ts";
 import { thinkingFor } from "./thinking.ts";
 import { estimateTokens } from "./tokens.ts";
@@ -41,8 +47,8 @@ export interface Generated {
 }
 
 export interface Responder {
-  /** The input was empty: the model was only loaded (Ollama's done_reason "load"). */
-  loaded(): void;
+  /** The input was empty: the model was only loaded, or unloaded with keep_alive 0 (Ollama's done_reason). */
+  loaded(reason: "load" | "unload"): void;
   answered(generated: Generated): Promise<void>;
 }
 
@@ -67,6 +73,10 @@ export async function serve(
   if (request.think === true && !model.thinking) {
     throw new HttpProblem(400, `"${model.name}" does not support thinking`);
   }
+  if (isEmpty(input) && request.keepAliveMs === 0) {
+    context.models.unload(model.name);
+    return responder.loaded("unload");
+  }
   const { behaviour } = context;
   const window = windowOf(request.options.numCtx, behaviour.defaultNumCtx, contextLengthOf(model));
   await context.scheduler.run(model.name, signal, async () => {
@@ -74,10 +84,13 @@ export async function serve(
     const loaded = context.models.isLoaded(model.name, window);
     const loadMs = await context.scheduler.load(`${model.name}@${window}`, loaded, signal);
     context.models.touch(model.name, window, request.keepAliveMs);
-    if (isEmpty(input)) return responder.loaded();
+    if (isEmpty(input)) return responder.loaded("load");
     const stage = stageOf(http.headers, input);
     const fitted = behaviour.truncate ? fitToWindow(input, window) : undefined;
     const seen = fitted?.input ?? input;
+    if (seen.kind === "chat" && needsUserQuery(model) && !seen.messages.some((message) => message.role === "user")) {
+      throw new HttpProblem(500, "no user query found in messages");
+    }
     const asked = performance.now();
     const options = Object.keys(request.options).length > 0 ? { options: request.options } : {};
     const response =

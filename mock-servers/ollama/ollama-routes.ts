@@ -49,7 +49,7 @@ async function generateText(context: StandinContext, exchange: Exchange): Promis
   const { response, signal } = exchange;
   const head = () => ({ model: request.model, created_at: new Date().toISOString() });
   await serve(context, exchange, request, {
-    loaded: () => sendJson(response, 200, { ...head(), response: "", done: true, done_reason: "load" }),
+    loaded: (reason) => sendJson(response, 200, { ...head(), response: "", done: true, done_reason: reason }),
     answered: async (generated) => {
       const { text, thinking } = generated.output;
       const final = () => ({
@@ -89,7 +89,7 @@ async function chat(context: StandinContext, exchange: Exchange): Promise<void> 
     done,
   });
   await serve(context, exchange, request, {
-    loaded: () => sendJson(response, 200, { ...chunk({}, true), done_reason: "load" }),
+    loaded: (reason) => sendJson(response, 200, { ...chunk({}, true), done_reason: reason }),
     answered: async (generated) => {
       const { text, thinking, toolCalls } = generated.output;
       const final = () => ({

@@ -147,6 +147,8 @@ describe("known models", () => {
     expect(models.every((entry) => /^[0-9a-f]{64}$/.test(entry.digest))).toBe(true);
     const ids = (await openai.models.list()).data.map((entry) => entry.id);
     expect(ids).toContain("qwen3:4b");
+    expect((await openai.models.retrieve("gemma2:2b")).id).toBe("gemma2:2b");
+    await expect(openai.models.retrieve("gemma2:9b")).rejects.toBeInstanceOf(OpenAI.NotFoundError);
   });
 
   it("answers 400 to a tools request on a model without the tools capability", async () => {
@@ -161,6 +163,23 @@ describe("known models", () => {
         messages: [{ role: "user", content: "x" }],
       }),
     ).rejects.toBeInstanceOf(OpenAI.BadRequestError);
+  });
+});
+
+describe("a conversation cut to no user message", () => {
+  it("gets qwen3's 500 when truncation dropped the user's query", async () => {
+    const messages = [
+      { role: "user", content: "Find my issues, please. ".repeat(20) },
+      { role: "assistant", content: "", tool_calls: [{ function: { name: "get_me", arguments: {} } }] },
+      { role: "tool", content: '{"login":"me"}', tool_name: "get_me" },
+    ];
+    const options = { num_ctx: 64 };
+    await expect(ollama.chat({ model: "qwen3:4b", messages, think: false, options })).rejects.toMatchObject({
+      status_code: 500,
+      error: "no user query found in messages",
+    });
+    // Other templates answer from what is left.
+    expect((await ollama.chat({ model: "qwen2.5:3b", messages, options })).prompt_eval_count).toBeLessThanOrEqual(64);
   });
 });
 
@@ -291,6 +310,14 @@ describe("scheduler", () => {
         ["qwen2.5:3b", 4096],
         ["qwen2.5:7b", 8192],
       ]);
+      // An empty request with keep_alive 0 unloads the model; the next request loads it again.
+      expect(await client.generate({ model: "qwen2.5:3b", prompt: "", keep_alive: 0 })).toMatchObject({
+        done: true,
+        done_reason: "unload",
+      });
+      expect((await client.ps()).models.map((entry) => entry.name)).toEqual(["qwen2.5:7b"]);
+      const reloaded = await client.generate({ model: "qwen2.5:3b", prompt: "a", stream: false });
+      expect(reloaded.load_duration).toBeGreaterThanOrEqual(150e6);
     } finally {
       await cold.close();
     }

@@ -125,6 +125,11 @@ export class ServedModels {
       }));
   }
 
+  /** keep_alive 0 on an empty request: the model leaves memory now. */
+  unload(name: string): void {
+    this.loaded.delete(name);
+  }
+
   private alive(entry: { usedAt: number; keepAliveMs: number }, now: number): boolean {
     return entry.keepAliveMs < 0 || now - entry.usedAt < entry.keepAliveMs;
   }
@@ -132,6 +137,14 @@ export class ServedModels {
 
 export function supportsTools(model: ServedModel): boolean {
   return model.tools !== false;
+}
+
+/**
+ * The qwen3 chat template refuses a conversation without a user message, and Ollama answers 500 — as it
+ * happens when truncation dropped the user's query from a long tool conversation.
+ */
+export function needsUserQuery(model: ServedModel): boolean {
+  return model.family === "qwen3";
 }
 
 export function contextLengthOf(model: ServedModel): number {
