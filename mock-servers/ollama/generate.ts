@@ -11,7 +11,7 @@ import type { ModelProvider, NativeToolCall } from "../../src/models/types.ts";
 import type { StandinBehaviour } from "./behaviour.ts";
 import { fitToWindow, windowOf } from "./context-window.ts";
 import { type Exchange, HttpProblem } from "./http-io.ts";
-import { cutOutput, measureOutput, type Output } from "./output.ts";
+import { asProviderCounted, cutOutput, measureOutput, type Output } from "./output.ts";
 import { planTimings, type TimingPlan } from "./pacing.ts";
 import type { StandinInput, StandinRequest } from "./request.ts";
 import type { Scheduler } from "./scheduler.ts";
@@ -24,7 +24,6 @@ import {
 } from "./served-models.ts";
 import { stageOf } from "./stage.ts";
 import { thinkingFor } from "./thinking.ts";
-import { estimateTokens } from "./tokens.ts";
 
 export interface StandinContext {
   provider: ModelProvider;
@@ -61,60 +60,71 @@ export function knownModel(context: StandinContext, name: string): ServedModel {
 
 export async function serve(
   context: StandinContext,
-  { request: http, signal }: Exchange,
+  exchange: Exchange,
   request: StandinRequest,
   responder: Responder,
 ): Promise<void> {
+  const model = acceptedModel(context, request);
+  if (isEmpty(request.input) && request.keepAliveMs === 0) {
+    context.models.unload(model.name);
+    return responder.loaded("unload");
+  }
+  const window = windowOf(request.options.numCtx, context.behaviour.defaultNumCtx, contextLengthOf(model));
+  await context.scheduler.run(model.name, exchange.signal, async () => {
+    const started = performance.now();
+    const loaded = context.models.isLoaded(model.name, window);
+    const loadMs = await context.scheduler.load(`${model.name}@${window}`, loaded, exchange.signal);
+    context.models.touch(model.name, window, request.keepAliveMs);
+    if (isEmpty(request.input)) return responder.loaded("load");
+    await responder.answered(await generate(context, exchange, model, request, window, { started, loadMs }));
+  });
+}
+
+/** The model, able to do what the request asks: else Ollama's 404 or 400. */
+function acceptedModel(context: StandinContext, request: StandinRequest): ServedModel {
   const model = knownModel(context, request.model);
-  const { input } = request;
-  if (input.kind === "chat" && input.tools && !supportsTools(model)) {
+  if (request.input.kind === "chat" && request.input.tools && !supportsTools(model)) {
     throw new HttpProblem(400, `registry.ollama.ai/library/${model.name} does not support tools`);
   }
   if (request.think === true && !model.thinking) {
     throw new HttpProblem(400, `"${model.name}" does not support thinking`);
   }
-  if (isEmpty(input) && request.keepAliveMs === 0) {
-    context.models.unload(model.name);
-    return responder.loaded("unload");
+  return model;
+}
+
+/** The prompt fitted to the window, the provider's answer, the thinking, the output cut, the timings. */
+async function generate(
+  context: StandinContext,
+  { request: http, signal }: Exchange,
+  model: ServedModel,
+  request: StandinRequest,
+  window: number,
+  { started, loadMs }: { started: number; loadMs: number },
+): Promise<Generated> {
+  const stage = stageOf(http.headers, request.input);
+  const fitted = context.behaviour.truncate ? fitToWindow(request.input, window) : undefined;
+  const seen = fitted?.input ?? request.input;
+  if (seen.kind === "chat" && needsUserQuery(model) && !seen.messages.some((message) => message.role === "user")) {
+    throw new HttpProblem(500, "no user query found in messages");
   }
-  const { behaviour } = context;
-  const window = windowOf(request.options.numCtx, behaviour.defaultNumCtx, contextLengthOf(model));
-  await context.scheduler.run(model.name, signal, async () => {
-    const started = performance.now();
-    const loaded = context.models.isLoaded(model.name, window);
-    const loadMs = await context.scheduler.load(`${model.name}@${window}`, loaded, signal);
-    context.models.touch(model.name, window, request.keepAliveMs);
-    if (isEmpty(input)) return responder.loaded("load");
-    const stage = stageOf(http.headers, input);
-    const fitted = behaviour.truncate ? fitToWindow(input, window) : undefined;
-    const seen = fitted?.input ?? input;
-    if (seen.kind === "chat" && needsUserQuery(model) && !seen.messages.some((message) => message.role === "user")) {
-      throw new HttpProblem(500, "no user query found in messages");
-    }
-    const asked = performance.now();
-    const options = Object.keys(request.options).length > 0 ? { options: request.options } : {};
-    const response =
-      seen.kind === "chat"
-        ? await context.provider.chat({ stage, messages: seen.messages, ...tools(seen), ...options, signal })
-        : { ...(await context.provider.complete({ stage, prompt: seen.prompt, ...options, signal })), toolCalls: [] };
-    const answeredAt = performance.now();
-    const thinking = model.thinking && request.think !== false ? thinkingFor(stage, seen) : "";
-    const calls = withCallIds(response.toolCalls, seen.kind === "chat" ? seen.messages.length : 0);
-    const limit = request.options.maxTokens;
-    const output = behaviour.cutOutput
-      ? cutOutput(measureOutput(thinking, response.text, calls), limit)
-      : {
-          // As the provider counted it; "length" when it reached the limit, whatever it returned.
-          ...measureOutput(thinking, response.text, calls),
-          tokens: response.usage.completionTokens + estimateTokens(thinking),
-          reason:
-            limit !== undefined && response.usage.completionTokens >= limit ? ("length" as const) : ("stop" as const),
-        };
-    const promptTokens = fitted?.promptTokens ?? response.usage.promptTokens;
-    const measured = { loadMs, promptEvalMs: asked - started - loadMs, evalMs: answeredAt - asked };
-    const plan = planTimings({ promptTokens, completionTokens: output.tokens }, measured, context.pace);
-    await responder.answered({ output, promptTokens, plan, started });
-  });
+  const asked = performance.now();
+  const options = Object.keys(request.options).length > 0 ? { options: request.options } : {};
+  const response =
+    seen.kind === "chat"
+      ? await context.provider.chat({ stage, messages: seen.messages, ...tools(seen), ...options, signal })
+      : { ...(await context.provider.complete({ stage, prompt: seen.prompt, ...options, signal })), toolCalls: [] };
+  const answeredAt = performance.now();
+  const thinking = model.thinking && request.think !== false ? thinkingFor(stage, seen) : "";
+  const calls = withCallIds(response.toolCalls, seen.kind === "chat" ? seen.messages.length : 0);
+  const measuredOutput = measureOutput(thinking, response.text, calls);
+  const limit = request.options.maxTokens;
+  const output = context.behaviour.cutOutput
+    ? cutOutput(measuredOutput, limit)
+    : asProviderCounted(measuredOutput, response.usage.completionTokens, limit);
+  const promptTokens = fitted?.promptTokens ?? response.usage.promptTokens;
+  const measured = { loadMs, promptEvalMs: asked - started - loadMs, evalMs: answeredAt - asked };
+  const plan = planTimings({ promptTokens, completionTokens: output.tokens }, measured, context.pace);
+  return { output, promptTokens, plan, started };
 }
 
 function isEmpty(input: StandinInput): boolean {
