@@ -10,7 +10,7 @@ import { z } from "zod";
 import { dropUndefined } from "../../src/models/json.ts";
 import type { ChatMessage, GenerationOptions } from "../../src/models/types.ts";
 import { HttpProblem } from "./http-io.ts";
-import { argumentsObject, parseBody, readTools, type StandinRequest, toolSchema } from "./request.ts";
+import { parseBody, readTools, type StandinRequest, toolSchema } from "./request.ts";
 
 const optionsSchema = z
   .looseObject({
@@ -38,7 +38,11 @@ const generateSchema = z.looseObject({
 
 const toolCallSchema = z.looseObject({
   id: z.string().optional(),
-  function: z.looseObject({ index: z.int().optional(), name: z.string(), arguments: z.unknown().optional() }),
+  function: z.looseObject({
+    index: z.int().optional(),
+    name: z.string(),
+    arguments: z.record(z.string(), z.unknown()).optional(),
+  }),
 });
 
 const messageSchema = z.looseObject({
@@ -73,7 +77,7 @@ export function readChat(body: unknown): StandinRequest {
       content: message.content ?? "",
       toolCalls: message.tool_calls?.length
         ? message.tool_calls.map((call) =>
-            dropUndefined({ id: call.id, name: call.function.name, ...argumentsObject(call.function.arguments) }),
+            dropUndefined({ id: call.id, name: call.function.name, arguments: call.function.arguments ?? {} }),
           )
         : undefined,
       toolName: message.tool_name,

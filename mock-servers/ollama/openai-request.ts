@@ -12,7 +12,7 @@ import { dropUndefined } from "../../src/models/json.ts";
 import type { ChatMessage, GenerationOptions } from "../../src/models/types.ts";
 import { HttpProblem } from "./http-io.ts";
 import { modelName } from "./ollama-request.ts";
-import { argumentsObject, parseBody, readTools, type StandinRequest, toolSchema } from "./request.ts";
+import { parseBody, readTools, type StandinRequest, toolSchema } from "./request.ts";
 
 const samplingSchema = z.looseObject({
   model: z.string().optional(),
@@ -65,7 +65,7 @@ export function readChatCompletion(body: unknown): StandinRequest & { includeUsa
             dropUndefined({
               id: call.id,
               name: call.function.name,
-              ...argumentsObject(call.function.arguments ?? "{}"),
+              arguments: argumentsOf(call.function.arguments),
             }),
           )
         : undefined,
@@ -112,4 +112,18 @@ function textOf(content: string | { type: string; text?: string }[] | null | und
     .filter((part) => part.type === "text")
     .map((part) => part.text ?? "")
     .join("");
+}
+
+/** An assistant tool call's arguments: a JSON object in a string, or Ollama's 400. */
+function argumentsOf(text: string | undefined): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text ?? "");
+  } catch {
+    throw new HttpProblem(400, "invalid tool call arguments");
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw new HttpProblem(400, "invalid tool call arguments");
+  }
+  return parsed as Record<string, unknown>;
 }

@@ -33,24 +33,6 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infe
   throw new HttpProblem(400, `invalid request: ${where}${issue?.message ?? "malformed body"}`);
 }
 
-/** Tool arguments as an object: parsed from a JSON string, or `{}` with the raw text kept. */
-export function argumentsObject(value: unknown): { arguments: Record<string, unknown>; rawArguments?: string } {
-  if (typeof value !== "string") {
-    return { arguments: isRecord(value) ? value : {} };
-  }
-  try {
-    const parsed: unknown = JSON.parse(value);
-    if (isRecord(parsed)) return { arguments: parsed };
-  } catch {
-    // kept raw below
-  }
-  return { arguments: {}, rawArguments: value };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** A tool as both APIs send it: `{type: "function", function: {name, description, parameters}}`. */
 export const toolSchema = z.looseObject({
   type: z.literal("function").optional(),
