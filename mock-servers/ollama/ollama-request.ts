@@ -10,7 +10,7 @@ import { z } from "zod";
 import { dropUndefined } from "../../src/models/json.ts";
 import type { ChatMessage, GenerationOptions } from "../../src/models/types.ts";
 import { HttpProblem } from "./http-io.ts";
-import { parseBody, readTools, type StandinRequest, toolSchema } from "./request.ts";
+import { modelName, parseBody, readTools, type StandinRequest, toolSchema } from "./request.ts";
 
 const optionsSchema = z
   .looseObject({
@@ -105,11 +105,6 @@ function common(request: z.infer<typeof generateSchema>): Omit<StandinRequest, "
     keepAliveMs,
     stream: request.stream !== false,
   });
-}
-
-export function modelName(model: unknown): string {
-  if (typeof model !== "string" || model.trim() === "") throw new HttpProblem(400, "model is required");
-  return model;
 }
 
 const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };

@@ -11,8 +11,7 @@ import { z } from "zod";
 import { dropUndefined } from "../../src/models/json.ts";
 import type { ChatMessage, GenerationOptions } from "../../src/models/types.ts";
 import { HttpProblem } from "./http-io.ts";
-import { modelName } from "./ollama-request.ts";
-import { parseBody, readTools, type StandinRequest, toolSchema } from "./request.ts";
+import { modelName, parseBody, readTools, type StandinRequest, toolSchema } from "./request.ts";
 
 const samplingSchema = z.looseObject({
   model: z.string().optional(),

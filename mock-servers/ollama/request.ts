@@ -24,6 +24,12 @@ export interface StandinRequest {
   stream: boolean;
 }
 
+/** The request's `model`, or Ollama's 400. */
+export function modelName(model: unknown): string {
+  if (typeof model !== "string" || model.trim() === "") throw new HttpProblem(400, "model is required");
+  return model;
+}
+
 /** The body checked against a schema; the first problem becomes the 400's message. */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
   const parsed = schema.safeParse(body);
