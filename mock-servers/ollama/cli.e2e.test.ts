@@ -44,7 +44,7 @@ describe("pnpm standin", () => {
     writeFileSync(models, JSON.stringify(["tiny:1b", { name: "big:8b", contextLength: 256, tools: false }]));
     const url = await start(["--real", "--models", models, "--num-ctx", "512", "--dataset", "datasets/github.jsonl"]);
     const version = await (await fetch(`${url}/api/version`)).json();
-    expect(version).toEqual({ version: "0.12.6", standin: { profile: "sim:slm-3b", real: true } });
+    expect(version).toEqual({ version: "0.12.10", standin: { profile: "sim:slm-3b", real: true } });
     const tags = (await (await fetch(`${url}/api/tags`)).json()) as { models: { name: string }[] };
     expect(tags.models.map((model) => model.name)).toEqual(["tiny:1b", "big:8b"]);
     const long = "word ".repeat(1000);

@@ -14,11 +14,11 @@ import { emitPaced, outputPieces, toNs, waitUntil } from "./pacing.ts";
 import { capabilitiesOf, contextLengthOf, digestOf, type ServedModel, sizeOf } from "./served-models.ts";
 
 /**
- * The Ollama release whose API this imitates. Everything the stand-in sends exists in it: `thinking`
- * and `think` (0.9), tool call ids and `function.index`, `capabilities` in /api/show, `context_length`
- * in /api/ps.
+ * The Ollama release whose API this imitates: the first that has everything the stand-in sends —
+ * tool call ids on /api/chat (and `tool_call_id` on tool messages) arrived in 0.12.10; `thinking` /
+ * `think` (0.9), `capabilities` in /api/show, `context_length` in /api/ps and `reasoning` on /v1 before.
  */
-export const OLLAMA_API_VERSION = "0.12.6";
+export const OLLAMA_API_VERSION = "0.12.10";
 
 const STARTED_AT = new Date().toISOString();
 

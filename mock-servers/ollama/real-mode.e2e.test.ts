@@ -8,6 +8,7 @@ import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ChatRequest, ChatResponse, CompletionRequest, CompletionResponse } from "../../src/models/types.ts";
 import { EchoModel } from "../../test/support/echo-model.ts";
+import { OLLAMA_API_VERSION } from "./ollama-routes.ts";
 import { QUEUE_FULL_MESSAGE } from "./scheduler.ts";
 import { STANDIN_HEADER, type Standin, startStandin } from "./server.ts";
 import { THINKING_TOKENS } from "./thinking.ts";
@@ -265,8 +266,11 @@ describe("identification", () => {
   it("names itself in a header on every response and in /api/version", async () => {
     const version = await fetch(`${standin.url}/api/version`);
     expect(version.headers.get(STANDIN_HEADER)).toBe("echo:test");
-    expect(await version.json()).toEqual({ version: "0.12.6", standin: { profile: "echo:test", real: true } });
-    expect((await ollama.version()).version).toBe("0.12.6");
+    expect(await version.json()).toEqual({
+      version: OLLAMA_API_VERSION,
+      standin: { profile: "echo:test", real: true },
+    });
+    expect((await ollama.version()).version).toBe(OLLAMA_API_VERSION);
     const missing = await fetch(`${standin.url}/api/nothing`);
     expect([missing.status, missing.headers.get(STANDIN_HEADER)]).toEqual([404, "echo:test"]);
     const completion = await openai.chat.completions
