@@ -39,6 +39,7 @@ describe("Ollama REST API", () => {
     expect(await (await fetch(`${standin.url}/`)).text()).toBe("Ollama is running");
     expect(await (await fetch(`${standin.url}/api/version`)).json()).toEqual({
       version: expect.stringMatching(/^\d+\.\d+\.\d+$/),
+      standin: { profile: "echo:test", real: false },
     });
     const show = await post(standin.url, "/api/show", { model: "anything:7b" });
     expect(JSON.parse(show.text)).toMatchObject({
@@ -113,7 +114,7 @@ describe("Ollama REST API", () => {
       tools,
       messages: [{ role: "user", content: "x" }],
     });
-    expect(model.stages).toEqual(["solver", "planner", "jsonl", "native"]);
+    expect(model.stages).toEqual(["solver", "solver", "solver", "native"]);
   });
 
   it("loads without generating on an empty prompt, like Ollama", async () => {
@@ -127,7 +128,7 @@ describe("Ollama REST API", () => {
       messages: [{ role: "user", content: "x" }],
     });
     expect(missing.status).toBe(404);
-    expect(JSON.parse(missing.text)).toEqual({ error: 'model "mistral:7b" not found, try pulling it first' });
+    expect(JSON.parse(missing.text)).toEqual({ error: "model 'mistral:7b' not found, try pulling it first" });
     const noTools = await post(restricted.url, "/api/chat", {
       model: "gemma2:2b",
       tools,
@@ -201,6 +202,24 @@ describe("OpenAI-compatible API", () => {
     expect(list.data.map((entry) => entry.id)).toEqual(["qwen2.5:3b", "gemma2:2b"]);
   });
 
+  it("refuses tool call arguments that are not a JSON object, as Ollama does (a string on /api/chat too)", async () => {
+    const call = (args: unknown) => ({ id: "c1", type: "function", function: { name: "get_me", arguments: args } });
+    const turns = (args: unknown) => [
+      { role: "user", content: "x" },
+      { role: "assistant", content: "", tool_calls: [call(args)] },
+      { role: "tool", tool_call_id: "c1", content: "{}" },
+    ];
+    const bad = await post(standin.url, "/v1/chat/completions", { model: "m", messages: turns("{owner: acme}") });
+    expect([bad.status, JSON.parse(bad.text).error.message]).toEqual([400, "invalid tool call arguments"]);
+    const good = await post(standin.url, "/v1/chat/completions", { model: "m", messages: turns('{"owner":"acme"}') });
+    expect(good.status).toBe(200);
+    const asString = await post(standin.url, "/api/chat", { model: "m", stream: false, messages: turns("{}") });
+    expect(asString.status).toBe(400);
+    expect(JSON.parse(asString.text).error).toMatch(
+      /^invalid request: messages\.1\.tool_calls\.0\.function\.arguments: /,
+    );
+  });
+
   it("uses OpenAI's error shape", async () => {
     const missing = await post(restricted.url, "/v1/chat/completions", {
       model: "nope",
@@ -209,8 +228,8 @@ describe("OpenAI-compatible API", () => {
     expect(missing.status).toBe(404);
     expect(JSON.parse(missing.text)).toEqual({
       error: {
-        message: 'model "nope" not found, try pulling it first',
-        type: "invalid_request_error",
+        message: "model 'nope' not found, try pulling it first",
+        type: "not_found_error",
         param: null,
         code: null,
       },
