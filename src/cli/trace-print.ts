@@ -157,9 +157,9 @@ function configText(result: AgentResult): string {
     `strategy ${strategy}`,
     `filter ${filter}`,
     `skills ${onOff(skills)}`,
-    `rescue ${onOff(rescue)}`,
+    `rescue ${rescue}`,
     `fallback ${onOff(fallback)}`,
-    `write guard ${onOff(writeGuard)}`,
+    `write guard ${writeGuard}`,
     `routing llm ${onOff(routingLlm)}`,
   ].join(" · ");
 }
