@@ -135,7 +135,11 @@ export function filterTools(
 ): FilteredTools {
   if (builtins === "always") {
     // With no more server tools than `limit`, the top `limit` are all of them: nothing is filtered.
-    const ranked = filterTools(query, tools.filter((tool) => !isBuiltin(tool)), limit);
+    const ranked = filterTools(
+      query,
+      tools.filter((tool) => !isBuiltin(tool)),
+      limit,
+    );
     return { tools: [...tools.filter(isBuiltin), ...ranked.tools], scores: ranked.scores };
   }
   const scores = rankTools(query, tools);

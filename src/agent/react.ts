@@ -61,7 +61,7 @@ export function buildReactPrompt(input: ReactPromptInput): string {
   const scratchpad = input.turns
     .map((turn) =>
       protocol === "call"
-        ? `Thought:${(turn.raw ?? ` ${turn.thought}\nAction: ${turn.action}`).trimEnd()}\nObservation: ${turn.observation}\n`
+        ? `Thought: ${(turn.raw ?? `${turn.thought}\nAction: ${turn.action}`).trim()}\nObservation: ${turn.observation}\n`
         : `Thought: ${turn.thought}\nAction: ${turn.action}\nAction Input: ${turn.input}\nObservation: ${turn.observation}\n`,
     )
     .join("");

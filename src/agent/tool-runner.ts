@@ -62,7 +62,12 @@ export class ToolRunner {
     const blocking = request.guarded ? guard?.blockingCall(request.tool, prepared.args) : undefined;
     if (guard && blocking !== undefined) {
       const answer = guard.blockedResult(request.tool, blocking);
-      guard.recordBlocked({ tool: request.tool, args: prepared.args, stage: request.stage, firstCallSeq: blocking.seq });
+      guard.recordBlocked({
+        tool: request.tool,
+        args: prepared.args,
+        stage: request.stage,
+        firstCallSeq: blocking.seq,
+      });
       return recorder.addToolCall({
         ...base,
         ok: answer.ok,

@@ -60,11 +60,7 @@ export class WriteGuard {
     readonly rule: GuardRule = "per_call",
   ) {
     const test = rule === "per_tool" ? isOnsetlabWriteTool : isWriteTool;
-    this.writeTools = cached(
-      writeToolNames[rule],
-      tools,
-      () => new Set(tools.filter(test).map((tool) => tool.name)),
-    );
+    this.writeTools = cached(writeToolNames[rule], tools, () => new Set(tools.filter(test).map((tool) => tool.name)));
   }
 
   /** The earlier success that blocks this call (same call, or with `per_tool` the same tool), if any. */

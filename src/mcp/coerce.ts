@@ -34,7 +34,12 @@ export function coerceBasic(schema: JsonSchema, args: Record<string, unknown>): 
     out[key] = value;
     if (typeof value !== "string" || types.length === 0 || types.includes("string")) continue;
     for (const target of types) {
-      const converted = target === "boolean" ? basicBoolean(value) : target === "array" || target === "object" ? jsonOf(value, target) : convert(value, target);
+      const converted =
+        target === "boolean"
+          ? basicBoolean(value)
+          : target === "array" || target === "object"
+            ? jsonOf(value, target)
+            : convert(value, target);
       if (!converted.ok) continue;
       coerced.push(`${key}: string→${target}`);
       out[key] = converted.value;
