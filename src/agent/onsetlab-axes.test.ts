@@ -7,6 +7,7 @@
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ServerSpec } from "../../mock-servers/kit/types.ts";
+import { coerceArguments, coerceBasic } from "../mcp/coerce.ts";
 import { type Script, ScriptedModel } from "../models/scripted.ts";
 import { LOOP_FAILURE_MESSAGE, runAgent } from "./agent.ts";
 import { filterTools } from "./filter.ts";
@@ -159,46 +160,40 @@ describe("field_refs: off | on", () => {
 });
 
 describe("validation: strict | lenient", () => {
-  const noRepair = { rescue: "off", fallback: false } as const;
+  /** One planned call under the given validation, with no rescue and no fallback to mend it. */
+  const planned = (validation: "strict" | "lenient", query: string, plan: string) =>
+    run(query, { planner: [plan], solver: ["Done."] }, withAxis({ validation, rescue: "off", fallback: false }));
 
   it("strict: a required parameter in another spelling is missing before renaming can help", async () => {
     const plan = ' issue_read(method="get", owner="acme", repo="webapp", issueNumber=1)';
-    const lenient = await run(
-      "Show issue 1 in acme/webapp",
-      { planner: [plan], solver: ["Login fails."] },
-      withAxis({ validation: "lenient", ...noRepair }),
-    );
+    const lenient = await planned("lenient", "Show issue 1 in acme/webapp", plan);
     expect(lenient.result.toolCalls[0]).toMatchObject({
       args: { issue_number: 1 },
       renamed: ["issueNumber→issue_number"],
       ok: true,
     });
 
-    const strict = await run(
-      "Show issue 1 in acme/webapp",
-      { planner: [plan], solver: ["Failed."] },
-      withAxis({ validation: "strict", ...noRepair }),
-    );
+    const strict = await planned("strict", "Show issue 1 in acme/webapp", plan);
     expect(strict.result.toolCalls).toEqual([]);
     expect(strict.result.steps[0]).toMatchObject({ status: "skipped", missing: ["issue_number"] });
   });
 
   it("strict: no enum-case fix and no scalar wrapped into an array; strings still become numbers", async () => {
     const plan = ' list_issues(owner="acme", repo="webapp", state="open", perPage="5")';
-    const lenient = await run(
-      "List open issues in acme/webapp",
-      { planner: [plan], solver: ["One."] },
-      withAxis({ validation: "lenient", ...noRepair }),
-    );
+    const lenient = await planned("lenient", "List open issues in acme/webapp", plan);
     expect(lenient.result.toolCalls[0]?.coerced).toEqual(['state: enum case "open"→"OPEN"', "perPage: string→number"]);
 
-    const strict = await run(
-      "List open issues in acme/webapp",
-      { planner: [plan], solver: ["Failed."] },
-      withAxis({ validation: "strict", ...noRepair }),
-    );
+    const strict = await planned("strict", "List open issues in acme/webapp", plan);
     expect(strict.result.toolCalls[0]?.coerced).toEqual(["perPage: string→number"]);
     expect(strict.result.toolCalls[0]).toMatchObject({ args: { state: "open", perPage: 5 }, ok: false });
+
+    const schema = {
+      type: "object",
+      properties: { labels: { type: "array", items: { type: "string" } }, draft: { type: "boolean" } },
+    };
+    expect(coerceArguments(schema, { labels: "bug", draft: "true" }).args).toEqual({ labels: ["bug"], draft: true });
+    expect(coerceBasic(schema, { labels: "bug", draft: "yes" }).args).toEqual({ labels: "bug", draft: true });
+    expect(coerceBasic(schema, { labels: '["bug"]' }).args).toEqual({ labels: ["bug"] });
   });
 });
 
@@ -365,43 +360,35 @@ describe("write_guard: per_tool | per_call", () => {
   const script: Script = {
     react: [writeTurn("A"), writeTurn("B"), postTurn, postTurn, "Final Answer: Done."],
   };
-
-  it("per_tool: one success per write tool, the repeat gets the cached success; Slack posts are not guarded", async () => {
-    const perTool = await run(
+  /** Issues A and B created, then "hi" posted twice, under the given guard: the calls, the titles, the posts. */
+  async function writeTwice(writeGuard: "per_tool" | "per_call") {
+    const { result } = await run(
       "Create issues A and B in acme/webapp and post hi",
       script,
-      withAxis({ strategy: "react", writeGuard: "per_tool" }),
+      withAxis({ strategy: "react", writeGuard }),
     );
-    const [, second, , secondPost] = perTool.result.toolCalls;
+    const [, second, , secondPost] = result.toolCalls;
+    const titles = host.state<HubState>("github").repos["acme/webapp"]?.map((issue) => issue.title);
+    return { second, secondPost, titles, posts: host.state<ChatState>("slack").messages.length };
+  }
+
+  it("per_tool: one success per write tool, the repeat gets the cached success; Slack posts are not guarded", async () => {
+    const { second, secondPost, titles, posts } = await writeTwice("per_tool");
     expect(second).toMatchObject({ tool: "issue_write", blocked: true, ok: true });
     expect(second?.text).toContain("already succeeded");
     expect(second?.text).toContain('"title":"A"');
     expect(secondPost).toMatchObject({ tool: "slack_post_message", ok: true });
     expect(secondPost?.blocked).toBeUndefined();
-    expect(host.state<HubState>("github").repos["acme/webapp"]?.map((issue) => issue.title)).toEqual([
-      "Login fails",
-      "Dark mode",
-      "A",
-    ]);
-    expect(host.state<ChatState>("slack").messages).toHaveLength(2);
+    expect(titles).toEqual(["Login fails", "Dark mode", "A"]);
+    expect(posts).toBe(2);
   });
 
   it("per_call: different writes pass, the identical repeat is an error", async () => {
-    const perCall = await run(
-      "Create issues A and B in acme/webapp and post hi",
-      script,
-      withAxis({ strategy: "react", writeGuard: "per_call" }),
-    );
-    const [, second, , secondPost] = perCall.result.toolCalls;
+    const { second, secondPost, titles, posts } = await writeTwice("per_call");
     expect(second).toMatchObject({ tool: "issue_write", ok: true });
     expect(secondPost).toMatchObject({ tool: "slack_post_message", blocked: true, ok: false });
-    expect(host.state<HubState>("github").repos["acme/webapp"]?.map((issue) => issue.title)).toEqual([
-      "Login fails",
-      "Dark mode",
-      "A",
-      "B",
-    ]);
-    expect(host.state<ChatState>("slack").messages).toHaveLength(1);
+    expect(titles).toEqual(["Login fails", "Dark mode", "A", "B"]);
+    expect(posts).toBe(1);
   });
 });
 
