@@ -21,6 +21,7 @@ describe("the shipped models.yaml", () => {
       "onsetlab",
       "onsetlab-plus",
       "rewoo",
+      "onsetlab-plus-rewoo",
       "react",
       "native",
       "jsonl",
@@ -55,6 +56,7 @@ describe("the shipped models.yaml", () => {
     expect(resolve("onsetlab-plus")).toEqual(DEFAULT_AGENT_CONFIG);
     expect(resolve("onsetlab")).toEqual({ ...DEFAULT_AGENT_CONFIG, ...ONSETLAB_AXES });
     expect(resolve("rewoo")).toEqual({ ...resolve("onsetlab"), strategy: "rewoo" });
+    expect(resolve("onsetlab-plus-rewoo")).toEqual({ ...resolve("onsetlab-plus"), strategy: "rewoo" });
     expect(resolve("react")).toMatchObject({ strategy: "react", filter: 8 });
     expect(resolve("native").strategy).toBe("native");
     expect(resolve("jsonl").strategy).toBe("jsonl");

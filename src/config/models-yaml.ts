@@ -179,7 +179,8 @@ export function loadModelsConfig(file: string = DEFAULT_MODELS_FILE): ModelsConf
 
 /** Parses and validates models.yaml text; `file` is only for messages. */
 export function parseModelsConfig(text: string, file: string): ModelsConfig {
-  const document = parseDocument(text, { uniqueKeys: true });
+  // `merge`: a configuration may build on another with `<<: *anchor` (onsetlab-plus-rewoo does)
+  const document = parseDocument(text, { uniqueKeys: true, merge: true });
   const yamlError = document.errors[0];
   if (yamlError) {
     const at = yamlError.linePos?.[0];
