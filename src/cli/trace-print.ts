@@ -161,7 +161,22 @@ function configText(result: AgentResult): string {
     `fallback ${onOff(fallback)}`,
     `write guard ${writeGuard}`,
     `routing llm ${onOff(routingLlm)}`,
+    ...pipelineText(result.config),
   ].join(" · ");
+}
+
+/** The other OnsetLab axes, as models.yaml names their values. */
+function pipelineText(config: AgentResult["config"]): string[] {
+  return [
+    `router ${config.router}`,
+    `plan ${config.planSteps}/${config.planExamples}`,
+    `field refs ${config.fieldRefs ? "on" : "off"}`,
+    `validation ${config.validation}`,
+    `fallback ${config.fallbackTrigger}×${config.fallbackIterations}`,
+    `react ${config.reactProtocol}/${config.reactEnding}`,
+    `builtins ${config.builtins}`,
+    `solver data ${config.solverData}`,
+  ];
 }
 
 function toolsText(result: AgentResult, top: number): string {
