@@ -67,7 +67,7 @@ export function formatEvidence(evidence: readonly Evidence[], budget: number, qu
 const RAW_ERROR_CHARS = 300;
 
 /** OnsetLab's data block: each result's raw text cut at `perResult` characters (then "..."), errors at 300. */
-export function formatEvidenceRaw(evidence: readonly Evidence[], perResult: number): string[] {
+function formatEvidenceRaw(evidence: readonly Evidence[], perResult: number): string[] {
   return evidence.map((item) => {
     const text = item.ok
       ? item.text.length > perResult

@@ -21,7 +21,7 @@ export function parameterOrder(tool: ToolDefinition): string[] {
 }
 
 /** The registry name of the server of built-in tools (mock-servers/registry.json). */
-export const BUILTIN_SERVER = "builtin";
+const BUILTIN_SERVER = "builtin";
 
 export function isBuiltin(tool: ToolDefinition): boolean {
   return tool.server === BUILTIN_SERVER;

@@ -35,7 +35,7 @@ export function isWriteTool(tool: ToolDefinition): boolean {
 /** OnsetLab's write stems, matched anywhere in a server tool's name. */
 const ONSETLAB_WRITE = /write|create|update|push|merge|delete|fork|assign|add_comment/i;
 
-export function isOnsetlabWriteTool(tool: ToolDefinition): boolean {
+function isOnsetlabWriteTool(tool: ToolDefinition): boolean {
   return !isBuiltin(tool) && ONSETLAB_WRITE.test(tool.name);
 }
 
