@@ -243,7 +243,7 @@ function loopSettings(run: Run, prepared: Prepared) {
     guarded: run.config.writeGuard !== "off",
     protocol: run.config.reactProtocol,
     examples: run.config.planExamples,
-    ...(prepared.skillRules ? { skillRules: prepared.skillRules } : {}),
+    ...(prepared.skillRules && run.config.skillsInReact ? { skillRules: prepared.skillRules } : {}),
     recorder: run.recorder,
     runner: run.runner,
   };

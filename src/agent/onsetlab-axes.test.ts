@@ -439,6 +439,33 @@ describe("solver_data: per_result | shared", () => {
   });
 });
 
+describe("skills_in_react: off | on", () => {
+  it("off: the skill's rules reach the planner only; on: the ReAct prompt too", async () => {
+    const script = (): Script => ({ react: ["Final Answer: Two issues."] });
+    const on = await run(
+      "Search the issues of acme/webapp",
+      script(),
+      withAxis({ strategy: "react", skillsInReact: true }),
+    );
+    expect(on.result.skill?.name).toBe("github");
+    expect(promptOf(on.model, "react").prompt).toContain("GitHub rules:");
+
+    const off = await run(
+      "Search the issues of acme/webapp",
+      script(),
+      withAxis({ strategy: "react", skillsInReact: false }),
+    );
+    expect(off.result.skill?.name).toBe("github");
+    expect(promptOf(off.model, "react").prompt).not.toContain("GitHub rules:");
+    const planned = await run(
+      "List the issues of acme/webapp",
+      { planner: [' list_issues(owner="acme", repo="webapp")'], solver: ["Two."] },
+      withAxis({ skillsInReact: false }),
+    );
+    expect(promptOf(planned.model, "planner").prompt).toContain("GitHub rules:");
+  });
+});
+
 describe("the whole onsetlab pipeline", () => {
   it("runs a two-call request as one step, answers from the raw result, and records its axes", async () => {
     const { result, model } = await run(

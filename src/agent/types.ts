@@ -92,6 +92,8 @@ export interface AgentConfig {
   writeGuard: WriteGuardMode;
   builtins: Builtins;
   solverData: SolverData;
+  /** The skill's rules in the ReAct and fallback prompts too; off (OnsetLab): in the planner's only. */
+  skillsInReact: boolean;
   limits: AgentLimits;
 }
 
@@ -130,6 +132,7 @@ type OnsetlabAxes = Pick<
   | "writeGuard"
   | "builtins"
   | "solverData"
+  | "skillsInReact"
 >;
 
 /** The design document's pipeline, with the doc-era code's parameters where the document leaves them open. */
@@ -147,6 +150,7 @@ export const ONSETLAB_AXES: OnsetlabAxes = {
   writeGuard: "per_tool",
   builtins: "always",
   solverData: "per_result",
+  skillsInReact: false,
 };
 
 /** This project's pipeline (the built-in default). */
@@ -164,6 +168,7 @@ export const PLUS_AXES: OnsetlabAxes = {
   writeGuard: "per_call",
   builtins: "ranked",
   solverData: "shared",
+  skillsInReact: true,
 };
 
 export const DEFAULT_AGENT_CONFIG: AgentConfig = {

@@ -176,6 +176,7 @@ function pipelineText(config: AgentResult["config"]): string[] {
     `react ${config.reactProtocol}/${config.reactEnding}`,
     `builtins ${config.builtins}`,
     `solver data ${config.solverData}`,
+    `skills in react ${config.skillsInReact ? "on" : "off"}`,
   ];
 }
 

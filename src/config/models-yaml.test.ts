@@ -246,6 +246,7 @@ describe("validation on load", () => {
       ["write_guard", "per_query"],
       ["builtins", "never"],
       ["solver_data", "all"],
+      ["skills_in_react", "maybe"],
     ];
     for (const [key, value] of axes) {
       expect(invalid(`configurations: { a: { ${key}: ${value} } }`)).toMatch(
@@ -259,7 +260,7 @@ describe("validation on load", () => {
       `configurations:
   a: { router: plus, plan_steps: many, plan_examples: concrete, field_refs: on, validation: lenient,
        rescue: true, fallback_trigger: any_failed, fallback_iterations: 3, react_protocol: json,
-       react_ending: solver, write_guard: false, builtins: ranked, solver_data: shared }
+       react_ending: solver, write_guard: false, builtins: ranked, solver_data: shared, skills_in_react: on }
   b: { rescue: false, write_guard: true, field_refs: off }`,
       "models.yaml",
     );

@@ -81,6 +81,7 @@ const axesSchema = z.strictObject({
   write_guard: z.union([z.enum(["per_tool", "per_call", "off"]), z.boolean()]).optional(),
   builtins: z.enum(["always", "ranked"]).optional(),
   solver_data: z.enum(["per_result", "shared"]).optional(),
+  skills_in_react: z.union([z.enum(["off", "on"]), z.boolean()]).optional(),
   limits: limitsSchema.optional(),
 });
 
@@ -246,7 +247,7 @@ function toAgentInput(axes: FileAxes | undefined): AgentConfigInput {
     router: axes.router,
     planSteps: axes.plan_steps,
     planExamples: axes.plan_examples,
-    fieldRefs: axes.field_refs === undefined ? undefined : axes.field_refs === "on" || axes.field_refs === true,
+    fieldRefs: onOff(axes.field_refs),
     validation: axes.validation,
     rescue: axes.rescue,
     fallbackTrigger: axes.fallback_trigger,
@@ -256,8 +257,14 @@ function toAgentInput(axes: FileAxes | undefined): AgentConfigInput {
     writeGuard: axes.write_guard,
     builtins: axes.builtins,
     solverData: axes.solver_data,
+    skillsInReact: onOff(axes.skills_in_react),
     limits,
   });
+}
+
+/** An on/off axis as written (`on`/`off`, or a boolean). */
+function onOff(value: "on" | "off" | boolean | undefined): boolean | undefined {
+  return value === undefined ? undefined : value === "on" || value === true;
 }
 
 function toModelEntry(name: string, entry: FileModel, source: string): ModelEntry {

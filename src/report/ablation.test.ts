@@ -32,6 +32,7 @@ describe("ablation axes", () => {
       "write-guard",
       "builtins",
       "solver-data",
+      "skills-in-react",
     ]);
     expect(axisFor({ planSteps: "many", fieldRefs: true })?.id).toBe("plan-steps");
     // two OnsetLab axes at once (other than a plan with its references): no table

@@ -36,6 +36,7 @@ export const ABLATION_AXES: readonly AblationAxis[] = [
   { id: "react-ending", title: "ReAct ending: failure message vs solver", keys: ["reactEnding"] },
   { id: "builtins", title: "Built-ins: always shown vs ranked", keys: ["builtins"] },
   { id: "solver-data", title: "Solver data: raw per result vs compact shared", keys: ["solverData"] },
+  { id: "skills-in-react", title: "Skill rules in the ReAct prompts off/on", keys: ["skillsInReact"] },
 ];
 
 /** The switches (top-level keys) in which two resolved configurations differ. */
