@@ -14,7 +14,7 @@ import { runJsonlLoop } from "./jsonl.ts";
 import { runNativeLoop } from "./native.ts";
 import { parsePlan } from "./plan-parser.ts";
 import { buildPlannerPrompt, PLAN_PREFIX, plannerOptions } from "./planner.ts";
-import { runReactLoop } from "./react-loop.ts";
+import { type ReactLoopInput, type ReactLoopOutput, runReactLoop } from "./react-loop.ts";
 import { recordedToolScores } from "./record-format.ts";
 import { RunRecorder } from "./recorder.ts";
 import { rescuePlan } from "./rescue.ts";
@@ -234,7 +234,7 @@ async function runRewoo(run: Run): Promise<void> {
 }
 
 /** What the ReAct strategy and the fallback share: tools, skill rules, protocol, guard. */
-function loopSettings(run: Run, prepared: Prepared) {
+function loopSettings(run: Run, prepared: Prepared): Omit<ReactLoopInput, "stage" | "maxIterations"> {
   return {
     query: run.query,
     visibleTools: prepared.visible,
@@ -259,7 +259,7 @@ export const LOOP_FAILURE_MESSAGE = "Sorry, I could not complete this request wi
  */
 async function endLoop(
   run: Run,
-  loop: Awaited<ReturnType<typeof runReactLoop>>,
+  loop: ReactLoopOutput,
   stage: "react" | "fallback",
   earlier: readonly Evidence[],
 ): Promise<void> {
