@@ -1,7 +1,9 @@
 /**
  * Runs simulator profiles over the whole dataset through the pipeline's ReWOO planner — a real bench run
- * (models.yaml's `rewoo` configuration: filter, skills and planner prompt as the agent builds them) into
- * a scratch results folder — and tallies every planner request of every profile.
+ * (models.yaml's `onsetlab-plus-rewoo` configuration: filter, skills and planner prompt as the agent builds
+ * them) into a scratch results folder — and tallies every planner request of every profile. This project's
+ * multi-step planner, because OnsetLab's one-call planner cuts a plan at its second step: the calls the
+ * simulator wrote after it would never reach the classifier.
  */
 
 import { mkdtempSync, rmSync } from "node:fs";
@@ -19,7 +21,7 @@ import { PlannerTally, type ProfileTally } from "./tally.ts";
 /** The bench could not run some of the calibration's tasks (a harness failure, not a model mistake). */
 export class CalibrationRunError extends OnsetlabError {}
 
-export const CALIBRATION_CONFIG = "rewoo";
+export const CALIBRATION_CONFIG = "onsetlab-plus-rewoo";
 export const CALIBRATION_SEED = 1;
 /** The published table's profiles: the oracle as the control, then the three that make mistakes. */
 export const CALIBRATION_PROFILES = ["oracle", "slm-3b", "slm-7b", "chaos"] as const;

@@ -14,20 +14,23 @@ import { runJsonlLoop } from "./jsonl.ts";
 import { runNativeLoop } from "./native.ts";
 import { parsePlan } from "./plan-parser.ts";
 import { buildPlannerPrompt, PLAN_PREFIX, plannerOptions } from "./planner.ts";
-import { runReactLoop } from "./react-loop.ts";
+import { type ReactLoopInput, type ReactLoopOutput, runReactLoop } from "./react-loop.ts";
 import { recordedToolScores } from "./record-format.ts";
 import { RunRecorder } from "./recorder.ts";
 import { rescuePlan } from "./rescue.ts";
+import { rescueOnsetlab } from "./rescue-onsetlab.ts";
 import { applyRouterAnswer, buildRouterPrompt, needsRoutingLlm, parseRouterAnswer, routeByRules } from "./router.ts";
 import { detectSkill, skillRulesText } from "./skills/detect.ts";
 import { buildSolverPrompt, cleanAnswer, type Evidence, solverOptions } from "./solver.ts";
-import { truncate } from "./text.ts";
+import { cutAtStops, truncate } from "./text.ts";
 import { ToolRunner } from "./tool-runner.ts";
+import { isBuiltin } from "./tool-schema.ts";
 import {
   type AgentConfig,
   type AgentConfigInput,
   type AgentResult,
   type ExecutedStep,
+  type FallbackTrigger,
   type PlanStep,
   resolveAgentConfig,
 } from "./types.ts";
@@ -69,13 +72,14 @@ export async function runAgent(query: string, options: RunAgentOptions): Promise
       ? "aborted by the caller"
       : `total time limit of ${config.limits.totalTimeoutMs} ms exceeded`,
   );
-  const guard = config.writeGuard ? new WriteGuard(allTools) : null;
+  const guard = config.writeGuard === "off" ? null : new WriteGuard(allTools, config.writeGuard);
   const runner = new ToolRunner({
     host: options.tools,
     tools: allTools,
     recorder,
     guard,
     timeoutMs: config.limits.toolTimeoutMs,
+    validation: config.validation,
   });
   const result = emptyResult(query, config, allTools);
   const run: Run = {
@@ -124,19 +128,23 @@ async function dispatch(run: Run): Promise<void> {
 // ─── router and direct answers ──────────────────────────────────────────────────────────────────
 
 async function decideRoute(run: Run): Promise<"DIRECT" | "REWOO" | "REACT"> {
-  let decision = routeByRules(run.query, run.allTools);
-  if (run.config.routingLlm && needsRoutingLlm(decision)) {
+  const rules = run.config.router;
+  let decision = routeByRules(run.query, run.allTools, rules);
+  const serverTools = run.allTools.filter((tool) => !isBuiltin(tool)).length;
+  if (run.config.routingLlm && needsRoutingLlm(decision, rules, serverTools)) {
     try {
       const response = await run.recorder.complete("router", {
         stage: "router",
         prompt: buildRouterPrompt(run.query, run.allTools),
         options: { temperature: 0, maxTokens: 8 },
       });
-      decision = applyRouterAnswer(run.query, decision, parseRouterAnswer(response.text));
+      decision = applyRouterAnswer(run.query, decision, parseRouterAnswer(response.text), rules);
     } catch (error) {
-      // A failed intent check leaves the rules' decision standing; the failed call is in modelCalls.
+      // A failed intent check leaves the rules' decision standing (OnsetLab tries the tools instead);
+      // the failed call is in modelCalls.
       if (!(error instanceof ModelCallError)) throw error;
       decision = { ...decision, llmAsked: true, llmAnswer: "unclear" };
+      if (rules === "onsetlab") decision = { ...decision, route: "REWOO", rule: "llm" };
     }
   }
   run.result.route = decision;
@@ -154,6 +162,7 @@ async function runRewoo(run: Run): Promise<void> {
   const { result, recorder, config } = run;
   result.path = "rewoo";
   const prepared = prepareTools(run);
+  const options = plannerOptions(config.limits.plannerMaxTokens, config.planSteps);
   const response = await recorder.complete("planner", {
     stage: "planner",
     prompt: buildPlannerPrompt({
@@ -161,32 +170,39 @@ async function runRewoo(run: Run): Promise<void> {
       tools: prepared.visible,
       ...(prepared.skillRules ? { skillRules: prepared.skillRules } : {}),
       ...(run.context ? { context: run.context } : {}),
+      steps: config.planSteps,
+      examples: config.planExamples,
+      fieldRefs: config.fieldRefs,
     }),
-    options: plannerOptions(config.limits.plannerMaxTokens),
+    options,
   });
-  const plan = parsePlan(`${PLAN_PREFIX}${response.text}`, run.allTools);
+  // The plan ends at the first stop even when the provider ignored the stop list (or capped it).
+  const plan = parsePlan(`${PLAN_PREFIX}${cutAtStops(response.text, options.stop)}`, run.allTools, config.validation);
   result.plan = { raw: response.text, steps: plan.steps, notes: plan.notes, waves: [] };
 
   let outcomes: StepOutcome[] = [];
   let steps: PlanStep[] = plan.steps;
   if (steps.length > 0) {
-    let execution = await executePlan({ steps, runner: run.runner, round: 0 });
+    const fieldRefs = config.fieldRefs;
+    let execution = await executePlan({ steps, runner: run.runner, round: 0, fieldRefs });
     result.plan.waves = execution.waves;
     result.steps.push(...execution.outcomes.map(toExecutedStep));
-    if (!execution.ok && config.rescue) {
-      const rescue = rescuePlan({
+    if (!execution.ok && config.rescue !== "off") {
+      const rescueInput = {
         query: run.query,
         steps,
         outcomes: execution.outcomes,
         tools: run.allTools,
         round: 1,
-      });
+        validation: config.validation,
+      };
+      const rescue = config.rescue === "onsetlab" ? rescueOnsetlab(rescueInput) : rescuePlan(rescueInput);
       if (rescue.patched.length > 0) {
         result.rescues.push(...rescue.rescues);
         steps = rescue.steps;
         result.plan.steps = steps;
         const reuse = new Map(execution.outcomes.filter((o) => o.status === "ok").map((o) => [o.id, o]));
-        execution = await executePlan({ steps, runner: run.runner, round: 1, reuse });
+        execution = await executePlan({ steps, runner: run.runner, round: 1, reuse, fieldRefs });
         result.plan.waves = execution.waves;
         result.steps.push(...execution.outcomes.map(toExecutedStep));
       }
@@ -200,31 +216,64 @@ async function runRewoo(run: Run): Promise<void> {
     text: o.text,
     ...(o.status === "ok" && o.value !== undefined ? { data: o.value } : {}),
   }));
-  const failure = planFailure(steps, outcomes, response.text);
+  const failure = planFailure(steps, outcomes, response.text, config.fallbackTrigger);
   if (failure && config.fallback) {
     result.fallback.used = true;
     result.fallback.reason = failure.reason;
     const loop = await runReactLoop({
-      query: run.query,
+      ...loopSettings(run, prepared),
       stage: "fallback",
-      visibleTools: prepared.visible,
-      allTools: run.allTools,
-      maxIterations: config.limits.fallbackIterations,
-      observationChars: config.limits.observationChars,
-      guarded: config.writeGuard,
+      maxIterations: config.fallbackIterations,
       errorContext: failure.context,
-      ...(prepared.skillRules ? { skillRules: prepared.skillRules } : {}),
-      recorder,
-      runner: run.runner,
     });
     result.fallback.iterations = loop.iterations;
-    if (loop.final !== undefined) {
-      setAnswer(run, cleanAnswer(loop.final), "fallback");
-      return;
-    }
-    evidence.push(...loop.evidence);
+    await endLoop(run, loop, "fallback", evidence);
+    return;
   }
   await solve(run, evidence, "solver");
+}
+
+/** What the ReAct strategy and the fallback share: tools, skill rules, protocol, guard. */
+function loopSettings(run: Run, prepared: Prepared): Omit<ReactLoopInput, "stage" | "maxIterations"> {
+  return {
+    query: run.query,
+    visibleTools: prepared.visible,
+    allTools: run.allTools,
+    observationChars: run.config.limits.observationChars,
+    guarded: run.config.writeGuard !== "off",
+    protocol: run.config.reactProtocol,
+    examples: run.config.planExamples,
+    ...(prepared.skillRules && run.config.skillsInReact ? { skillRules: prepared.skillRules } : {}),
+    recorder: run.recorder,
+    runner: run.runner,
+  };
+}
+
+/** The failure answer of `react_ending: failure_message` when the loop ended with nothing done. */
+export const LOOP_FAILURE_MESSAGE = "Sorry, I could not complete this request with the tools I have.";
+
+/**
+ * A ReAct loop's ending: its Final Answer; else with `solver` the solver over `earlier` evidence and
+ * the loop's; with `failure_message` (OnsetLab) the solver over the loop's successes only, or a fixed
+ * failure message when none succeeded.
+ */
+async function endLoop(
+  run: Run,
+  loop: ReactLoopOutput,
+  stage: "react" | "fallback",
+  earlier: readonly Evidence[],
+): Promise<void> {
+  if (loop.final !== undefined) {
+    setAnswer(run, cleanAnswer(loop.final), stage);
+    return;
+  }
+  if (run.config.reactEnding === "solver") {
+    await solve(run, [...earlier, ...loop.evidence], "solver");
+    return;
+  }
+  const successes = loop.evidence.filter((item) => item.ok);
+  if (successes.length > 0) await solve(run, successes, "solver");
+  else setAnswer(run, LOOP_FAILURE_MESSAGE, stage);
 }
 
 /** Why a ReWOO run needs the fallback, and the context the fallback prompt gets; undefined when it worked. */
@@ -232,6 +281,7 @@ function planFailure(
   steps: readonly PlanStep[],
   outcomes: readonly StepOutcome[],
   raw: string,
+  trigger: FallbackTrigger,
 ): { reason: string; context: string } | undefined {
   if (steps.length === 0) {
     return {
@@ -240,7 +290,8 @@ function planFailure(
     };
   }
   const failed = outcomes.filter((outcome) => outcome.status !== "ok");
-  if (failed.length === 0) return undefined;
+  // OnsetLab falls back only when the plan failed as a whole; a partial success goes to the solver.
+  if (failed.length === 0 || (trigger === "all_failed" && failed.length < outcomes.length)) return undefined;
   const byId = new Map(steps.map((step) => [step.id, step]));
   const lines = outcomes.map((outcome) => {
     const call = byId.get(outcome.id)?.raw ?? outcome.tool;
@@ -264,22 +315,13 @@ function toExecutedStep(outcome: StepOutcome): ExecutedStep {
 
 async function runReact(run: Run): Promise<void> {
   run.result.path = "react";
-  const prepared = prepareTools(run);
   const loop = await runReactLoop({
-    query: run.query,
+    ...loopSettings(run, prepareTools(run)),
     stage: "react",
-    visibleTools: prepared.visible,
-    allTools: run.allTools,
     maxIterations: run.config.limits.reactMaxIterations,
-    observationChars: run.config.limits.observationChars,
-    guarded: run.config.writeGuard,
-    ...(prepared.skillRules ? { skillRules: prepared.skillRules } : {}),
-    recorder: run.recorder,
-    runner: run.runner,
   });
   run.result.iterations = loop.iterations;
-  if (loop.final !== undefined) setAnswer(run, cleanAnswer(loop.final), "react");
-  else await solve(run, loop.evidence, "solver");
+  await endLoop(run, loop, "react", []);
 }
 
 async function runNative(run: Run): Promise<void> {
@@ -320,9 +362,9 @@ async function runJsonl(run: Run): Promise<void> {
 
 // ─── shared stages ──────────────────────────────────────────────────────────────────────────────
 
-/** Filter (top N of all tools) then skill detection over the tools that survived. */
+/** Filter (top N of all tools, or of the server tools beside the built-ins) then skill detection over the tools that survived. */
 function prepareTools(run: Run): Prepared {
-  const filtered = filterTools(run.query, run.allTools, run.config.filter);
+  const filtered = filterTools(run.query, run.allTools, run.config.filter, run.config.builtins);
   run.result.tools.filtered = filtered.tools.map((tool) => tool.name);
   run.result.tools.scores = recordedToolScores(filtered.scores);
   if (!run.config.skills) return { visible: filtered.tools };
@@ -334,7 +376,12 @@ function prepareTools(run: Run): Prepared {
 async function solve(run: Run, evidence: readonly Evidence[], stage: "solver" | "direct"): Promise<void> {
   const response = await run.recorder.complete(stage, {
     stage: "solver",
-    prompt: buildSolverPrompt({ query: run.query, evidence, dataChars: run.config.limits.solverDataChars }),
+    prompt: buildSolverPrompt({
+      query: run.query,
+      evidence,
+      dataChars: run.config.limits.solverDataChars,
+      data: run.config.solverData,
+    }),
     options: solverOptions(run.config.limits.solverMaxTokens),
   });
   setAnswer(run, cleanAnswer(response.text), stage);
@@ -359,7 +406,7 @@ function emptyResult(query: string, config: AgentConfig, tools: readonly ToolDef
     rescues: [],
     fallback: { used: false, iterations: [] },
     iterations: [],
-    writeGuard: { enabled: config.writeGuard, blocked: [] },
+    writeGuard: { enabled: config.writeGuard !== "off", blocked: [] },
     answer: "",
     answeredBy: "none",
     timings: { totalMs: 0, modelMs: 0, toolsMs: 0 },

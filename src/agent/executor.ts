@@ -22,6 +22,8 @@ export interface ExecutionInput {
   round: number;
   /** Successful outcomes of an earlier round: reused, never called twice. */
   reuse?: ReadonlyMap<string, StepOutcome>;
+  /** Field paths in references (default); off: a reference is the earlier result's whole text. */
+  fieldRefs?: boolean;
 }
 
 export interface ExecutionOutput {
@@ -78,8 +80,9 @@ async function runStep(
   const failedDependency = step.dependsOn.find((id) => done.get(id)?.status !== "ok");
   if (failedDependency) return skipped(step, input.round, `depends on ${failedDependency}, which failed`);
 
-  const values = new Map([...done].map(([id, outcome]) => [id, outcome.value]));
-  const resolved = resolveReferences(step.args, values);
+  const fieldRefs = input.fieldRefs ?? true;
+  const values = new Map([...done].map(([id, outcome]) => [id, fieldRefs ? outcome.value : outcome.text]));
+  const resolved = resolveReferences(step.args, values, fieldRefs);
   if (resolved.problems.length > 0) {
     return skipped(step, input.round, `cannot resolve references: ${resolved.problems.join("; ")}`);
   }

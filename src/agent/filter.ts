@@ -7,7 +7,8 @@
 import type { ToolDefinition } from "../mcp/types.ts";
 import { BoundedCache, cached } from "../memo.ts";
 import { contentWords, splitName, splitWords, stem } from "./text.ts";
-import type { ToolScore } from "./types.ts";
+import { isBuiltin } from "./tool-schema.ts";
+import type { Builtins, ToolScore } from "./types.ts";
 
 export const SCORE_NAME_WORD = 5;
 export const SCORE_NAME_SUBSTRING = 3;
@@ -122,7 +123,25 @@ export interface FilteredTools {
   scores: ToolScore[];
 }
 
-export function filterTools(query: string, tools: readonly ToolDefinition[], limit: number | "all"): FilteredTools {
+/**
+ * The top `limit` tools by score. `builtins: always` (OnsetLab) ranks only the server tools, shows the
+ * built-ins first in any case, and filters nothing when there are no more server tools than `limit`.
+ */
+export function filterTools(
+  query: string,
+  tools: readonly ToolDefinition[],
+  limit: number | "all",
+  builtins: Builtins = "ranked",
+): FilteredTools {
+  if (builtins === "always") {
+    // With no more server tools than `limit`, the top `limit` are all of them: nothing is filtered.
+    const ranked = filterTools(
+      query,
+      tools.filter((tool) => !isBuiltin(tool)),
+      limit,
+    );
+    return { tools: [...tools.filter(isBuiltin), ...ranked.tools], scores: ranked.scores };
+  }
   const scores = rankTools(query, tools);
   const keep = limit === "all" ? scores : scores.slice(0, Math.max(0, limit));
   const byName = new Map(tools.map((tool) => [tool.name, tool]));

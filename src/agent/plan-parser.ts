@@ -10,7 +10,7 @@ import { parseCallArguments } from "./call-syntax.ts";
 import { findReferences, renameReference } from "./references.ts";
 import { looseKey } from "./text.ts";
 import { findTool, parameterOrder, requiredParams } from "./tool-schema.ts";
-import type { ParsedPlan, PlanStep } from "./types.ts";
+import type { ParsedPlan, PlanStep, Validation } from "./types.ts";
 
 const STEP_HEADER = /#E(\d+)\s*(?:=|:(?!\/))/g;
 const CALL_START = /([A-Za-z_][\w.-]*)\s*\(/g;
@@ -27,7 +27,11 @@ interface RawStep {
   end: number;
 }
 
-export function parsePlan(text: string, tools: readonly ToolDefinition[]): ParsedPlan {
+export function parsePlan(
+  text: string,
+  tools: readonly ToolDefinition[],
+  validation: Validation = "lenient",
+): ParsedPlan {
   const notes: string[] = [];
   const known = new Set(tools.map((tool) => tool.name));
   let raws = readHeadedSteps(text, known);
@@ -37,7 +41,7 @@ export function parsePlan(text: string, tools: readonly ToolDefinition[]): Parse
   }
   const numbered = renumberCollisions(raws, notes);
   const steps = removeDuplicates(
-    numbered.map(({ id, raw }) => toStep(id, raw, tools, notes)),
+    numbered.map(({ id, raw }) => toStep(id, raw, tools, notes, validation)),
     notes,
   );
   const ids = new Set(steps.map((step) => step.id));
@@ -141,7 +145,13 @@ function renumberCollisions(raws: RawStep[], notes: string[]): { id: string; raw
   });
 }
 
-function toStep(id: string, raw: RawStep, tools: readonly ToolDefinition[], notes: string[]): PlanStep {
+function toStep(
+  id: string,
+  raw: RawStep,
+  tools: readonly ToolDefinition[],
+  notes: string[],
+  validation: Validation,
+): PlanStep {
   const tool = findTool(tools, raw.tool);
   const { args, extra } = tool ? mapPositional(raw, tool) : { args: { ...raw.named }, extra: 0 };
   const step: PlanStep = { id, tool: raw.tool, args, dependsOn: findReferences(args), raw: raw.raw };
@@ -149,7 +159,7 @@ function toStep(id: string, raw: RawStep, tools: readonly ToolDefinition[], note
   if (!tool) errors.push(`unknown tool "${raw.tool}"`);
   else {
     if (extra > 0) errors.push(`${extra} positional argument(s) beyond the tool's parameters`);
-    const missing = missingRequired(tool, args);
+    const missing = missingRequired(tool, args, validation);
     if (missing.length > 0) {
       step.missing = missing;
       errors.push(`missing required parameter(s): ${missing.join(", ")}`);
@@ -174,14 +184,22 @@ function mapPositional(raw: RawStep, tool: ToolDefinition): { args: Record<strin
   return { args, extra: Math.max(0, raw.positional.length - open.length) };
 }
 
-/** Required parameters not present under any spelling (`issueNumber` counts for `issue_number`). */
-export function missingRequired(tool: ToolDefinition, args: Record<string, unknown>): string[] {
+/**
+ * Required parameters not present under any spelling (`issueNumber` counts for `issue_number`); with
+ * `strict` (OnsetLab) only under the schema's exact spelling, checked before any renaming could help.
+ */
+export function missingRequired(
+  tool: ToolDefinition,
+  args: Record<string, unknown>,
+  validation: Validation = "lenient",
+): string[] {
+  const key = validation === "strict" ? (name: string) => name : looseKey;
   const given = new Set(
     Object.entries(args)
       .filter(([, value]) => value !== undefined && value !== null && value !== "")
-      .map(([key]) => looseKey(key)),
+      .map(([name]) => key(name)),
   );
-  return requiredParams(tool).filter((name) => !given.has(looseKey(name)));
+  return requiredParams(tool).filter((name) => !given.has(key(name)));
 }
 
 function removeDuplicates(steps: PlanStep[], notes: string[]): PlanStep[] {

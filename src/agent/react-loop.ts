@@ -10,7 +10,7 @@ import type { RunRecorder } from "./recorder.ts";
 import type { Evidence } from "./solver.ts";
 import { observationText, type ToolRunner } from "./tool-runner.ts";
 import { argumentsFromInput, findTool } from "./tool-schema.ts";
-import type { LoopIteration } from "./types.ts";
+import type { LoopIteration, PlanExamples, ReactProtocol } from "./types.ts";
 
 export interface ReactLoopInput {
   query: string;
@@ -24,6 +24,8 @@ export interface ReactLoopInput {
   guarded: boolean;
   skillRules?: string;
   errorContext?: string;
+  protocol: ReactProtocol;
+  examples: PlanExamples;
   recorder: RunRecorder;
   runner: ToolRunner;
 }
@@ -36,6 +38,11 @@ export interface ReactLoopOutput {
   evidence: Evidence[];
 }
 
+const INVALID_FORMAT: Record<ReactProtocol, string> = {
+  json: "Invalid format. Write Action and Action Input, or Final Answer.",
+  call: 'Invalid format. Write Action: tool(param="value"), or Final Answer.',
+};
+
 export async function runReactLoop(input: ReactLoopInput): Promise<ReactLoopOutput> {
   const turns: ReactTurn[] = [];
   const iterations: LoopIteration[] = [];
@@ -47,11 +54,13 @@ export async function runReactLoop(input: ReactLoopInput): Promise<ReactLoopOutp
       ...(input.skillRules ? { skillRules: input.skillRules } : {}),
       ...(input.errorContext ? { errorContext: input.errorContext } : {}),
       turns,
+      protocol: input.protocol,
+      examples: input.examples,
     });
     const response = await input.recorder.complete(input.stage, {
       stage: input.stage,
       prompt,
-      options: reactOptions(),
+      options: reactOptions(input.protocol),
     });
     const parsed = parseReactOutput(response.text);
     const iteration: LoopIteration = { index, thought: parsed.thought };
@@ -62,8 +71,14 @@ export async function runReactLoop(input: ReactLoopInput): Promise<ReactLoopOutp
     }
     if (!parsed.action) {
       iteration.parseError = parsed.error ?? "unreadable";
-      iteration.observation = "Invalid format. Write Action and Action Input, or Final Answer.";
-      turns.push({ thought: parsed.thought, action: "(none)", input: "", observation: iteration.observation });
+      iteration.observation = INVALID_FORMAT[input.protocol];
+      turns.push({
+        thought: parsed.thought,
+        action: "(none)",
+        input: "",
+        observation: iteration.observation,
+        raw: response.text,
+      });
       continue;
     }
     const tool = findTool(input.allTools, parsed.action);
@@ -89,6 +104,7 @@ export async function runReactLoop(input: ReactLoopInput): Promise<ReactLoopOutp
       action: parsed.action,
       input: JSON.stringify(args),
       observation: iteration.observation,
+      raw: response.text,
     });
   }
   return { iterations, evidence };

@@ -1,10 +1,16 @@
-/** The ReAct protocol: its prompt and a tolerant reader of Thought / Action / Action Input / Final Answer. */
+/**
+ * The ReAct protocol: its prompt and a tolerant reader of Thought / Action / Action Input / Final Answer.
+ * `react_protocol: json` asks for `Action:` + a JSON `Action Input:`; `call` (OnsetLab) for one
+ * `Action: tool(param="value")` line, and its scratchpad repeats each turn as the model wrote it.
+ * The reader accepts both forms either way.
+ */
 
 import type { ToolDefinition } from "../mcp/types.ts";
 import type { GenerationOptions } from "../models/types.ts";
 import { parseCallArguments } from "./call-syntax.ts";
 import { parseActionInput } from "./loose-json.ts";
-import { describeTool } from "./tool-schema.ts";
+import { describeTool, describeToolAbstract } from "./tool-schema.ts";
+import type { PlanExamples, ReactProtocol } from "./types.ts";
 
 export interface ReactTurn {
   thought: string;
@@ -12,6 +18,8 @@ export interface ReactTurn {
   /** The Action Input as written (JSON text). */
   input: string;
   observation: string;
+  /** The model's output for the turn, as written (the `call` protocol's scratchpad repeats it). */
+  raw?: string;
 }
 
 export interface ReactPromptInput {
@@ -21,27 +29,45 @@ export interface ReactPromptInput {
   /** The failed plan, for the fallback: what was tried and what went wrong. */
   errorContext?: string;
   turns: readonly ReactTurn[];
+  /** Default `json`. */
+  protocol?: ReactProtocol;
+  /** Tool lines with concrete values (default) or OnsetLab's placeholders. */
+  examples?: PlanExamples;
 }
 
-export function buildReactPrompt(input: ReactPromptInput): string {
-  const format = [
-    "Use this format:",
-    "Thought: what to do next",
+const FORMAT: Record<ReactProtocol, string[]> = {
+  json: [
     "Action: one tool name from the list",
     'Action Input: the arguments as JSON, e.g. {"param": "value"}',
     "Observation: the tool's result (it is given to you)",
     "... (Thought / Action / Action Input / Observation can repeat)",
+  ],
+  call: [
+    'Action: one call of a listed tool, e.g. tool_name(param="value")',
+    "Observation: the tool's result (it is given to you)",
+    "... (Thought / Action / Observation can repeat)",
+  ],
+};
+
+export function buildReactPrompt(input: ReactPromptInput): string {
+  const protocol = input.protocol ?? "json";
+  const format = [
+    "Use this format:",
+    "Thought: what to do next",
+    ...FORMAT[protocol],
     "Thought: I know the answer",
     "Final Answer: the answer to the question",
   ].join("\n");
   const scratchpad = input.turns
-    .map(
-      (turn) =>
-        `Thought: ${turn.thought}\nAction: ${turn.action}\nAction Input: ${turn.input}\nObservation: ${turn.observation}\n`,
+    .map((turn) =>
+      protocol === "call"
+        ? `Thought: ${(turn.raw ?? `${turn.thought}\nAction: ${turn.action}`).trim()}\nObservation: ${turn.observation}\n`
+        : `Thought: ${turn.thought}\nAction: ${turn.action}\nAction Input: ${turn.input}\nObservation: ${turn.observation}\n`,
     )
     .join("");
+  const describe = input.examples === "placeholders" ? describeToolAbstract : describeTool;
   const sections = [
-    ["Answer the question. You can use these tools:", ...input.tools.map(describeTool)].join("\n"),
+    ["Answer the question. You can use these tools:", ...input.tools.map(describe)].join("\n"),
     format,
     input.skillRules,
     input.errorContext
@@ -52,8 +78,9 @@ export function buildReactPrompt(input: ReactPromptInput): string {
   return sections.filter((section): section is string => Boolean(section)).join("\n\n");
 }
 
-export function reactOptions(maxTokens = 256): GenerationOptions {
-  return { temperature: 0, maxTokens, stop: ["\nObservation:", "Observation:"] };
+export function reactOptions(protocol: ReactProtocol = "json"): GenerationOptions {
+  if (protocol === "call") return { temperature: 0, maxTokens: 300, stop: ["Observation:", "\n\n\n"] };
+  return { temperature: 0, maxTokens: 256, stop: ["\nObservation:", "Observation:"] };
 }
 
 export interface ParsedReact {

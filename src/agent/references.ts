@@ -32,14 +32,21 @@ export interface Resolution {
 /**
  * Replaces references with results. A string that is exactly one reference becomes the referenced
  * value itself (a number stays a number); references inside longer text are spliced in as text.
+ * Without `fieldPaths` (OnsetLab) a reference is `#En` alone: the result's whole text goes in, and
+ * a path written after it (`.items[0].id`) stays behind as literal text.
  */
-export function resolveReferences(value: unknown, results: ReadonlyMap<string, unknown>): Resolution {
+export function resolveReferences(
+  value: unknown,
+  results: ReadonlyMap<string, unknown>,
+  fieldPaths = true,
+): Resolution {
   const problems: string[] = [];
   const resolveOne = (id: string, path: string): unknown => {
     if (!results.has(id)) {
       problems.push(`${id} has no result`);
       return undefined;
     }
+    if (!fieldPaths) return `${asText(results.get(id))}${path}`;
     const found = readPath(results.get(id), path);
     if (!found.ok) problems.push(`${id}${path}: ${found.problem}`);
     return found.value;

@@ -9,7 +9,7 @@ import { missingRequired } from "./plan-parser.ts";
 import { extractValue } from "./rescue-patterns.ts";
 import { looseKey } from "./text.ts";
 import { findTool, toolProperties } from "./tool-schema.ts";
-import type { PlanStep, RescueRecord } from "./types.ts";
+import type { PlanStep, RescueRecord, Validation } from "./types.ts";
 
 export interface RescueInput {
   query: string;
@@ -18,6 +18,8 @@ export interface RescueInput {
   tools: readonly ToolDefinition[];
   /** The execution round the patched plan will run in. */
   round: number;
+  /** How required parameters are checked after patching (default `lenient`). */
+  validation?: Validation;
 }
 
 export interface RescueOutput {
@@ -74,7 +76,7 @@ function rescueStep(
       });
     }
   }
-  const stillMissing = missingRequired(tool, args);
+  const stillMissing = missingRequired(tool, args, input.validation);
   const otherErrors = (step.error ?? "")
     .split("; ")
     .filter((part) => part && !part.startsWith("missing required parameter"));

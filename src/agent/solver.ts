@@ -7,6 +7,7 @@
 import type { GenerationOptions } from "../models/types.ts";
 import { renderResult } from "./compact-data.ts";
 import { truncate } from "./text.ts";
+import type { SolverData } from "./types.ts";
 
 export interface Evidence {
   /** e.g. `#E1 list_issues` or `list_issues`. */
@@ -20,15 +21,20 @@ export interface Evidence {
 export interface SolverPromptInput {
   query: string;
   evidence: readonly Evidence[];
-  /** Characters of tool data in all (DESIGN §2: 800). */
+  /** Characters of tool data in all (DESIGN §2: 800), or per result with `per_result`. */
   dataChars: number;
+  /** `shared` (default): compact renderings sharing `dataChars`; `per_result` (OnsetLab): raw text, each cut at `dataChars`. */
+  data?: SolverData;
 }
 
 export function buildSolverPrompt(input: SolverPromptInput): string {
   if (input.evidence.length === 0) {
     return ["Answer the question in one or two short sentences.", `Question: ${input.query}`, "Answer:"].join("\n\n");
   }
-  const lines = formatEvidence(input.evidence, input.dataChars, input.query);
+  const lines =
+    input.data === "per_result"
+      ? formatEvidenceRaw(input.evidence, input.dataChars)
+      : formatEvidence(input.evidence, input.dataChars, input.query);
   return [
     "Answer the question in one or two short sentences using the tool results. If a result is an ERROR, say what failed.",
     `Question: ${input.query}`,
@@ -55,6 +61,21 @@ export function formatEvidence(evidence: readonly Evidence[], budget: number, qu
     budget,
   );
   return evidence.map((item, index) => `[${item.source}] ${render(item, shares[index] ?? 0)}`);
+}
+
+/** Characters of an error OnsetLab's solver shows. */
+const RAW_ERROR_CHARS = 300;
+
+/** OnsetLab's data block: each result's raw text cut at `perResult` characters (then "..."), errors at 300. */
+function formatEvidenceRaw(evidence: readonly Evidence[], perResult: number): string[] {
+  return evidence.map((item) => {
+    const text = item.ok
+      ? item.text.length > perResult
+        ? `${item.text.slice(0, perResult)}...`
+        : item.text
+      : `ERROR: ${item.text.slice(0, RAW_ERROR_CHARS)}`;
+    return `[${item.source}] ${text}`;
+  });
 }
 
 /** Water-filling: smallest first, each gets what it needs up to an equal share of what is left. */

@@ -67,3 +67,16 @@ export function asText(value: unknown): string {
   if (typeof value === "string") return value;
   return JSON.stringify(value) ?? String(value);
 }
+
+/**
+ * The text before the first stop sequence: what a server that honours `stop` returns. Applied on the
+ * client too, because the simulator, the scripted model and some servers ignore or cap the list.
+ */
+export function cutAtStops(text: string, stops: readonly string[] | undefined): string {
+  let end = text.length;
+  for (const stop of stops ?? []) {
+    const at = stop ? text.indexOf(stop) : -1;
+    if (at >= 0 && at < end) end = at;
+  }
+  return text.slice(0, end);
+}

@@ -3,7 +3,7 @@
  * applies the write guard where it is on, calls the ToolHost and records the call.
  */
 
-import { coerceArguments } from "../mcp/coerce.ts";
+import { coerceArguments, coerceBasic } from "../mcp/coerce.ts";
 import type { ToolCallResult, ToolDefinition, ToolHost } from "../mcp/types.ts";
 import { renderResult } from "./compact-data.ts";
 import { describe } from "./errors.ts";
@@ -12,7 +12,7 @@ import { toolCallText } from "./record-format.ts";
 import type { RunRecorder } from "./recorder.ts";
 import { truncate } from "./text.ts";
 import { findTool } from "./tool-schema.ts";
-import type { ToolCallRecord, ToolCallStage } from "./types.ts";
+import type { ToolCallRecord, ToolCallStage, Validation } from "./types.ts";
 import { isWriteTool, type WriteGuard } from "./write-guard.ts";
 
 export interface ToolCallRequest {
@@ -34,6 +34,8 @@ export interface ToolRunnerOptions {
   /** Tracks successful writes for the whole run; null when the write guard is off. */
   guard: WriteGuard | null;
   timeoutMs: number;
+  /** `strict`: OnsetLab's narrower type coercion (coerceBasic); default `lenient`. */
+  validation?: Validation;
 }
 
 export class ToolRunner {
@@ -59,13 +61,18 @@ export class ToolRunner {
 
     const blocking = request.guarded ? guard?.blockingCall(request.tool, prepared.args) : undefined;
     if (guard && blocking !== undefined) {
-      const message = `blocked by the write guard: the same ${request.tool} call already succeeded in this query (call ${blocking}); do not repeat it`;
-      guard.recordBlocked({ tool: request.tool, args: prepared.args, stage: request.stage, firstCallSeq: blocking });
+      const answer = guard.blockedResult(request.tool, blocking);
+      guard.recordBlocked({
+        tool: request.tool,
+        args: prepared.args,
+        stage: request.stage,
+        firstCallSeq: blocking.seq,
+      });
       return recorder.addToolCall({
         ...base,
-        ok: false,
-        text: message,
-        error: { kind: "tool_error", message },
+        ok: answer.ok,
+        text: answer.text,
+        ...(answer.ok ? {} : { error: { kind: "tool_error" as const, message: answer.text } }),
         attempts: [],
         startMs: recorder.now(),
         durationMs: 0,
@@ -89,7 +96,7 @@ export class ToolRunner {
       },
       seq,
     );
-    if (result.ok) guard?.recordSuccess(request.tool, prepared.args, record.seq);
+    if (result.ok) guard?.recordSuccess(request.tool, prepared.args, record.seq, result.text, request.guarded);
     recorder.ensureRunning(request.stage);
     return record;
   }
@@ -100,7 +107,8 @@ export class ToolRunner {
     const tool = findTool(this.options.tools, request.tool);
     if (!request.prepare || !tool) return { args: request.args, renamed: [], coerced: [], coercionProblems: [] };
     const keyed = normaliseKeys(tool, request.args);
-    const coercion = coerceArguments(tool.inputSchema, keyed.args);
+    const coerce = this.options.validation === "strict" ? coerceBasic : coerceArguments;
+    const coercion = coerce(tool.inputSchema, keyed.args);
     const changed = keyed.renamed.length > 0 || coercion.coerced.length > 0;
     return {
       args: coercion.args,

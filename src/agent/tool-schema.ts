@@ -20,6 +20,13 @@ export function parameterOrder(tool: ToolDefinition): string[] {
   return [...required, ...Object.keys(toolProperties(tool)).filter((name) => !required.includes(name))];
 }
 
+/** The registry name of the server of built-in tools (mock-servers/registry.json). */
+const BUILTIN_SERVER = "builtin";
+
+export function isBuiltin(tool: ToolDefinition): boolean {
+  return tool.server === BUILTIN_SERVER;
+}
+
 /** Name lookups in a host's whole tool list (the same array all run long): every call, check and rescue asks. */
 const toolsByName = new WeakMap<readonly ToolDefinition[], ReadonlyMap<string, ToolDefinition>>();
 /** Below this size a scan is cheaper than building a map for a list that may be asked once. */
@@ -126,6 +133,58 @@ function toolLine(tool: ToolDefinition): string {
   });
   const description = firstSentence(tool.description);
   return `${tool.name}(${params.join(", ")})${description ? ` - ${description}` : ""}`;
+}
+
+/**
+ * OnsetLab's tool line: required parameters as placeholders (`"..."`, `N`, `true`, `[...]`, `{...}`),
+ * enums as `"a" or "b" or "c"` (more than three: the first, then the others after "or:"), the
+ * description's first 80 characters.
+ */
+export function describeToolAbstract(tool: ToolDefinition): string {
+  return cached(abstractLines, tool, () => {
+    const properties = toolProperties(tool);
+    const params = requiredParams(tool).map((name) => `${name}=${placeholder(properties[name] ?? {})}`);
+    const flat = tool.description.replace(/\s+/g, " ").trim();
+    const description = flat.length > 80 ? `${flat.slice(0, 80)}...` : flat;
+    return `${tool.name}(${params.join(", ")})${description ? ` - ${description}` : ""}`;
+  });
+}
+
+const abstractLines = new WeakMap<ToolDefinition, string>();
+const PLACEHOLDERS: Record<string, string> = {
+  number: "N",
+  integer: "N",
+  boolean: "true",
+  array: "[...]",
+  object: "{...}",
+};
+
+function placeholder(schema: JsonSchema): string {
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) {
+    const values = schema.enum.map(formatArgument);
+    if (values.length <= 3) return values.join(" or ");
+    const others = schema.enum.slice(1, 3).map(String);
+    return `${values[0]} (or: ${others.join(", ")}${schema.enum.length > 3 ? "..." : ""})`;
+  }
+  return PLACEHOLDERS[firstType(schema) ?? "string"] ?? '"..."';
+}
+
+/** OnsetLab's examples line: one call of the tool with plain values (an enum's first, 1, 1.0, true, ["item"], "example"). */
+export function exampleCallAbstract(tool: ToolDefinition): string {
+  const properties = toolProperties(tool);
+  const args = requiredParams(tool).map((name) => {
+    const schema = properties[name] ?? {};
+    if (Array.isArray(schema.enum) && schema.enum.length > 0) return `${name}=${formatArgument(schema.enum[0])}`;
+    const plain: Record<string, string> = {
+      integer: "1",
+      number: "1.0",
+      boolean: "true",
+      array: '["item"]',
+      object: "{}",
+    };
+    return `${name}=${plain[firstType(schema) ?? "string"] ?? '"example"'}`;
+  });
+  return `${tool.name}(${args.join(", ")})`;
 }
 
 function firstSentence(text: string): string {

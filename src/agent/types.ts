@@ -30,8 +30,6 @@ export interface AgentLimits {
   solverMaxTokens: number;
   /** Iterations of the ReAct strategy. */
   reactMaxIterations: number;
-  /** Iterations of the ReAct fallback after a failed ReWOO run (1–2). */
-  fallbackIterations: number;
   /** Tool calls the `native` baseline may make before it is asked for a final answer. */
   nativeMaxCalls: number;
   /** Model turns of the `jsonl` baseline. */
@@ -46,34 +44,79 @@ export interface AgentLimits {
   observationChars: number;
 }
 
+// ─── the OnsetLab axes: how the design document's pipeline (`onsetlab`) and this project's
+// (`onsetlab-plus`) differ, one switch per difference. The first value of each is OnsetLab's. ───
+
+/** Router rules: OnsetLab's meta patterns and sequence-before-exploratory order, or this project's. */
+export type RouterRules = "onsetlab" | "plus";
+/** The planner asks for one tool call (stops at a second step) or for a whole multi-step plan. */
+export type PlanSteps = "one" | "many";
+/** Planner tool lines: abstract placeholders plus an examples line, or concrete name-based values. */
+export type PlanExamples = "placeholders" | "concrete";
+/** Required parameters spelled exactly and only basic coercion, or spelling-insensitive with repairs. */
+export type Validation = "strict" | "lenient";
+/** OnsetLab's rescue (7 kinds, only when every step failed), this project's 15 patterns, or none. */
+export type RescueMode = "onsetlab" | "extended" | "off";
+/** The ReAct fallback runs when every step failed, or when any step failed. */
+export type FallbackTrigger = "all_failed" | "any_failed";
+/** ReAct actions as `Action: tool(param="v")`, or `Action:` plus a JSON `Action Input:`. */
+export type ReactProtocol = "call" | "json";
+/** A ReAct loop without a final answer: a fixed failure message (solver over its successes only), or the solver over everything. */
+export type ReactEnding = "failure_message" | "solver";
+/** One success per write tool (a repeat gets the cached success), one per identical call (a repeat gets an error), or no guard. */
+export type WriteGuardMode = "per_tool" | "per_call" | "off";
+/** Built-in tools always shown and only server tools filtered, or ranked with everything. */
+export type Builtins = "always" | "ranked";
+/** Solver data: raw text capped per result, or a compact rendering sharing one budget. */
+export type SolverData = "per_result" | "shared";
+
 export interface AgentConfig {
   strategy: Strategy;
   /** How many tools the planner and ReAct see (top N by relevance), or all of them. */
   filter: number | "all";
   /** Inject the detected skill's rules into the planner / ReAct prompt. */
   skills: boolean;
-  /** Fill missing required parameters from the query and re-execute the plan. */
-  rescue: boolean;
   /** ReAct fallback after a ReWOO run that still failed. */
   fallback: boolean;
-  /** A write tool may succeed once per query in ReAct (strategy and fallback). */
-  writeGuard: boolean;
   /** Ask the model ACTION vs DIRECT when the rules say DIRECT and tools are connected. */
   routingLlm: boolean;
   /** The servers the bench connects for a query; the agent itself uses whatever tools it is given. */
   exposure: Exposure;
+  // The OnsetLab axes (types above; models.yaml documents every value).
+  router: RouterRules;
+  planSteps: PlanSteps;
+  planExamples: PlanExamples;
+  /** `#E1.items[0].id` field paths in references; off: a reference is the earlier result's whole text. */
+  fieldRefs: boolean;
+  validation: Validation;
+  /** Fill missing required parameters from the query and re-execute the plan. */
+  rescue: RescueMode;
+  fallbackTrigger: FallbackTrigger;
+  /** Iterations of the ReAct fallback after a failed ReWOO run (1–2). */
+  fallbackIterations: number;
+  reactProtocol: ReactProtocol;
+  reactEnding: ReactEnding;
+  /** Repeated writes in ReAct (strategy and fallback). */
+  writeGuard: WriteGuardMode;
+  builtins: Builtins;
+  solverData: SolverData;
+  /** The skill's rules in the ReAct and fallback prompts too; off (OnsetLab): in the planner's only. */
+  skillsInReact: boolean;
   limits: AgentLimits;
 }
 
-export interface AgentConfigInput extends Partial<Omit<AgentConfig, "limits">> {
+export interface AgentConfigInput extends Partial<Omit<AgentConfig, "limits" | "rescue" | "writeGuard">> {
   limits?: Partial<AgentLimits>;
+  /** `true` / `false` read as `extended` / `off` (the switch before OnsetLab's own rescue was an option). */
+  rescue?: RescueMode | boolean;
+  /** `true` / `false` read as `per_call` / `off`. */
+  writeGuard?: WriteGuardMode | boolean;
 }
 
 export const DEFAULT_LIMITS: AgentLimits = {
   plannerMaxTokens: 150,
   solverMaxTokens: 200,
   reactMaxIterations: 5,
-  fallbackIterations: 2,
   nativeMaxCalls: 6,
   jsonlMaxIterations: 6,
   toolTimeoutMs: 30_000,
@@ -82,23 +125,81 @@ export const DEFAULT_LIMITS: AgentLimits = {
   observationChars: 800,
 };
 
+type OnsetlabAxes = Pick<
+  AgentConfig,
+  | "router"
+  | "planSteps"
+  | "planExamples"
+  | "fieldRefs"
+  | "validation"
+  | "rescue"
+  | "fallbackTrigger"
+  | "fallbackIterations"
+  | "reactProtocol"
+  | "reactEnding"
+  | "writeGuard"
+  | "builtins"
+  | "solverData"
+  | "skillsInReact"
+>;
+
+/** The design document's pipeline, with the doc-era code's parameters where the document leaves them open. */
+export const ONSETLAB_AXES: OnsetlabAxes = {
+  router: "onsetlab",
+  planSteps: "one",
+  planExamples: "placeholders",
+  fieldRefs: false,
+  validation: "strict",
+  rescue: "onsetlab",
+  fallbackTrigger: "all_failed",
+  fallbackIterations: 1,
+  reactProtocol: "call",
+  reactEnding: "failure_message",
+  writeGuard: "per_tool",
+  builtins: "always",
+  solverData: "per_result",
+  skillsInReact: false,
+};
+
+/** This project's pipeline (the built-in default). */
+export const PLUS_AXES: OnsetlabAxes = {
+  router: "plus",
+  planSteps: "many",
+  planExamples: "concrete",
+  fieldRefs: true,
+  validation: "lenient",
+  rescue: "extended",
+  fallbackTrigger: "any_failed",
+  fallbackIterations: 2,
+  reactProtocol: "json",
+  reactEnding: "solver",
+  writeGuard: "per_call",
+  builtins: "ranked",
+  solverData: "shared",
+  skillsInReact: true,
+};
+
 export const DEFAULT_AGENT_CONFIG: AgentConfig = {
   strategy: "auto",
   filter: 8,
   skills: true,
-  rescue: true,
   fallback: true,
-  writeGuard: true,
   routingLlm: true,
   exposure: "session",
+  ...PLUS_AXES,
   limits: DEFAULT_LIMITS,
 };
 
 /** Built-in defaults under the given values; the result is what a run records as its config. */
 export function resolveAgentConfig(input: AgentConfigInput = {}): AgentConfig {
+  const { rescue, writeGuard, ...rest } = stripUndefined(input);
   return {
     ...DEFAULT_AGENT_CONFIG,
-    ...stripUndefined(input),
+    ...rest,
+    ...(rescue === undefined ? {} : { rescue: typeof rescue === "boolean" ? (rescue ? "extended" : "off") : rescue }),
+    ...(writeGuard === undefined
+      ? {}
+      : { writeGuard: typeof writeGuard === "boolean" ? (writeGuard ? "per_call" : "off") : writeGuard }),
     limits: { ...DEFAULT_LIMITS, ...stripUndefined(input.limits ?? {}) },
   };
 }

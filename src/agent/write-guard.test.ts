@@ -76,9 +76,9 @@ describe("WriteGuard over one tool list", () => {
   it("keeps each query's successes to itself while the list's write tools are found once", () => {
     const first = new WriteGuard(tools);
     const second = new WriteGuard(tools);
-    first.recordSuccess("slack_post_message", { text: "hi" }, 1);
-    first.recordSuccess("slack_list_channels", {}, 2);
-    expect(first.blockingCall("slack_post_message", { text: "hi" })).toBe(1);
+    first.recordSuccess("slack_post_message", { text: "hi" }, 1, "ok", false);
+    first.recordSuccess("slack_list_channels", {}, 2, "ok", false);
+    expect(first.blockingCall("slack_post_message", { text: "hi" })?.seq).toBe(1);
     expect(first.blockingCall("slack_list_channels", {})).toBeUndefined();
     expect(second.blockingCall("slack_post_message", { text: "hi" })).toBeUndefined();
   });

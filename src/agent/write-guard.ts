@@ -6,13 +6,18 @@
  * per write TOOL — would also block legitimate work: posting to two channels, writing three files, the
  * 17 parallel items of the dataset that use one write tool twice; keyed by call, those pass and the
  * loop's duplicate still does not.
+ *
+ * `write_guard: per_tool` is OnsetLab's rule, kept for comparison: only server tools named with one of
+ * its write stems are guarded (Slack posting is not), only ReAct successes count, one success per tool,
+ * and a blocked call gets a success-looking text with the first result instead of an error.
  */
 
 import type { ToolDefinition } from "../mcp/types.ts";
 import { cached } from "../memo.ts";
 import { canonicalJson } from "../models/json.ts";
-import { splitName } from "./text.ts";
-import type { BlockedWrite } from "./types.ts";
+import { splitName, truncate } from "./text.ts";
+import { isBuiltin } from "./tool-schema.ts";
+import type { BlockedWrite, WriteGuardMode } from "./types.ts";
 
 const WRITE_VERBS = new Set(
   "create update delete remove post send write merge add edit set put patch push fork move upload close reopen reply publish archive assign insert replace rename".split(
@@ -27,33 +32,68 @@ export function isWriteTool(tool: ToolDefinition): boolean {
   return splitName(tool.name).some((word) => WRITE_VERBS.has(word));
 }
 
+/** OnsetLab's write stems, matched anywhere in a server tool's name. */
+const ONSETLAB_WRITE = /write|create|update|push|merge|delete|fork|assign|add_comment/i;
+
+function isOnsetlabWriteTool(tool: ToolDefinition): boolean {
+  return !isBuiltin(tool) && ONSETLAB_WRITE.test(tool.name);
+}
+
+type GuardRule = Exclude<WriteGuardMode, "off">;
+
 /** A host lists the same array while its tools stay the same: its write tools are found once, not per query. */
-const writeToolNames = new WeakMap<readonly ToolDefinition[], ReadonlySet<string>>();
+const writeToolNames: Record<GuardRule, WeakMap<readonly ToolDefinition[], ReadonlySet<string>>> = {
+  per_call: new WeakMap(),
+  per_tool: new WeakMap(),
+};
+
+/** Characters of the first result a blocked `per_tool` call is given back. */
+const CACHED_RESULT_CHARS = 500;
 
 export class WriteGuard {
   readonly blocked: BlockedWrite[] = [];
   private readonly writeTools: ReadonlySet<string>;
-  private readonly firstSuccess = new Map<string, number>();
+  private readonly firstSuccess = new Map<string, { seq: number; text: string }>();
 
-  constructor(tools: readonly ToolDefinition[]) {
-    this.writeTools = cached(writeToolNames, tools, () => new Set(tools.filter(isWriteTool).map((tool) => tool.name)));
+  constructor(
+    tools: readonly ToolDefinition[],
+    readonly rule: GuardRule = "per_call",
+  ) {
+    const test = rule === "per_tool" ? isOnsetlabWriteTool : isWriteTool;
+    this.writeTools = cached(writeToolNames[rule], tools, () => new Set(tools.filter(test).map((tool) => tool.name)));
   }
 
-  /** The seq of the earlier successful identical call that blocks this one, if any. */
-  blockingCall(tool: string, args: Record<string, unknown>): number | undefined {
-    return this.writeTools.has(tool) ? this.firstSuccess.get(callKey(tool, args)) : undefined;
+  /** The earlier success that blocks this call (same call, or with `per_tool` the same tool), if any. */
+  blockingCall(tool: string, args: Record<string, unknown>): { seq: number; text: string } | undefined {
+    return this.writeTools.has(tool) ? this.firstSuccess.get(this.key(tool, args)) : undefined;
   }
 
-  recordSuccess(tool: string, args: Record<string, unknown>, seq: number): void {
-    const key = callKey(tool, args);
-    if (this.writeTools.has(tool) && !this.firstSuccess.has(key)) this.firstSuccess.set(key, seq);
+  /** Successes count from every stage with `per_call`, only from guarded (ReAct) calls with `per_tool`. */
+  recordSuccess(tool: string, args: Record<string, unknown>, seq: number, text: string, guarded: boolean): void {
+    if (this.rule === "per_tool" && !guarded) return;
+    const key = this.key(tool, args);
+    if (this.writeTools.has(tool) && !this.firstSuccess.has(key)) this.firstSuccess.set(key, { seq, text });
   }
 
   recordBlocked(write: BlockedWrite): void {
     this.blocked.push(write);
   }
-}
 
-function callKey(tool: string, args: Record<string, unknown>): string {
-  return `${tool}\u0000${canonicalJson(args)}`;
+  /** What a blocked call returns: an error (`per_call`), or OnsetLab's "already done" with the first result. */
+  blockedResult(tool: string, first: { seq: number; text: string }): { ok: boolean; text: string } {
+    if (this.rule === "per_tool") {
+      return {
+        ok: true,
+        text: `${tool} already succeeded in this query, so it was not run again. Its result: ${truncate(first.text, CACHED_RESULT_CHARS)}`,
+      };
+    }
+    return {
+      ok: false,
+      text: `blocked by the write guard: the same ${tool} call already succeeded in this query (call ${first.seq}); do not repeat it`,
+    };
+  }
+
+  private key(tool: string, args: Record<string, unknown>): string {
+    return this.rule === "per_tool" ? tool : `${tool}\u0000${canonicalJson(args)}`;
+  }
 }

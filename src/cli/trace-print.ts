@@ -157,12 +157,28 @@ function configText(result: AgentResult): string {
     `strategy ${strategy}`,
     `filter ${filter}`,
     `skills ${onOff(skills)}`,
-    `rescue ${onOff(rescue)}`,
+    `rescue ${rescue}`,
     `fallback ${onOff(fallback)}`,
-    `write guard ${onOff(writeGuard)}`,
+    `write guard ${writeGuard}`,
     `routing llm ${onOff(routingLlm)}`,
     `exposure ${exposure}`,
+    ...pipelineText(result.config),
   ].join(" · ");
+}
+
+/** The other OnsetLab axes, as models.yaml names their values. */
+function pipelineText(config: AgentResult["config"]): string[] {
+  return [
+    `router ${config.router}`,
+    `plan ${config.planSteps}/${config.planExamples}`,
+    `field refs ${config.fieldRefs ? "on" : "off"}`,
+    `validation ${config.validation}`,
+    `fallback ${config.fallbackTrigger}×${config.fallbackIterations}`,
+    `react ${config.reactProtocol}/${config.reactEnding}`,
+    `builtins ${config.builtins}`,
+    `solver data ${config.solverData}`,
+    `skills in react ${config.skillsInReact ? "on" : "off"}`,
+  ];
 }
 
 function toolsText(result: AgentResult, top: number): string {

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_AGENT_CONFIG, DEFAULT_LIMITS } from "../agent/types.ts";
+import { DEFAULT_AGENT_CONFIG, DEFAULT_LIMITS, ONSETLAB_AXES, PLUS_AXES } from "../agent/types.ts";
 import { ModelsConfigError, UnknownConfigurationError } from "./errors.ts";
 import {
   loadModelsConfig,
@@ -17,9 +17,11 @@ const shipped = loadModelsConfig();
 
 describe("the shipped models.yaml", () => {
   it("defines the configurations and matrices the bench and reports use", () => {
-    expect(Object.keys(shipped.configurations)).toEqual([
+    expect(Object.keys(shipped.configurations).filter((name) => !name.startsWith("plus-"))).toEqual([
       "onsetlab",
+      "onsetlab-plus",
       "rewoo",
+      "onsetlab-plus-rewoo",
       "react",
       "native",
       "jsonl",
@@ -34,11 +36,11 @@ describe("the shipped models.yaml", () => {
     ]);
     expect(matrixConfigs(shipped, "default")).toEqual([
       "onsetlab",
+      "onsetlab-plus",
       "rewoo",
       "react",
       "native",
       "jsonl",
-      "no-rescue",
       "no-skills",
       "filter-3",
       "filter-all",
@@ -52,8 +54,10 @@ describe("the shipped models.yaml", () => {
   it("resolves each configuration to the axes its name promises", () => {
     const model = resolveModel(shipped, "qwen2.5:3b");
     const resolve = (configName: string) => resolveConfiguration(shipped, { model, configName });
-    expect(resolve("onsetlab")).toEqual(DEFAULT_AGENT_CONFIG);
-    expect(resolve("rewoo").strategy).toBe("rewoo");
+    expect(resolve("onsetlab-plus")).toEqual(DEFAULT_AGENT_CONFIG);
+    expect(resolve("onsetlab")).toEqual({ ...DEFAULT_AGENT_CONFIG, ...ONSETLAB_AXES });
+    expect(resolve("rewoo")).toEqual({ ...resolve("onsetlab"), strategy: "rewoo" });
+    expect(resolve("onsetlab-plus-rewoo")).toEqual({ ...resolve("onsetlab-plus"), strategy: "rewoo" });
     expect(resolve("react")).toMatchObject({ strategy: "react", filter: 8 });
     expect(resolve("native").strategy).toBe("native");
     expect(resolve("jsonl").strategy).toBe("jsonl");
@@ -61,10 +65,38 @@ describe("the shipped models.yaml", () => {
     expect(resolve("filter-all").filter).toBe("all");
     expect(resolve("onsetlab").exposure).toBe("session");
     expect(resolve("all-servers")).toMatchObject({ strategy: "auto", exposure: "all" });
-    expect(resolve("no-skills")).toMatchObject({ skills: false, rescue: true, fallback: true, writeGuard: true });
-    expect(resolve("no-rescue")).toMatchObject({ skills: true, rescue: false });
+    expect(resolve("no-skills")).toMatchObject({
+      skills: false,
+      rescue: "onsetlab",
+      fallback: true,
+      writeGuard: "per_tool",
+    });
+    expect(resolve("no-rescue")).toMatchObject({ skills: true, rescue: "off" });
     expect(resolve("no-fallback").fallback).toBe(false);
-    expect(resolve("no-write-guard").writeGuard).toBe(false);
+    expect(resolve("no-write-guard").writeGuard).toBe("off");
+  });
+
+  it("plus-ablation: onsetlab, then onsetlab with one improvement at a time, then onsetlab-plus", () => {
+    const model = resolveModel(shipped, "sim:slm-3b");
+    const resolve = (configName: string) => resolveConfiguration(shipped, { model, configName });
+    const names = matrixConfigs(shipped, "plus-ablation");
+    expect(names[0]).toBe("onsetlab");
+    expect(names.at(-1)).toBe("onsetlab-plus");
+    const reference = resolve("onsetlab");
+    const improved = new Set<string>();
+    for (const name of names.slice(1, -1)) {
+      const changed = Object.entries(resolve(name)).filter(
+        ([key, value]) => JSON.stringify(value) !== JSON.stringify(reference[key as keyof typeof reference]),
+      );
+      // each changes only OnsetLab axes, to this project's value (plan steps and field refs go together once)
+      for (const [key, value] of changed) {
+        expect(PLUS_AXES[key as keyof typeof PLUS_AXES]).toEqual(value);
+        improved.add(key);
+      }
+      expect(changed.length === 1 || name === "plus-plan-steps-refs").toBe(true);
+    }
+    // every axis has its configuration
+    expect([...improved].sort()).toEqual(Object.keys(PLUS_AXES).sort());
   });
 
   it("maps a model entry's options to generation options", () => {
@@ -127,13 +159,13 @@ matrices: { m: [base, wide] }
     expect(resolveConfiguration(config, { model: other, configName: "base" })).toEqual({
       ...DEFAULT_AGENT_CONFIG,
       filter: 5,
-      rescue: false,
+      rescue: "off",
       limits: { ...DEFAULT_LIMITS, plannerMaxTokens: 100, toolTimeoutMs: 1000 },
     });
     expect(resolveConfiguration(config, { model: other, configName: "wide" })).toMatchObject({
       filter: 10,
       skills: false,
-      rescue: false,
+      rescue: "off",
       limits: { plannerMaxTokens: 120, solverMaxTokens: 50, toolTimeoutMs: 1000 },
     });
     expect(resolveConfiguration(config, { model: small, configName: "wide" })).toMatchObject({
@@ -149,7 +181,7 @@ matrices: { m: [base, wide] }
       }),
     ).toMatchObject({
       filter: "all",
-      rescue: true,
+      rescue: "extended",
       skills: false,
       limits: { plannerMaxTokens: 60, solverMaxTokens: 50 },
     });
@@ -200,6 +232,52 @@ describe("validation on load", () => {
     );
     expect(invalid("configurations: { a: {} }\ndefault_matrix: x")).toMatch(/default_matrix: no matrix named "x"/);
     expect(invalid("models: {}")).toMatch(/configurations: /);
+  });
+
+  it("names each OnsetLab axis given a value it does not have", () => {
+    const axes: [string, string][] = [
+      ["router", "smart"],
+      ["plan_steps", "two"],
+      ["plan_examples", "none"],
+      ["field_refs", "paths"],
+      ["validation", "loose"],
+      ["rescue", "all"],
+      ["fallback_trigger", "always"],
+      ["fallback_iterations", "0"],
+      ["react_protocol", "xml"],
+      ["react_ending", "none"],
+      ["write_guard", "per_query"],
+      ["builtins", "never"],
+      ["solver_data", "all"],
+      ["skills_in_react", "maybe"],
+    ];
+    for (const [key, value] of axes) {
+      expect(invalid(`configurations: { a: { ${key}: ${value} } }`)).toMatch(
+        new RegExp(`^models\\.yaml: configurations\\.a\\.${key}: `),
+      );
+    }
+  });
+
+  it("reads the OnsetLab axes, and the old booleans of rescue and write_guard", () => {
+    const config = parseModelsConfig(
+      `configurations:
+  a: { router: plus, plan_steps: many, plan_examples: concrete, field_refs: on, validation: lenient,
+       rescue: true, fallback_trigger: any_failed, fallback_iterations: 3, react_protocol: json,
+       react_ending: solver, write_guard: false, builtins: ranked, solver_data: shared, skills_in_react: on }
+  b: { rescue: false, write_guard: true, field_refs: off }`,
+      "models.yaml",
+    );
+    const model = resolveModel(config, "sim:slm-3b");
+    expect(resolveConfiguration(config, { model, configName: "a" })).toMatchObject({
+      ...PLUS_AXES,
+      fallbackIterations: 3,
+      writeGuard: "off",
+    });
+    expect(resolveConfiguration(config, { model, configName: "b" })).toMatchObject({
+      rescue: "off",
+      writeGuard: "per_call",
+      fieldRefs: false,
+    });
   });
 
   it("reports YAML syntax errors with file:line:column", () => {

@@ -47,7 +47,6 @@ const LIMIT_KEYS: Record<keyof AgentLimits, string> = {
   plannerMaxTokens: "planner_max_tokens",
   solverMaxTokens: "solver_max_tokens",
   reactMaxIterations: "react_max_iterations",
-  fallbackIterations: "fallback_iterations",
   nativeMaxCalls: "native_max_calls",
   jsonlMaxIterations: "jsonl_max_iterations",
   toolTimeoutMs: "tool_timeout_ms",
@@ -66,11 +65,24 @@ const axesSchema = z.strictObject({
   strategy: z.enum(["auto", "rewoo", "react", "native", "jsonl"]).optional(),
   filter: z.union([positiveInt, z.literal("all")]).optional(),
   skills: z.boolean().optional(),
-  rescue: z.boolean().optional(),
   fallback: z.boolean().optional(),
-  write_guard: z.boolean().optional(),
   routing_llm: z.boolean().optional(),
   exposure: z.enum(["session", "all"]).optional(),
+  // The OnsetLab axes (src/agent/types.ts): the first value of each is the design document's pipeline.
+  router: z.enum(["onsetlab", "plus"]).optional(),
+  plan_steps: z.enum(["one", "many"]).optional(),
+  plan_examples: z.enum(["placeholders", "concrete"]).optional(),
+  field_refs: z.union([z.enum(["off", "on"]), z.boolean()]).optional(),
+  validation: z.enum(["strict", "lenient"]).optional(),
+  rescue: z.union([z.enum(["onsetlab", "extended", "off"]), z.boolean()]).optional(),
+  fallback_trigger: z.enum(["all_failed", "any_failed"]).optional(),
+  fallback_iterations: positiveInt.optional(),
+  react_protocol: z.enum(["call", "json"]).optional(),
+  react_ending: z.enum(["failure_message", "solver"]).optional(),
+  write_guard: z.union([z.enum(["per_tool", "per_call", "off"]), z.boolean()]).optional(),
+  builtins: z.enum(["always", "ranked"]).optional(),
+  solver_data: z.enum(["per_result", "shared"]).optional(),
+  skills_in_react: z.union([z.enum(["off", "on"]), z.boolean()]).optional(),
   limits: limitsSchema.optional(),
 });
 
@@ -169,7 +181,8 @@ export function loadModelsConfig(file: string = DEFAULT_MODELS_FILE): ModelsConf
 
 /** Parses and validates models.yaml text; `file` is only for messages. */
 export function parseModelsConfig(text: string, file: string): ModelsConfig {
-  const document = parseDocument(text, { uniqueKeys: true });
+  // `merge`: a configuration may build on another with `<<: *anchor` (onsetlab-plus-rewoo does)
+  const document = parseDocument(text, { uniqueKeys: true, merge: true });
   const yamlError = document.errors[0];
   if (yamlError) {
     const at = yamlError.linePos?.[0];
@@ -230,13 +243,30 @@ function toAgentInput(axes: FileAxes | undefined): AgentConfigInput {
     strategy: axes.strategy,
     filter: axes.filter,
     skills: axes.skills,
-    rescue: axes.rescue,
     fallback: axes.fallback,
-    writeGuard: axes.write_guard,
     routingLlm: axes.routing_llm,
     exposure: axes.exposure,
+    router: axes.router,
+    planSteps: axes.plan_steps,
+    planExamples: axes.plan_examples,
+    fieldRefs: onOff(axes.field_refs),
+    validation: axes.validation,
+    rescue: axes.rescue,
+    fallbackTrigger: axes.fallback_trigger,
+    fallbackIterations: axes.fallback_iterations,
+    reactProtocol: axes.react_protocol,
+    reactEnding: axes.react_ending,
+    writeGuard: axes.write_guard,
+    builtins: axes.builtins,
+    solverData: axes.solver_data,
+    skillsInReact: onOff(axes.skills_in_react),
     limits,
   });
+}
+
+/** An on/off axis as written (`on`/`off`, or a boolean). */
+function onOff(value: "on" | "off" | boolean | undefined): boolean | undefined {
+  return value === undefined ? undefined : value === "on" || value === true;
 }
 
 function toModelEntry(name: string, entry: FileModel, source: string): ModelEntry {

@@ -20,6 +20,46 @@ export function coerceArguments(schema: JsonSchema, args: Record<string, unknown
   return { args: out, coerced, problems };
 }
 
+/**
+ * OnsetLab's narrower coercion (`validation: strict`): top-level string values only, to a number,
+ * integer or boolean (`true/1/yes`, `false/0/no`) or to a JSON array/object. No enum-case fix, no
+ * scalar wrapped into an array, nothing nested.
+ */
+export function coerceBasic(schema: JsonSchema, args: Record<string, unknown>): CoercionResult {
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  const coerced: string[] = [];
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(args)) {
+    const types = properties[key] ? schemaTypes(properties[key]) : [];
+    out[key] = value;
+    if (typeof value !== "string" || types.length === 0 || types.includes("string")) continue;
+    for (const target of types) {
+      const converted =
+        target === "boolean"
+          ? basicBoolean(value)
+          : target === "array" || target === "object"
+            ? jsonOf(value, target)
+            : convert(value, target);
+      if (!converted.ok) continue;
+      coerced.push(`${key}: string→${target}`);
+      out[key] = converted.value;
+      break;
+    }
+  }
+  return { args: out, coerced, problems: [] };
+}
+
+function basicBoolean(value: string): Conversion {
+  const lowered = value.trim().toLowerCase();
+  if (["true", "1", "yes"].includes(lowered)) return { ok: true, value: true };
+  return ["false", "0", "no"].includes(lowered) ? { ok: true, value: false } : NO;
+}
+
+function jsonOf(value: string, target: "array" | "object"): Conversion {
+  const parsed = parseJson(value, target === "array" ? "[" : "{");
+  return (target === "array" ? Array.isArray(parsed) : isPlainObject(parsed)) ? { ok: true, value: parsed } : NO;
+}
+
 function coerceObject(
   schema: JsonSchema,
   value: Record<string, unknown>,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { resolveAgentConfig } from "../agent/index.ts";
+import { type AgentConfigInput, ONSETLAB_AXES, PLUS_AXES, resolveAgentConfig } from "../agent/index.ts";
 import { againstReference, axisOf, differingKeys, settingText } from "./ablation.ts";
 import { syntheticRun } from "./testing/synthetic-run.ts";
 
@@ -12,6 +12,35 @@ describe("ablation axes", () => {
     expect(axisOf(resolveAgentConfig({ strategy: "react", filter: 3 }), reference)).toBeUndefined();
     expect(axisOf(reference, reference)).toBeUndefined();
     expect(differingKeys(resolveAgentConfig({ limits: { plannerMaxTokens: 99 } }), reference)).toEqual(["limits"]);
+  });
+
+  it("gives each OnsetLab axis, changed alone over onsetlab, a table of its own", () => {
+    const onsetlab = resolveAgentConfig(ONSETLAB_AXES);
+    const axisFor = (change: AgentConfigInput) => axisOf(resolveAgentConfig({ ...ONSETLAB_AXES, ...change }), onsetlab);
+    const ids = Object.entries(PLUS_AXES).map(([key, value]) => axisFor({ [key]: value })?.id);
+    expect(ids).toEqual([
+      "router",
+      "plan-steps",
+      "plan-examples",
+      "plan-steps",
+      "validation",
+      "rescue-fallback",
+      "fallback-trigger",
+      "fallback-iterations",
+      "react-protocol",
+      "react-ending",
+      "write-guard",
+      "builtins",
+      "solver-data",
+      "skills-in-react",
+    ]);
+    expect(axisFor({ planSteps: "many", fieldRefs: true })?.id).toBe("plan-steps");
+    // two OnsetLab axes at once (other than a plan with its references): no table
+    expect(axisFor({ router: "plus", builtins: "ranked" })).toBeUndefined();
+    const guard = axisFor({ writeGuard: "per_call" })!;
+    expect(settingText(guard, resolveAgentConfig({ ...ONSETLAB_AXES, writeGuard: "per_call" }))).toBe(
+      "writeGuard=per_call",
+    );
   });
 
   it("writes the axis's switches as the configuration sets them", () => {

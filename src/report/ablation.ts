@@ -22,10 +22,22 @@ export const ABLATION_AXES: readonly AblationAxis[] = [
   { id: "filter", title: "Tool filter N", keys: ["filter"] },
   { id: "skills", title: "Skills on/off", keys: ["skills"] },
   { id: "strategy", title: "Strategy: ReWOO vs ReAct vs native vs jsonl", keys: ["strategy"] },
-  { id: "rescue-fallback", title: "Rescue and fallback on/off", keys: ["rescue", "fallback"] },
-  { id: "write-guard", title: "Write guard on/off", keys: ["writeGuard"] },
+  { id: "rescue-fallback", title: "Rescue (onsetlab/extended/off) and fallback on/off", keys: ["rescue", "fallback"] },
+  { id: "write-guard", title: "Write guard: per tool / per call / off", keys: ["writeGuard"] },
   { id: "routing-llm", title: "Routing model check on/off", keys: ["routingLlm"] },
   { id: "exposure", title: "Exposure: the item's session vs every server", keys: ["exposure"] },
+  // The OnsetLab axes: each improvement of onsetlab-plus alone over the reference `onsetlab`.
+  { id: "router", title: "Router rules: OnsetLab vs this project's", keys: ["router"] },
+  { id: "plan-steps", title: "Planner: one step vs a plan (with field references)", keys: ["planSteps", "fieldRefs"] },
+  { id: "plan-examples", title: "Planner examples: placeholders vs concrete values", keys: ["planExamples"] },
+  { id: "validation", title: "Validation: strict vs lenient", keys: ["validation"] },
+  { id: "fallback-trigger", title: "Fallback trigger: all steps failed vs any step failed", keys: ["fallbackTrigger"] },
+  { id: "fallback-iterations", title: "Fallback iterations", keys: ["fallbackIterations"] },
+  { id: "react-protocol", title: "ReAct protocol: call syntax vs JSON Action Input", keys: ["reactProtocol"] },
+  { id: "react-ending", title: "ReAct ending: failure message vs solver", keys: ["reactEnding"] },
+  { id: "builtins", title: "Built-ins: always shown vs ranked", keys: ["builtins"] },
+  { id: "solver-data", title: "Solver data: raw per result vs compact shared", keys: ["solverData"] },
+  { id: "skills-in-react", title: "Skill rules in the ReAct prompts off/on", keys: ["skillsInReact"] },
 ];
 
 /** The switches (top-level keys) in which two resolved configurations differ. */

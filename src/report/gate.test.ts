@@ -128,7 +128,7 @@ describe("runGate notes", () => {
       configs: [{ name: "onsetlab", succeed: [0], agent: { rescue: false } }],
     });
     expect(runGate(baseline, run.set, run.outcomes).notes).toEqual([
-      "sim:slm-3b × onsetlab resolves differently from the baseline: rescue true → false",
+      'sim:slm-3b × onsetlab resolves differently from the baseline: rescue "extended" → "off"',
     ]);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The simulator's calibration measured by the scorer (issue 5): every profile runs over the whole dataset
- * through the pipeline's ReWOO planner (a bench run of configuration `rewoo`), and for each error type
+ * through the pipeline's ReWOO planner (a bench run of configuration `onsetlab-plus-rewoo`), and for each error type
  * the count the scorer's planner-output classifier MEASURES is compared with the count the simulator's
  * effective rates EXPECT on those very prompts (SimEngine.analyse, summed per unit).
  *

@@ -1,7 +1,7 @@
 /**
  * The gate end to end: real bench runs (the agent against the mock servers), the `gate` and `report`
  * commands as a user runs them. A baseline of the normal run; an unchanged run passes; a run with a
- * deliberately injected regression — the `onsetlab` configuration with rescue and fallback switched off
+ * deliberately injected regression — the `onsetlab-plus` configuration with rescue and fallback switched off
  * under the same name — fails. Once with the simulator (deterministic: exact match) and once with the
  * Ollama provider against the stand-in server (a live model to the gate: the paired test decides).
  */
@@ -24,12 +24,11 @@ const ITEMS = 120;
 /** One gate check per item metric. */
 const CHECKS = BINARY_METRICS.length + POOLED_METRICS.length;
 
-/** models.yaml with `onsetlab` broken on purpose: no rescue, no fallback. */
+/** models.yaml with `onsetlab-plus` broken on purpose: no rescue, no fallback. */
 function regressedModelsFile(): string {
   const original = readFileSync("models.yaml", "utf8");
-  const broken = original.replace(
-    /^ {2}onsetlab: \{[^}]*\}$/m,
-    "  onsetlab: { strategy: auto, filter: 8, skills: true, rescue: false, fallback: false, write_guard: true, routing_llm: true }",
+  const broken = original.replace(/^ {2}onsetlab-plus:\s*\{[^}]*\}$/m, (block) =>
+    block.replace("rescue: extended", "rescue: off").replace("fallback: true", "fallback: false"),
   );
   expect(broken).not.toBe(original);
   const file = join(root, "models-regressed.yaml");
@@ -41,7 +40,7 @@ async function bench(model: string, options: { modelsFile?: string; limit?: numb
   const outcome = await runBench({
     request: {
       models: [model],
-      configs: ["onsetlab"],
+      configs: ["onsetlab-plus"],
       dataset: [],
       filter: {},
       limit: options.limit ?? ITEMS,
@@ -124,10 +123,10 @@ describe("gate on simulated runs (exact)", () => {
     const result = await cli("gate", "--baseline", baseline, "--run", runs.regressed!);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(
-      /FAIL sim:slm-3b × onsetlab · task success: \d+\/120 [\d.]+% \[[\d.–]+\] → \d+\/120 [\d.]+% \[[\d.–]+\]; Δ [−+]?[\d.]+ pp .* item outcomes changed in a deterministic run/,
+      /FAIL sim:slm-3b × onsetlab-plus · task success: \d+\/120 [\d.]+% \[[\d.–]+\] → \d+\/120 [\d.]+% \[[\d.–]+\]; Δ [−+]?[\d.]+ pp .* item outcomes changed in a deterministic run/,
     );
     expect(result.stdout).toContain(
-      "note: sim:slm-3b × onsetlab resolves differently from the baseline: rescue true → false, fallback true → false",
+      'note: sim:slm-3b × onsetlab-plus resolves differently from the baseline: fallback true → false, rescue "extended" → "off"',
     );
     expect(result.stderr).toMatch(new RegExp(`^error: gate failed: \\d+ of ${CHECKS} checks regressed`, "m"));
   });
@@ -148,7 +147,7 @@ describe("gate on simulated runs (exact)", () => {
     expect(result.code, result.stderr).toBe(0);
     const table = JSON.parse(result.stdout);
     const [row] = table.rows;
-    expect(row.key).toEqual({ model: "sim:slm-3b", config: "onsetlab" });
+    expect(row.key).toEqual({ model: "sim:slm-3b", config: "onsetlab-plus" });
     const normal = loadRun(runs.normal!).summary.rows[0]!.taskSuccess;
     const regressed = loadRun(runs.regressed!).summary.rows[0]!.taskSuccess;
     const cells = Object.fromEntries(table.columns.map((c: { header: string }, i: number) => [c.header, row.cells[i]]));
@@ -192,8 +191,8 @@ describe("gate on a live model (the Ollama provider against the stand-in)", () =
     const result = await cli("gate", "--baseline", baseline, "--run", runs.regressed!);
     expect(result.code, result.stdout).toBe(1);
     expect(result.stdout).toMatch(
-      // rescue and fallback off: the items they recovered are lost
-      /FAIL qwen2\.5:3b × onsetlab · rescue rate: .* — dropped by [\d.]+ points \(> tolerance 2\.0\), significant \(p = /,
+      // rescue and fallback off: the items they recovered are lost (task success, and the rescue rate with it)
+      /FAIL qwen2\.5:3b × onsetlab-plus · (task success|rescue rate): .* — dropped by [\d.]+ points \(> tolerance 2\.0\), significant \(p = /,
     );
   });
 });

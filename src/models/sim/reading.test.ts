@@ -48,4 +48,21 @@ describe("the tools a prompt shows", () => {
     expect(planner(`Plan.\nTools:\n\n\n\n${lines.join("\n")}`).tools).toEqual([]);
     expect(planner("Plan without tools.").tools).toEqual([]);
   });
+
+  it("read OnsetLab's placeholder lines: every required parameter, `or` enums, abstract values", () => {
+    expect(
+      readToolLine(
+        'issue_read(method="get" or "get_comments", owner="...", issue_number=N, labels=[...]) - Get an issue',
+      ),
+    ).toEqual({
+      name: "issue_read",
+      required: ["method", "owner", "issue_number", "labels"],
+      examples: { method: "get", owner: "...", issue_number: "N", labels: "[...]" },
+      enums: { method: ["get", "get_comments"] },
+    });
+    expect(readToolLine('list_issues(state="OPEN" (or: CLOSED, ALL...), repo="...") - List')).toMatchObject({
+      required: ["state", "repo"],
+      enums: { state: ["OPEN", "CLOSED", "ALL"] },
+    });
+  });
 });

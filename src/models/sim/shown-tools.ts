@@ -1,7 +1,8 @@
 /**
  * What the prompt shows of each tool: its name and, where the prompt says, its required parameters,
  * the example values it was shown and its enums. Read from the prompt's own text — the tool lines of
- * the planner and ReAct (`name(param="example", …) - description`), the JSON Schema lines of the jsonl
+ * the planner and ReAct (`name(param="example", …) - description`, or OnsetLab's placeholder form
+ * `name(param="...", n=N, m="a" or "b") - description`), the JSON Schema lines of the jsonl
  * system prompt, the native `tools` — because that is all a model sees.
  */
 
@@ -30,12 +31,25 @@ export function readToolLine(line: string): ShownTool | undefined {
     at += param[0].length;
     const values: unknown[] = [];
     for (;;) {
-      const scanned = scanJsonValue(line, at);
+      const scanned = scanJsonValue(line, at) ?? scanPlaceholder(line, at);
       if (!scanned) return tool;
       values.push(scanned.value);
       at = scanned.end;
-      if (line[at] !== "|") break;
-      at += 1;
+      // enum alternatives: `"a"|"b"`, or OnsetLab's `"a" or "b"`
+      const alternative = /^(?:\||\s+or\s+)/.exec(line.slice(at));
+      if (!alternative) break;
+      at += alternative[0].length;
+    }
+    // OnsetLab's longer enums: `"first" (or: second, third...)`
+    const more = /^\s*\(or: ([^)]*)\)/.exec(line.slice(at));
+    if (more) {
+      values.push(
+        ...(more[1] ?? "")
+          .replace(/\.\.\.$/, "")
+          .split(", ")
+          .filter(Boolean),
+      );
+      at += more[0].length;
     }
     tool.required?.push(param[1]);
     tool.examples[param[1]] = values[0];
@@ -118,6 +132,12 @@ function parseJsonToolLines(text: string): ShownTool[] {
 
 function asRecord(value: unknown): Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/** OnsetLab's abstract values (`N`, `[...]`, `{...}`), read as the text the prompt shows. */
+function scanPlaceholder(text: string, start: number): { value: unknown; end: number } | undefined {
+  const found = /^\s*(N|\[\.\.\.\]|\{\.\.\.\})(?=[,)\s])/.exec(text.slice(start));
+  return found ? { value: found[1], end: start + found[0].length } : undefined;
 }
 
 /**
