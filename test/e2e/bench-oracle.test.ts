@@ -47,7 +47,7 @@ describe("sim:oracle over every configuration", () => {
     const goldCalls = new Map(items.map((item) => [item.id, item.calls.length]));
     const records = strictRecordLines(outcome.dir);
     const limited = new Map<string, number>();
-    const wrong = records.flatMap((record) => {
+    const wrong = records.flatMap((record): { key: string; shown: boolean; failures: readonly string[] }[] => {
       const shown = record.score.visibility?.shown !== false;
       if (!shown)
         return record.score.failures[0] === "tool_not_shown"
