@@ -31,8 +31,8 @@ describe("the shipped models.yaml", () => {
       "no-skills",
       "no-rescue",
       "no-fallback",
-      "no-write-guard",
       "all-servers",
+      "no-write-guard",
     ]);
     expect(matrixConfigs(shipped, "default")).toEqual([
       "onsetlab",
