@@ -64,6 +64,7 @@ export async function runShare(spec: ShareSpec, tasks: readonly Task[], hooks: S
         registry: loadRegistry(),
         transport: spec.request.transport,
         pools: spec.concurrency,
+        ...(spec.request.faults ? { faults: spec.request.faults } : {}),
       });
   const spanLines: string[] = [];
   const tracer = startQueryTracer(spec.runId, spec.spanParent, (line) => {
