@@ -9,7 +9,7 @@
  */
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { parentPort, type ResourceLimits, type Worker } from "node:worker_threads";
+import { isMainThread, parentPort, type ResourceLimits, type Worker, workerData } from "node:worker_threads";
 import { REPO_ROOT } from "../../src/paths.ts";
 import { startModuleWorker } from "../../src/worker-start.ts";
 import { ToolBudgetError, ToolError } from "./errors.ts";
@@ -25,6 +25,15 @@ export interface BoundedWorkersOptions {
   resourceLimits: ResourceLimits;
   /** Workers running at once; further jobs wait for one. */
   maxWorkers: number;
+}
+
+const BOUNDED_WORKER = "onsetlab-bounded-tool";
+
+// A bounded tool's worker prints nothing: what it wrote would reach the server's stdout, which over stdio is the
+// JSON-RPC channel (what a wasm abort prints is in the error anyway). Piping the output instead would keep
+// every idle worker's process alive.
+if (!isMainThread && (workerData as { kind?: string } | undefined)?.kind === BOUNDED_WORKER) {
+  for (const stream of [process.stdout, process.stderr]) stream.write = (() => true) as typeof stream.write;
 }
 
 /** What a worker posts once its module has loaded (wasm compiled, fixtures read). */
@@ -85,14 +94,10 @@ export class BoundedWorkers {
 
   /** A new worker, once its module has loaded (a job's budget counts from then: start-up is not the tool's time). */
   private spawn(): Promise<Worker> {
-    // piped and dropped: a stdio server's stdout is its JSON-RPC channel, and what a wasm abort prints is in the error
     const worker = startModuleWorker(workerUrl(this.options.module), {
       resourceLimits: this.options.resourceLimits,
-      stdout: true,
-      stderr: true,
+      workerData: { kind: BOUNDED_WORKER },
     });
-    worker.stdout.resume();
-    worker.stderr.resume();
     // an idle worker never keeps a process alive; a running job's timer does
     worker.unref();
     return new Promise<Worker>((resolve, reject) => {
