@@ -1,6 +1,7 @@
 /**
  * Fault injection over stdio: `bench --faults` reaches the server processes (and run.json records it), the
- * retries show in the records, and MOCK_MCP_FAULTS reaches a stdio server by itself (the registry passes it).
+ * retries show in the records, MOCK_MCP_FAULTS reaches a stdio server by itself (the registry passes it), and a
+ * server that gives no answer in time is restarted.
  */
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -69,6 +70,29 @@ describe("fault injection over stdio", () => {
         "transient",
         "transient",
       ]);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+
+  it("restarts a stdio server that gave no answer in time, so the calls after it are answered", async () => {
+    const pool = await ClientPool.open(loadRegistry(), {
+      transport: "stdio",
+      servers: ["builtin"],
+      callTimeoutMs: 500,
+    });
+    try {
+      const pid = pool.childPids()[0];
+      await pool.setFaults("builtin", { latencyMs: 60_000 });
+      const stuck = await pool.callTool("calculator", { expression: "1 + 1" });
+      expect(stuck).toMatchObject({ ok: false, error: { kind: "timeout", code: -32001 } });
+      expect(stuck.attempts).toEqual([expect.objectContaining({ outcome: "timeout", restartedAfter: true })]);
+      expect(pool.restartCount("builtin")).toBe(1);
+      expect(pool.childPids()[0]).not.toBe(pid);
+      expect(await pool.callTool("calculator", { expression: "1 + 1" })).toMatchObject({
+        ok: true,
+        data: { result: 2 },
+      });
     } finally {
       await pool.close();
     }
