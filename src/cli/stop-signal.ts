@@ -6,6 +6,7 @@
  */
 import { join } from "node:path";
 import { RUN_FILES } from "../bench/run/store.ts";
+import { ownStopSignals } from "../mcp/pool.ts";
 import { countLines } from "./results.ts";
 
 /** Well within the 5 s a user waits after Ctrl-C before reaching for kill -9. */
@@ -22,6 +23,7 @@ export class StopOnSignal {
 
   constructor(private readonly controller: AbortController) {
     for (const signal of Object.keys(EXIT_CODES) as StopSignal[]) process.on(signal, this.listener);
+    ownStopSignals(true);
   }
 
   started(runId: string, dir: string): void {
@@ -36,6 +38,7 @@ export class StopOnSignal {
   /** Stops listening (the grace timer of a stop under way keeps running). */
   dispose(): void {
     for (const signal of Object.keys(EXIT_CODES) as StopSignal[]) process.off(signal, this.listener);
+    ownStopSignals(false);
   }
 
   private received(signal: StopSignal): void {

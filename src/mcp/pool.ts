@@ -298,6 +298,15 @@ function sleep(ms: number): Promise<void> {
 }
 
 let hooksInstalled = false;
+let stopSignalsOwned = false;
+
+/**
+ * A command that stops gracefully on SIGINT/SIGTERM (bench: the run finishes its records and says how to resume)
+ * decides itself when to exit; the pools' hook then leaves the signal alone (children are still killed on exit).
+ */
+export function ownStopSignals(owned: boolean): void {
+  stopSignalsOwned = owned;
+}
 
 /** No orphan processes: close pools on SIGINT/SIGTERM (unless the command handles them), kill any child still alive on exit. */
 function installExitHooks(): void {
@@ -319,8 +328,7 @@ function installExitHooks(): void {
     ["SIGTERM", 143],
   ] as const) {
     const onSignal = () => {
-      // a command that handles the signal itself (bench: a graceful stop) decides when to exit
-      if (process.listenerCount(signal) > 1) return;
+      if (stopSignalsOwned) return;
       void Promise.all([...livePools].map((pool) => pool.close())).finally(() => process.exit(code));
     };
     process.on(signal, onSignal);
