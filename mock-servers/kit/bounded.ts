@@ -17,7 +17,7 @@ import { ToolBudgetError, ToolError } from "./errors.ts";
 /** What a worker answers a job with. `recycle`: the worker's state may be damaged (a wasm abort), replace it. */
 type JobReply =
   | { id: number; ok: true; value: unknown; recycle?: boolean }
-  | { id: number; ok: false; error: { toolCode?: string; crash?: boolean; message: string }; recycle?: boolean };
+  | { id: number; ok: false; error: { toolCode?: string; message: string }; recycle?: boolean };
 
 export interface BoundedWorkersOptions {
   /** The worker module under mock-servers/, without extension, e.g. "lab/sql.worker". */
@@ -69,11 +69,6 @@ export class BoundedWorkers {
       this.queue.push({ input, budgetMs, resolve: resolve as (value: unknown) => void, reject });
       this.pump();
     });
-  }
-
-  /** Terminates every idle worker (tests; busy ones end with their job). */
-  async close(): Promise<void> {
-    await Promise.all(this.idle.splice(0).map((worker) => worker.terminate()));
   }
 
   private pump(): void {
@@ -197,7 +192,7 @@ export function serveJobs(
         error:
           error instanceof ToolError
             ? { toolCode: error.code, message: error.message }
-            : { crash: true, message: message.slice(0, 2000) },
+            : { message: message.slice(0, 2000) },
         recycle: recycle(error, undefined),
       } satisfies JobReply);
     }
