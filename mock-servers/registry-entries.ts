@@ -1,3 +1,4 @@
+import { FAULTS_ENV } from "../src/mcp/faults.ts";
 import type { ServerSpec } from "./kit/types.ts";
 
 /** The registry entry of a mock server, derived from its spec (scripts/gen-registry.ts writes registry.json). */
@@ -9,7 +10,8 @@ export function registryEntryFor(spec: ServerSpec<unknown>) {
     command: "node",
     args: [`dist/mock-servers/${spec.name}.mjs`],
     cwd: "..",
-    env: [],
+    // fault injection reaches the server processes (a user's own servers pass only what they list)
+    env: [FAULTS_ENV],
     mock: true,
     tools: spec.tools.map((tool) => tool.name),
   };

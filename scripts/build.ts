@@ -1,7 +1,8 @@
 /**
  * `pnpm build`: the runnable builds, so that runs start in plain `node` without a TypeScript loader.
  * - dist/mock-servers/<name>.mjs: each mock server's stdio entry (start-up is what the stdio connect-all
- *   target measures). Packages that load their own .wasm files stay external.
+ *   target measures), and <name>.worker.mjs: the worker threads of bounded tools, which the servers (stdio or
+ *   in the bundled CLI) start. Packages that load their own .wasm files stay external.
  * - dist/cli/: the CLI the heavy commands run (bench, agent, perf, mock). Without tsx's loader and its
  *   source transforms a process holds ~65 MB less, which counts once per worker thread as well.
  */
@@ -16,8 +17,17 @@ export async function buildServers(): Promise<string[]> {
   const entries = readdirSync(serversDir, { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && existsSync(join(serversDir, entry.name, "main.ts")))
     .map((entry) => entry.name);
+  // the worker threads of bounded tools (mock-servers/kit/bounded.ts): <server>/<name>.worker.ts → <name>.worker.mjs
+  const workers = entries.flatMap((name) =>
+    readdirSync(join(serversDir, name))
+      .filter((file) => file.endsWith(".worker.ts"))
+      .map((file) => [file.slice(0, -".ts".length), join(serversDir, name, file)] as const),
+  );
   await build({
-    entryPoints: Object.fromEntries(entries.map((name) => [name, join(serversDir, name, "main.ts")])),
+    entryPoints: Object.fromEntries([
+      ...entries.map((name) => [name, join(serversDir, name, "main.ts")] as const),
+      ...workers,
+    ]),
     outdir: join(root, "dist", "mock-servers"),
     outExtension: { ".js": ".mjs" },
     bundle: true,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TOOL_ERROR_CODES } from "../../src/mcp/retry.ts";
 import { openTestServer, type TestServer } from "../kit/testing.ts";
 import { runInSandbox } from "./sandbox.ts";
 import { type BuiltinState, builtinServer } from "./server.ts";
@@ -113,6 +114,23 @@ describe("code_runner", () => {
   it("keeps working after failures (each run gets a fresh runtime)", async () => {
     await run("globalThis.leak = 1; while (true) {}", { timeout_ms: 50 });
     expect(await run("typeof leak")).toMatchObject({ result: "undefined" });
+  });
+
+  it("bounds the host's memory: a guest filling arrays gets out of memory at the capped wasm heap", async () => {
+    expect(await run("let a = []; while (true) a.push(new Array(100000).fill(1))", { timeout_ms: 5000 })).toMatchObject(
+      {
+        error: "RangeError: memory limit exceeded (32 MB)",
+        timedOut: false,
+      },
+    );
+    expect(await run("1 + 1")).toMatchObject({ result: 2 });
+  });
+
+  it("reports a QuickJS abort (deep nesting) as a deterministic failure, then runs on a fresh worker", async () => {
+    const outcome = await server.call("code_runner", { code: "eval('('.repeat(50000) + '1' + ')'.repeat(50000))" });
+    expect(outcome).toMatchObject({ kind: "rpc_error", code: TOOL_ERROR_CODES.deterministicFailure });
+    expect(outcome.kind === "rpc_error" && outcome.message).toMatch(/Aborted/);
+    expect(await run("typeof JSON")).toMatchObject({ result: "object" });
   });
 
   it("truncates a flood of output", async () => {

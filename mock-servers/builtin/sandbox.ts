@@ -4,7 +4,14 @@
  * capture. Each run has a fresh runtime with a wall-clock deadline (interrupt handler), a memory limit and a
  * stack limit. Math.random and Date are replaced with seeded / fixed-clock versions so runs are reproducible.
  */
-import { getQuickJS, type QuickJSContext, type QuickJSHandle, type QuickJSWASMModule } from "quickjs-emscripten";
+import {
+  newQuickJSWASMModule,
+  newVariant,
+  type QuickJSContext,
+  type QuickJSHandle,
+  type QuickJSWASMModule,
+  RELEASE_SYNC,
+} from "quickjs-emscripten";
 
 export interface SandboxOptions {
   timeoutMs: number;
@@ -22,6 +29,21 @@ export interface SandboxRun {
 }
 
 export const SANDBOX_MEMORY_LIMIT_BYTES = 32 * 1024 * 1024;
+/**
+ * QuickJS's own limit is not enforced for every allocation in this build (it has no malloc_usable_size): a
+ * guest filling arrays grew the wasm heap to 1.6 GB. The wasm memory itself is capped, so malloc fails and
+ * the guest gets "out of memory" (64 KB pages: 16 MB at start, 96 MB at most).
+ */
+const WASM_MEMORY = { initial: 256, maximum: 1536 } as const;
+
+/** The WebAssembly global as a value (this project's TypeScript lib has only its types). */
+const wasm = (
+  globalThis as unknown as {
+    WebAssembly: {
+      Memory: new (descriptor: { initial: number; maximum: number }) => Parameters<typeof newVariant>[1]["wasmMemory"];
+    };
+  }
+).WebAssembly;
 /** QuickJS's own stack limit; kept well below the host's so deep recursion is a guest error, not a host crash. */
 const STACK_LIMIT_BYTES = 256 * 1024;
 const MAX_STDOUT_CHARS = 16_000;
@@ -30,10 +52,15 @@ const GUEST_RANDOM_SEED = 42;
 
 let quickJS: Promise<QuickJSWASMModule> | undefined;
 
-/** The wasm module is loaded once per process; runtimes and contexts are created per run. */
+/** The wasm module is loaded once per process (the sandbox worker); runtimes and contexts are created per run. */
 function loadQuickJS(): Promise<QuickJSWASMModule> {
-  quickJS ??= getQuickJS();
+  quickJS ??= newQuickJSWASMModule(newVariant(RELEASE_SYNC, { wasmMemory: new wasm.Memory(WASM_MEMORY) }));
   return quickJS;
+}
+
+/** Bytes of wasm memory the module holds now (it never shrinks: the worker is replaced when it grew large). */
+export async function sandboxMemoryBytes(): Promise<number> {
+  return (await loadQuickJS()).getWasmMemory().buffer.byteLength;
 }
 
 /** Installs console (writing through the captured host print), seeded Math.random and a fixed-clock Date. */
@@ -142,12 +169,6 @@ export async function runInSandbox(code: string, options: SandboxOptions): Promi
   try {
     runtime.setMemoryLimit(options.memoryLimitBytes ?? SANDBOX_MEMORY_LIMIT_BYTES);
     runtime.setMaxStackSize(STACK_LIMIT_BYTES);
-    const deadline = performance.now() + options.timeoutMs;
-    runtime.setInterruptHandler(() => {
-      if (performance.now() <= deadline) return false;
-      timedOut = true;
-      return true;
-    });
     const context = runtime.newContext();
     try {
       const print = context.newFunction("print", (text) => {
@@ -156,6 +177,13 @@ export async function runInSandbox(code: string, options: SandboxOptions): Promi
       context.setProp(context.global, "__hostPrint", print);
       print.dispose();
       context.unwrapResult(context.evalCode(prelude(options.now.getTime()), "prelude.js")).dispose();
+      // the guest's time starts here: the prelude on a fresh worker (cold wasm) can take longer than a short limit
+      const deadline = performance.now() + options.timeoutMs;
+      runtime.setInterruptHandler(() => {
+        if (performance.now() <= deadline) return false;
+        timedOut = true;
+        return true;
+      });
 
       const evaluated = context.evalCode(code, "main.js");
       let outcome: { result: unknown; error?: string };

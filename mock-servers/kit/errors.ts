@@ -1,4 +1,5 @@
 import { OnsetlabError } from "../../src/errors.ts";
+import { TOOL_ERROR_CODES } from "../../src/mcp/retry.ts";
 
 /** A domain failure of a tool (not found, refused, conflict): returned to the agent as an isError result. */
 export class ToolError extends Error {
@@ -10,8 +11,24 @@ export class ToolError extends Error {
   }
 }
 
-/** JSON-RPC error codes the mocks use beyond the SDK's ErrorCode enum. */
-export const JSONRPC_PERMANENT_ERROR = -32002;
+/** JSON-RPC error code of an injected permanent failure (the others: TOOL_ERROR_CODES, src/mcp/retry.ts). */
+export const JSONRPC_PERMANENT_ERROR = TOOL_ERROR_CODES.permanent;
 
 /** A server's pristine state holds something a reset copy could not reproduce (see pristine.ts). */
 export class PristineStateError extends OnsetlabError {}
+
+export type BudgetKind = "time" | "memory" | "crash";
+
+/**
+ * A tool's work was stopped by its budget (time, memory) or crashed its worker on this input; `kind` picks the
+ * JSON-RPC code (src/mcp/retry.ts says why none is retried).
+ */
+export class ToolBudgetError extends OnsetlabError {
+  constructor(
+    readonly kind: BudgetKind,
+    message: string,
+    options: { context?: Record<string, unknown>; cause?: unknown } = {},
+  ) {
+    super(`tool_${kind}_limit`, message, options);
+  }
+}

@@ -4,5 +4,5 @@ export { JSONRPC_PERMANENT_ERROR, PristineStateError, ToolError } from "./errors
 export { connectInMemory, type InMemoryConnection } from "./memory.ts";
 export { deepFreeze, pristineState } from "./pristine.ts";
 export { CONTROL_TOOLS, createMockServer, type MockServer, type MockServerOptions } from "./server.ts";
-export { FAULTS_ENV, runStdio } from "./stdio.ts";
+export { runStdio } from "./stdio.ts";
 export * from "./types.ts";

@@ -8,8 +8,9 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { ValidateFunction } from "ajv";
+import { TOOL_ERROR_CODES } from "../../src/mcp/retry.ts";
 import { seededRandom } from "../../src/random.ts";
-import { JSONRPC_PERMANENT_ERROR, ToolError } from "./errors.ts";
+import { type BudgetKind, JSONRPC_PERMANENT_ERROR, ToolBudgetError, ToolError } from "./errors.ts";
 import { type FaultConfig, MOCK_NOW, type ServerSpec, type ToolSpec } from "./types.ts";
 import { compileSchema, createAjv, describeArgumentErrors } from "./validation.ts";
 
@@ -114,7 +115,7 @@ export function createMockServer<S>(spec: ServerSpec<S>, options: MockServerOpti
       if (error instanceof ToolError) {
         return { isError: true, content: [{ type: "text", text: `${error.code}: ${error.message}` }] };
       }
-      throw error;
+      throw failureOf(spec.name, name, error);
     }
   });
 
@@ -164,6 +165,24 @@ export function createMockServer<S>(spec: ServerSpec<S>, options: MockServerOpti
     },
     reset,
   };
+}
+
+const BUDGET_CODES: Record<BudgetKind, number> = {
+  time: TOOL_ERROR_CODES.timeLimit,
+  memory: TOOL_ERROR_CODES.memoryLimit,
+  crash: TOOL_ERROR_CODES.deterministicFailure,
+};
+
+/**
+ * A handler's unexpected failure as a JSON-RPC error of its own: the SDK would send -32603 (internal, which
+ * clients retry), but a stack overflow or a sandbox abort fails the same way on every try.
+ */
+function failureOf(server: string, tool: string, error: unknown): McpError {
+  if (error instanceof McpError) return error;
+  if (error instanceof ToolBudgetError)
+    return new McpError(BUDGET_CODES[error.kind], `${server}.${tool}: ${error.message}`);
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return new McpError(TOOL_ERROR_CODES.deterministicFailure, `${server}.${tool} failed on this input: ${message}`);
 }
 
 function structured(value: Record<string, unknown>): CallToolResult {

@@ -1,9 +1,7 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { FAULTS_ENV, parseFaults } from "../../src/mcp/faults.ts";
 import { createMockServer } from "./server.ts";
 import type { FaultConfig, ServerSpec } from "./types.ts";
-
-/** Environment variable carrying a JSON FaultConfig for a stdio server. */
-export const FAULTS_ENV = "MOCK_MCP_FAULTS";
 
 /** Entry point of a mock server process: serve over stdio, log to stderr only, exit when stdin ends. */
 export async function runStdio<S>(spec: ServerSpec<S>): Promise<void> {
@@ -18,9 +16,9 @@ function readFaults(): FaultConfig {
   const raw = process.env[FAULTS_ENV];
   if (!raw) return {};
   try {
-    return JSON.parse(raw) as FaultConfig;
+    return parseFaults(raw, FAULTS_ENV);
   } catch (error) {
-    process.stderr.write(`${FAULTS_ENV} is not valid JSON (${(error as Error).message}); running without faults\n`);
+    process.stderr.write(`${(error as Error).message}; running without faults\n`);
     return {};
   }
 }

@@ -49,20 +49,7 @@ export interface ServerSpec<S> {
   checks: Record<string, StateCheck<S>>;
 }
 
-/** Faults injected per call, off by default. Rates are probabilities in [0, 1]; the draw is seeded. */
-export interface FaultConfig {
-  seed?: number;
-  /** Extra latency per call, in milliseconds: fixed, or uniform in [min, max]. */
-  latencyMs?: number | { min: number; max: number };
-  /** JSON-RPC -32603 (retryable). */
-  transientRate?: number;
-  /** JSON-RPC -32002 (permanent). */
-  permanentRate?: number;
-  /** A result whose structuredContent breaks the tool's output schema. */
-  malformedRate?: number;
-  /** The server dies when this many tool calls have been made (counting from start). */
-  crashAfter?: number;
-}
+export type { FaultConfig } from "../../src/mcp/faults.ts";
 
 /** Fixed "now" for every mock server (calendar, datetime, GitHub timestamps …). */
 export const MOCK_NOW = new Date("2026-03-16T09:30:00.000Z");

@@ -13,11 +13,7 @@ const requireFromHere = createRequire(import.meta.url);
 const wasm = readFileSync(requireFromHere.resolve("sql.js/dist/sql-wasm.wasm"));
 const SQL = await initSqlJs({ wasmBinary: wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) });
 
-/** The schema as shown to the agent (query_db's description and its SQL error messages). */
-export const DATABASE_SCHEMA =
-  "countries(code TEXT PRIMARY KEY -- ISO 3166 alpha-2 e.g. 'FR', name, continent, population INTEGER, area_km2 INTEGER, " +
-  "capital, currency -- ISO 4217 e.g. 'EUR'); cities(id INTEGER PRIMARY KEY, name, country_code -- countries.code, " +
-  "population INTEGER, is_capital INTEGER 0/1, lat REAL, lon REAL)";
+const SQLITE_HEAP_LIMIT_BYTES = 64 * 1024 * 1024;
 
 const DDL = `
 CREATE TABLE countries (
@@ -76,6 +72,8 @@ export function withDatabase<T>(image: Uint8Array, use: (db: Database) => T): T 
   const db = new SQL.Database(image);
   try {
     db.run("PRAGMA query_only = ON");
+    // sqlite's heap (sorts, temporary b-trees, long strings) stays within what the SQL worker can hold
+    db.run(`PRAGMA hard_heap_limit = ${SQLITE_HEAP_LIMIT_BYTES}`);
     return use(db);
   } finally {
     db.close();

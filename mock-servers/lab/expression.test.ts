@@ -2,6 +2,11 @@ import { describe, expect, it } from "vitest";
 import { ExpressionError, evaluateExpression } from "./expression.ts";
 
 describe("evaluateExpression", () => {
+  it("reads a long flat expression in one pass", () => {
+    // 9,999 characters: the tokenizer used to copy the rest of the input at every token
+    expect(evaluateExpression(`${"1+".repeat(4_999)}1`)).toBe(5_000);
+  });
+
   it.each([
     // precedence
     ["2 + 3 * 4", 14],
@@ -69,6 +74,12 @@ describe("evaluateExpression", () => {
     ["5 % 0", "math_error", /Modulo by zero/],
     ["sqrt(-1)", "math_error", /sqrt\(-1\) is not a real number/],
     ["10 ^ 400", "math_error", /too large/],
+    ["9^9^9^9^9", "math_error", /too large/],
+    // hostile inputs: refused with a code of their own, never a stack overflow
+    [`${"(".repeat(50_000)}1${")".repeat(50_000)}`, "too_long", /100001 characters; at most 10000/],
+    [`${"(".repeat(4_000)}1${")".repeat(4_000)}`, "too_deep", /nests deeper than 200 levels/],
+    [`${"-".repeat(5_000)}1`, "too_deep", /nests deeper/],
+    [`${"2^".repeat(4_000)}2`, "too_deep", /nests deeper/],
   ])("rejects %j with %s", (expression, code, message) => {
     let caught: unknown;
     try {

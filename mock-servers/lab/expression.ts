@@ -11,7 +11,12 @@
  *   primary    := number | constant | function "(" arguments ")" | "(" additive ")"
  */
 
-export type ExpressionErrorCode = "syntax_error" | "unknown_identifier" | "math_error";
+export type ExpressionErrorCode = "syntax_error" | "unknown_identifier" | "math_error" | "too_long" | "too_deep";
+
+/** Longer inputs are refused before parsing: no real expression comes near it. */
+export const MAX_EXPRESSION_CHARS = 10_000;
+/** Nesting (parentheses, function calls, signs, exponents) beyond this is refused, not a stack overflow. */
+export const MAX_EXPRESSION_DEPTH = 200;
 
 /** A failure to parse or evaluate an expression; `position` is the 0-based character offset, when known. */
 export class ExpressionError extends Error {
@@ -90,7 +95,23 @@ function roundTo(x: number, digits: number): number {
   return (Math.sign(x) * Math.round(Math.abs(x) * factor)) / factor;
 }
 
+const NUMBER = /(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/y;
+const IDENTIFIER = /[A-Za-z_][A-Za-z_0-9]*/y;
+
+/** Sticky regexes match at `i` without copying the rest of the input: linear in its length. */
+function matchAt(pattern: RegExp, source: string, i: number): string | undefined {
+  pattern.lastIndex = i;
+  return pattern.exec(source)?.[0];
+}
+
 function tokenize(source: string): Token[] {
+  if (source.length > MAX_EXPRESSION_CHARS) {
+    throw new ExpressionError(
+      "too_long",
+      `The expression has ${source.length} characters; at most ${MAX_EXPRESSION_CHARS} are accepted`,
+      source,
+    );
+  }
   const tokens: Token[] = [];
   let i = 0;
   while (i < source.length) {
@@ -99,16 +120,16 @@ function tokenize(source: string): Token[] {
       i += 1;
       continue;
     }
-    const number = /^(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/.exec(source.slice(i));
+    const number = matchAt(NUMBER, source, i);
     if (number) {
-      tokens.push({ kind: "number", text: number[0], position: i, value: Number(number[0]) });
-      i += number[0].length;
+      tokens.push({ kind: "number", text: number, position: i, value: Number(number) });
+      i += number.length;
       continue;
     }
-    const identifier = /^[A-Za-z_][A-Za-z_0-9]*/.exec(source.slice(i));
+    const identifier = matchAt(IDENTIFIER, source, i);
     if (identifier) {
-      tokens.push({ kind: "identifier", text: identifier[0], position: i });
-      i += identifier[0].length;
+      tokens.push({ kind: "identifier", text: identifier, position: i });
+      i += identifier.length;
       continue;
     }
     if (source.startsWith("**", i)) {
@@ -134,6 +155,7 @@ function tokenize(source: string): Token[] {
 
 class Parser {
   private index = 0;
+  private depth = 0;
   constructor(
     private readonly source: string,
     private readonly tokens: Token[],
@@ -149,7 +171,23 @@ class Parser {
     return value;
   }
 
+  /** Every nesting (parentheses, arguments, signs, exponents) passes through here or unary(). */
+  private nested<T>(parse: () => T): T {
+    if (++this.depth > MAX_EXPRESSION_DEPTH) {
+      throw this.error("too_deep", `The expression nests deeper than ${MAX_EXPRESSION_DEPTH} levels`, this.peek());
+    }
+    try {
+      return parse();
+    } finally {
+      this.depth -= 1;
+    }
+  }
+
   private additive(): number {
+    return this.nested(() => this.sum());
+  }
+
+  private sum(): number {
     let value = this.term();
     while (this.isOperator("+") || this.isOperator("-")) {
       const operator = this.next().text;
@@ -175,6 +213,10 @@ class Parser {
   }
 
   private unary(): number {
+    return this.nested(() => this.signed());
+  }
+
+  private signed(): number {
     if (this.isOperator("-")) {
       this.next();
       return -this.unary();

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TOOL_ERROR_CODES } from "../../src/mcp/retry.ts";
 import { ToolError } from "../kit/index.ts";
 import { openTestServer, type TestServer } from "../kit/testing.ts";
-import { withDatabase } from "./database.ts";
+import { buildDatabaseImage, withDatabase } from "./database.ts";
 import { type LabState, labServer } from "./server.ts";
 import { assertSingleSelect } from "./sql-guard.ts";
-import { createLabState } from "./state.ts";
 
 let server: TestServer<LabState>;
 beforeAll(async () => {
@@ -101,10 +101,29 @@ describe("query_db", () => {
   });
 });
 
+describe("query_db's budget (a worker thread, stopped at its time limit)", () => {
+  it.each([
+    [
+      "a recursive CTE without end",
+      "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c",
+    ],
+    ["a four-way cross join", "SELECT count(*) FROM cities a, cities b, cities c, cities d"],
+  ])("stops %s with a time-limit error of its own, and answers the next query", async (_label, sql) => {
+    const outcome = await server.call("query_db", { sql });
+    expect(outcome).toMatchObject({ kind: "rpc_error", code: TOOL_ERROR_CODES.timeLimit });
+    expect(outcome.kind === "rpc_error" && outcome.message).toMatch(/time limit of 2000 ms/);
+    expect((await query("SELECT COUNT(*) AS n FROM cities")).rows).toEqual([{ n: 170 }]);
+  });
+
+  it("answers a query whose value outgrows sqlite's heap limit with an SQL error", async () => {
+    const outcome = await server.call("query_db", { sql: "SELECT length(printf('%.*c', 500000000, 'x'))" });
+    expect(outcome).toMatchObject({ kind: "tool_error", text: expect.stringMatching(/^sql_error: .*memory/) });
+  });
+});
+
 describe("read-only database (second guard)", () => {
   it("refuses writes even when the SQL check is bypassed", () => {
-    const { dbImage } = createLabState();
-    withDatabase(dbImage, (db) => {
+    withDatabase(buildDatabaseImage(), (db) => {
       for (const sql of [
         "DELETE FROM cities",
         "UPDATE countries SET name = 'x'",
@@ -117,8 +136,7 @@ describe("read-only database (second guard)", () => {
   });
 
   it("loses even a write that switched query_only off, because every query runs on a copy", async () => {
-    const { dbImage } = server.mock.state;
-    withDatabase(dbImage, (db) => {
+    withDatabase(buildDatabaseImage(), (db) => {
       db.run("PRAGMA query_only = OFF; DELETE FROM cities;");
       expect(db.exec("SELECT COUNT(*) FROM cities")[0]!.values).toEqual([[0]]);
     });

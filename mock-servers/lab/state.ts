@@ -1,4 +1,3 @@
-import { buildDatabaseImage } from "./database.ts";
 import filesFixture from "./fixtures/files.json" with { type: "json" };
 import { LAB_ROOT, parentOf } from "./paths.ts";
 
@@ -14,22 +13,14 @@ export interface LabState {
   /** Every directory under /lab (including /lab itself), sorted. */
   directories: string[];
   finish: FinishRecord | null;
-  /** SQLite file image of the geography database (queries run on a copy); non-enumerable so dumps stay plain JSON. */
-  readonly dbImage: Uint8Array;
 }
 
-/** The database never changes (SELECT only, queries run on a copy): built once per process, shared by every reset. */
-let databaseImage: Uint8Array | undefined;
-
-/** Fresh state from the fixtures: the file tree (directories derived from file paths) and the database. */
+/** Fresh state from the fixtures: the file tree (directories derived from file paths); the database lives in the SQL worker (sql-workers.ts). */
 export function createLabState(): LabState {
   const files: Record<string, string> = { ...filesFixture.files };
   const directories = new Set<string>([LAB_ROOT, ...filesFixture.directories]);
   for (const path of [...Object.keys(files), ...filesFixture.directories]) {
     for (let dir = parentOf(path); dir.startsWith(LAB_ROOT); dir = parentOf(dir)) directories.add(dir);
   }
-  const state = { files, directories: [...directories].sort(), finish: null } as Omit<LabState, "dbImage">;
-  databaseImage ??= buildDatabaseImage();
-  Object.defineProperty(state, "dbImage", { value: databaseImage, enumerable: false });
-  return state as LabState;
+  return { files, directories: [...directories].sort(), finish: null };
 }

@@ -11,9 +11,11 @@ import type { RunSummary } from "../bench/run/compare-configs.ts";
 import { parseShard } from "../bench/run/matrix.ts";
 import type { Rate, SummaryRow } from "../bench/scoring/index.ts";
 import { OnsetlabError } from "../errors.ts";
+import { FAULTS_ENV, type FaultConfig, parseFaults } from "../mcp/faults.ts";
 import { checkRecordTarget } from "../models/cassette.ts";
 import { FlagError, parsePositiveInt, parseTransport } from "./flags.ts";
 import { startProgress } from "./progress.ts";
+import { StopOnSignal } from "./stop-signal.ts";
 
 interface BenchFlags {
   model?: string;
@@ -32,6 +34,7 @@ interface BenchFlags {
   record?: string;
   append?: boolean;
   replay?: string;
+  faults?: string;
   transport: string;
   models?: string;
   strategy?: string;
@@ -64,6 +67,10 @@ export function registerBenchCommand(program: Command): void {
     .option("--append", "with --record: add to a cassette that already holds calls")
     .option("--replay <file>", "answer every model request from a cassette")
     .option("--transport <kind>", "stdio | memory", "memory")
+    .option(
+      "--faults <json>",
+      `fault injection on every mock server, either transport, e.g. '{"transientRate":0.1,"seed":1}' (default: $${FAULTS_ENV})`,
+    )
     .option("--models <file>", "a models.yaml other than the repository's")
     .option("--strategy <name>", "override the strategy of every configuration (auto|rewoo|react|native|jsonl)")
     .option("--filter-n <n>", "override the tool filter of every configuration (a number or all)")
@@ -74,30 +81,33 @@ export function registerBenchCommand(program: Command): void {
       const progress = startProgress({ label: "bench", total: 1 });
       let total = 0;
       const controller = new AbortController();
-      const stop = () => controller.abort();
-      process.once("SIGINT", stop);
-      let outcome: Awaited<ReturnType<typeof runBench>>;
-      try {
-        outcome = await runBench({
-          request,
-          resume: flags.resume,
-          concurrency: flags.concurrency ? parsePositiveInt("--concurrency", flags.concurrency) : undefined,
-          threads: flags.threads ? parsePositiveInt("--threads", flags.threads) : undefined,
-          modelsFile: flags.models,
-          cli: cliOverrides(flags),
-          signal: controller.signal,
-          onProgress: ({ done, total: all, running }) => {
-            if (all !== total) {
-              total = all;
-              progress.setTotal(all);
-            }
-            progress.update(done, runningText(running));
-          },
+      const stop = new StopOnSignal(controller);
+      const outcome = await runBench({
+        request,
+        resume: flags.resume,
+        concurrency: flags.concurrency ? parsePositiveInt("--concurrency", flags.concurrency) : undefined,
+        threads: flags.threads ? parsePositiveInt("--threads", flags.threads) : undefined,
+        modelsFile: flags.models,
+        cli: cliOverrides(flags),
+        signal: controller.signal,
+        onStarted: (runId, dir) => stop.started(runId, dir),
+        onProgress: ({ done, total: all, running }) => {
+          if (all !== total) {
+            total = all;
+            progress.setTotal(all);
+          }
+          progress.update(done, runningText(running));
+        },
+      })
+        .finally(() => {
+          progress.stop();
+          stop.dispose();
+        })
+        .catch((error: unknown) => {
+          stop.exitIfStopped();
+          throw error;
         });
-      } finally {
-        process.off("SIGINT", stop);
-        progress.stop();
-      }
+      stop.exitIfStopped();
       const { summary, runId, failures, skipped } = outcome;
       process.stdout.write(flags.json ? `${JSON.stringify(jsonSummary(summary))}\n` : renderTable(summary));
       process.stderr.write(
@@ -146,7 +156,15 @@ function benchRequest(flags: BenchFlags): BenchRequest {
     transport: parseTransport(flags.transport),
     ...(flags.record ? { record: flags.record } : {}),
     ...(flags.replay ? { replay: flags.replay } : {}),
+    ...faultsOf(flags.faults),
   };
+}
+
+/** `--faults`, else $MOCK_MCP_FAULTS: either way recorded in run.json and applied on both transports. */
+function faultsOf(flag: string | undefined): { faults?: FaultConfig } {
+  if (flag !== undefined) return { faults: parseFaults(flag, "--faults") };
+  const variable = process.env[FAULTS_ENV];
+  return variable ? { faults: parseFaults(variable, FAULTS_ENV) } : {};
 }
 
 export function parseSeed(text: string): number {

@@ -91,12 +91,32 @@ describe("ClientPool (in-process)", () => {
     await pool.close();
   });
 
-  it("treats a call that outlives its time limit as a retryable timeout", async () => {
+  it("gives up on a call that outlives its time limit and restarts the server that may be stuck", async () => {
     const pool = await openPool(30);
     await pool.setFaults("counter", { latencyMs: 100 });
     const result = await pool.callTool("increment", { name: "a" });
     expect(result).toMatchObject({ ok: false, error: { kind: "timeout", code: -32001 } });
-    expect(result.attempts).toHaveLength(4);
+    expect(result.attempts).toEqual([expect.objectContaining({ outcome: "timeout", restartedAfter: true })]);
+    expect(pool.restartCount("counter")).toBe(1);
+    // the restarted server starts without the latency: the next call answers
+    expect(await pool.callTool("increment", { name: "a" })).toMatchObject({ ok: true, data: { value: 2 } });
+    await pool.close();
+  });
+
+  it("sets its faults on every server at connect and again after a restart", async () => {
+    const pool = await ClientPool.open(registry, {
+      transport: "memory",
+      inProcess: { counter: counterFactory },
+      retryDelaysMs: [0, 0, 0],
+      faults: { crashAfter: 2 },
+    });
+    expect(await pool.callTool("increment", { name: "a" })).toMatchObject({ ok: true });
+    // the 2nd call crashes the server; the restarted one has the faults again, so its 2nd call (our 3rd) crashes it too
+    for (const restarts of [1, 2]) {
+      const crashed = await pool.callTool("increment", { name: "a" });
+      expect(crashed.attempts.map((attempt) => attempt.outcome)).toEqual(["transient", "ok"]);
+      expect(pool.restartCount("counter")).toBe(restarts);
+    }
     await pool.close();
   });
 

@@ -1,6 +1,7 @@
 import { type CallToolResult, CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { type InProcessFactory, openConnection, type ServerConnection, type TransportKind } from "./connection.ts";
 import { ToolNameConflictError, UnknownServerError } from "./errors.ts";
+import type { FaultConfig } from "./faults.ts";
 import { OutputValidator } from "./output-validation.ts";
 import type { Registry, RegistryEntry } from "./registry.ts";
 import { classifyError, RETRY_DELAYS_MS } from "./retry.ts";
@@ -15,6 +16,8 @@ export interface PoolOptions {
   retryDelaysMs?: readonly number[];
   /** Per-attempt time limit of a tool call (default 30 s). */
   callTimeoutMs?: number;
+  /** Fault injection on every mock server, set at connect and again after every restart (`--faults`). */
+  faults?: FaultConfig;
 }
 
 interface LiveServer {
@@ -65,6 +68,7 @@ export class ClientPool implements ToolHost {
       const live = await Promise.all(entries.map((entry) => pool.connect(entry)));
       for (const server of live) pool.servers.set(server.entry.name, server);
       for (const server of live) await pool.indexTools(server);
+      await Promise.all(live.map((server) => pool.applyFaults(server)));
     } catch (error) {
       await pool.close();
       throw error;
@@ -121,6 +125,10 @@ export class ClientPool implements ToolHost {
         return { ...outcome, attempts, durationMs: performance.now() - started };
       } catch (error) {
         const classified = classifyError(error, options.signal);
+        const delay = delays[attempt - 1];
+        const retrying = classified.retry && delay !== undefined;
+        // a server that may be stuck (no answer in time) is replaced for the calls after this one
+        const restartAfter = classified.restart && !retrying;
         attempts.push({
           attempt,
           durationMs: performance.now() - attemptStart,
@@ -128,10 +136,11 @@ export class ClientPool implements ToolHost {
           code: classified.code,
           message: classified.message,
           ...(restarted ? { restartedServer: true } : {}),
+          ...(restartAfter ? { restartedAfter: true } : {}),
         });
         restarted = false;
-        const delay = delays[attempt - 1];
-        if (!classified.retry || delay === undefined) {
+        if (restartAfter) await this.restart(server);
+        if (!retrying) {
           const data = error instanceof Error && "data" in error ? (error.data as { missing?: string[] }) : undefined;
           return {
             ok: false,
@@ -183,8 +192,8 @@ export class ClientPool implements ToolHost {
     return (await this.control(server, CONTROL.check, { expect, args })) as { pass: boolean; detail: string };
   }
 
-  /** Fault injection on a mock server (off by default). A restarted server starts without faults. */
-  async setFaults(server: string, config: Record<string, unknown>): Promise<void> {
+  /** Fault injection on a mock server (off by default). A restarted server gets the pool's `faults` only. */
+  async setFaults(server: string, config: FaultConfig): Promise<void> {
     await this.control(server, CONTROL.faults, { config });
   }
 
@@ -213,6 +222,11 @@ export class ClientPool implements ToolHost {
     await server.connection.close().catch(() => undefined);
     server.connection = (await this.connect(server.entry)).connection;
     server.restarts += 1;
+    await this.applyFaults(server);
+  }
+
+  private async applyFaults(server: LiveServer): Promise<void> {
+    if (this.options.faults && server.entry.mock) await this.setFaults(server.entry.name, { ...this.options.faults });
   }
 
   private async indexTools(server: LiveServer): Promise<void> {
@@ -284,8 +298,17 @@ function sleep(ms: number): Promise<void> {
 }
 
 let hooksInstalled = false;
+let stopSignalsOwned = false;
 
-/** No orphan processes: close pools on SIGINT/SIGTERM, kill any child still alive on exit. */
+/**
+ * A command that stops gracefully on SIGINT/SIGTERM (bench: the run finishes its records and says how to resume)
+ * decides itself when to exit; the pools' hook then leaves the signal alone (children are still killed on exit).
+ */
+export function ownStopSignals(owned: boolean): void {
+  stopSignalsOwned = owned;
+}
+
+/** No orphan processes: close pools on SIGINT/SIGTERM (unless the command handles them), kill any child still alive on exit. */
 function installExitHooks(): void {
   if (hooksInstalled) return;
   hooksInstalled = true;
@@ -304,8 +327,10 @@ function installExitHooks(): void {
     ["SIGINT", 130],
     ["SIGTERM", 143],
   ] as const) {
-    process.once(signal, () => {
+    const onSignal = () => {
+      if (stopSignalsOwned) return;
       void Promise.all([...livePools].map((pool) => pool.close())).finally(() => process.exit(code));
-    });
+    };
+    process.on(signal, onSignal);
   }
 }

@@ -25,10 +25,10 @@ export type ToolErrorKind =
   | "tool_error" // the tool ran and reported a domain failure (isError result)
   | "invalid_params" // -32602: bad or missing arguments
   | "unknown_tool"
-  | "transient" // -32603, timeout, connection loss: retried
-  | "permanent" // -32002 and other non-retryable JSON-RPC errors
+  | "transient" // -32603, connection loss: retried
+  | "permanent" // -32002, a tool's memory budget (-32011) or deterministic failure (-32012), other codes
   | "schema_violation" // structuredContent breaks the tool's outputSchema
-  | "timeout"
+  | "timeout" // no answer in time (-32001), or the tool stopped at its time budget (-32010): never retried
   | "aborted";
 
 export interface ToolAttempt {
@@ -39,6 +39,8 @@ export interface ToolAttempt {
   message?: string;
   /** The server had crashed and was restarted before this attempt; its state was reset. */
   restartedServer?: boolean;
+  /** The server may have been stuck (no answer in time): it was restarted after this attempt, its state reset. */
+  restartedAfter?: boolean;
 }
 
 export interface ToolCallError {

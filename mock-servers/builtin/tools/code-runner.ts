@@ -1,5 +1,6 @@
 import type { ToolSpec } from "../../kit/index.ts";
-import { runInSandbox, SANDBOX_MEMORY_LIMIT_BYTES } from "../sandbox.ts";
+import { SANDBOX_MEMORY_LIMIT_BYTES } from "../sandbox.ts";
+import { runSandboxBounded } from "../sandbox-workers.ts";
 
 const DEFAULT_TIMEOUT_MS = 1000;
 const MAX_TIMEOUT_MS = 5000;
@@ -43,6 +44,5 @@ export const codeRunnerTool: ToolSpec<unknown> = {
     additionalProperties: false,
   },
   annotations: { title: "Code runner (JavaScript sandbox)", readOnlyHint: true, openWorldHint: false },
-  handler: (args, { now }) =>
-    runInSandbox(String(args.code), { timeoutMs: Number(args.timeout_ms ?? DEFAULT_TIMEOUT_MS), now }),
+  handler: (args, { now }) => runSandboxBounded(String(args.code), Number(args.timeout_ms ?? DEFAULT_TIMEOUT_MS), now),
 };

@@ -21,6 +21,7 @@ import {
   resolveModel,
 } from "../../config/models-yaml.ts";
 import { InputError } from "../../errors.ts";
+import type { FaultConfig } from "../../mcp/faults.ts";
 import { providerId } from "../../models/factory.ts";
 import { REPO_ROOT } from "../../paths.ts";
 import { datasetHash, narrowItems, selectItems } from "../dataset/select.ts";
@@ -64,6 +65,8 @@ export interface BenchRequest {
   transport: "stdio" | "memory";
   record?: string;
   replay?: string;
+  /** Fault injection on every mock server (`--faults`, or MOCK_MCP_FAULTS), on either transport. */
+  faults?: FaultConfig;
 }
 
 export interface RunManifest {
@@ -104,6 +107,8 @@ export interface BenchOptions {
   /** CLI flags over the configuration axes (highest precedence). */
   cli?: AgentConfigInput;
   onProgress?: (progress: BenchProgress) => void;
+  /** The run's id and folder, once run.json is written (a stop signal's message names them). */
+  onStarted?: (runId: string, dir: string) => void;
   signal?: AbortSignal;
 }
 
@@ -230,6 +235,7 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
   const providers = providerCache(entries, items, request, outage);
   for (const entry of entries) providers(entry.name, 0);
   writeJsonAtomic(join(dir, RUN_FILES.run), manifest);
+  options.onStarted?.(runId, dir);
 
   const byId = new Map(items.map((item) => [item.id, item]));
   const appender = new JsonlAppender(recordsFile);

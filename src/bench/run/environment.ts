@@ -6,6 +6,7 @@
  */
 import { mockServerFactories } from "../../../mock-servers/index.ts";
 import type { Exposure } from "../../agent/index.ts";
+import type { FaultConfig } from "../../mcp/faults.ts";
 import { ClientPool } from "../../mcp/pool.ts";
 import type { Registry } from "../../mcp/registry.ts";
 import type { CallOptions, ToolCallResult, ToolDefinition, ToolHost } from "../../mcp/types.ts";
@@ -88,6 +89,8 @@ export interface MockEnvironmentOptions {
   pools: number;
   /** The run seed: it picks each item's distractor servers (session.ts). */
   seed: number;
+  /** Fault injection on every mock server. */
+  faults?: FaultConfig;
 }
 
 /** The registry's servers, `pools` times over; a query leases a pool, and its touched servers are reset. */
@@ -110,7 +113,11 @@ export class MockEnvironment implements ToolEnvironment {
       // one at a time: N × 8 stdio servers starting at once would only contend for the same two cores
       for (let index = 0; index < options.pools; index++) {
         pools.push(
-          await ClientPool.open(options.registry, { transport: options.transport, inProcess: mockServerFactories }),
+          await ClientPool.open(options.registry, {
+            transport: options.transport,
+            inProcess: mockServerFactories,
+            ...(options.faults ? { faults: options.faults } : {}),
+          }),
         );
       }
     } catch (error) {

@@ -65,6 +65,7 @@ export async function runShare(spec: ShareSpec, tasks: readonly Task[], hooks: S
         transport: spec.request.transport,
         pools: spec.concurrency,
         seed: spec.request.seed,
+        ...(spec.request.faults ? { faults: spec.request.faults } : {}),
       });
   const spanLines: string[] = [];
   const tracer = startQueryTracer(spec.runId, spec.spanParent, (line) => {

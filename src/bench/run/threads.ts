@@ -4,8 +4,9 @@
  * runShare with servers and providers of its own and posts every finished task's lines back; the main
  * thread alone writes the files, so records stay whole lines and a killed run loses nothing it finished.
  */
-import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
+import { isMainThread, parentPort, type Worker, workerData } from "node:worker_threads";
 import { OnsetlabError } from "../../errors.ts";
+import { startModuleWorker } from "../../worker-start.ts";
 import type { TaskFailure } from "./execute.ts";
 import type { Task } from "./matrix.ts";
 import { ModelOutageWatch } from "./model-outage.ts";
@@ -61,16 +62,9 @@ export function runShareInThread(
   });
 }
 
-/**
- * A worker running this module. From sources (tsx), Node 20 does not apply the parent's TypeScript loader
- * to a worker's entry, so the worker registers tsx first; a bundled build runs its .js entry directly.
- */
+/** A worker running this module (its own chunk in a bundled build: scripts/build.ts). */
 function startWorker(input: ThreadInput): Worker {
-  const self = import.meta.url;
-  if (!self.endsWith(".ts")) return new Worker(new URL(self), { workerData: input });
-  const tsx = import.meta.resolve("tsx/esm/api");
-  const bootstrap = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(self)}); })`;
-  return new Worker(bootstrap, { eval: true, workerData: input });
+  return startModuleWorker(new URL(import.meta.url), { workerData: input });
 }
 
 /** The worker's side: run the share, post each finished task, then the failures. */
