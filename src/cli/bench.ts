@@ -34,11 +34,16 @@ interface BenchFlags {
   models?: string;
   strategy?: string;
   filterN?: string;
+  numCtx?: string;
+  allowInvalid?: boolean;
   json?: boolean;
 }
 
 /** A run finished, but some tasks could not be run by the harness: exit 1, resume to retry them. */
 export class HarnessFailuresError extends OnsetlabError {}
+
+/** More than INVALID_LIMIT of a row's items could not be scored, and --allow-invalid was not given: exit 1. */
+export class TooManyInvalidError extends OnsetlabError {}
 
 export function registerBenchCommand(program: Command): void {
   program
@@ -63,6 +68,8 @@ export function registerBenchCommand(program: Command): void {
     .option("--models <file>", "a models.yaml other than the repository's")
     .option("--strategy <name>", "override the strategy of every configuration (auto|rewoo|react|native|jsonl)")
     .option("--filter-n <n>", "override the tool filter of every configuration (a number or all)")
+    .option("--num-ctx <n>", "the context window of every request to Ollama (default: models.yaml, `auto`)")
+    .option("--allow-invalid", "exit 0 even when more than 5% of a row's items are invalid")
     .option("--json", "print the summary as JSON for machines")
     .action(async (flags: BenchFlags) => {
       const request = benchRequest(flags);
@@ -105,7 +112,39 @@ export function registerBenchCommand(program: Command): void {
           `${failures.length} tasks could not be run (first: ${first.task.key}: ${first.message}); fix the cause and run with --resume ${runId}`,
         );
       }
+      const over = rowsOverInvalidLimit(summary.rows);
+      if (over.length > 0 && !flags.allowInvalid) {
+        throw new TooManyInvalidError(
+          "TOO_MANY_INVALID",
+          `more than ${INVALID_LIMIT * 100}% of the items are invalid in ${over.map(invalidText).join("; ")}: ` +
+            "their numbers measure the server's limits, not the model (see README, Running against a real server); " +
+            "pass --allow-invalid to accept them",
+        );
+      }
     });
+}
+
+/** A row with more than this share of its items invalid fails the run (unless --allow-invalid). */
+export const INVALID_LIMIT = 0.05;
+
+export function invalidTotal(row: SummaryRow): number {
+  return Object.values(row.invalid).reduce((sum, count) => sum + count, 0);
+}
+
+export function rowsOverInvalidLimit(rows: readonly SummaryRow[]): SummaryRow[] {
+  return rows.filter((row) => {
+    const invalid = invalidTotal(row);
+    return invalid > 0 && invalid / (row.n + invalid) > INVALID_LIMIT;
+  });
+}
+
+/** `qwen2.5:3b × jsonl: 12 of 60 (context_overflow 12)`. */
+function invalidText(row: SummaryRow): string {
+  const reasons = Object.entries(row.invalid)
+    .filter(([, count]) => count > 0)
+    .map(([reason, count]) => `${reason} ${count}`)
+    .join(", ");
+  return `${row.model} × ${row.config}: ${invalidTotal(row)} of ${row.n + invalidTotal(row)} (${reasons})`;
 }
 
 function benchRequest(flags: BenchFlags): BenchRequest {
@@ -138,6 +177,7 @@ function benchRequest(flags: BenchFlags): BenchRequest {
     transport: parseTransport(flags.transport),
     ...(flags.record ? { record: flags.record } : {}),
     ...(flags.replay ? { replay: flags.replay } : {}),
+    ...(flags.numCtx ? { numCtx: parsePositiveInt("--num-ctx", flags.numCtx) } : {}),
   };
 }
 
@@ -179,14 +219,17 @@ const num = (value: number | null | undefined, digits = 1) =>
 function renderTable(summary: RunSummary): string {
   const label = summary.simulated
     ? " (simulated)"
-    : summary.replayedFrom
-      ? ` (replayed from ${summary.replayedFrom})`
-      : "";
+    : summary.standin
+      ? " (simulated (stand-in))"
+      : summary.replayedFrom
+        ? ` (replayed from ${summary.replayedFrom})`
+        : "";
   const table = new Table({
     head: [
       "model",
       "config",
       "n",
+      "invalid",
       "task success [95% CI]",
       "tool choice",
       "params",
@@ -200,6 +243,7 @@ function renderTable(summary: RunSummary): string {
       row.model,
       row.config,
       row.n,
+      invalidTotal(row),
       `${pct(row.taskSuccess)}${ci(row.taskSuccess)}`,
       pct(row.toolChoice),
       pct(row.paramAccuracy),
@@ -208,7 +252,10 @@ function renderTable(summary: RunSummary): string {
       `${num(row.p50Ms?.value, 0)} / ${num(row.p95Ms?.value, 0)}`,
     ]);
   }
-  return `Results${label}\n${table.toString()}\n`;
+  const warnings = summary.rows
+    .filter((row) => invalidTotal(row) > 0)
+    .map((row) => `warning: ${invalidText(row)} invalid items, left out of every rate\n`);
+  return `Results${label}\n${table.toString()}\n${warnings.join("")}`;
 }
 
 /** The --json shape: `{runId, simulated, rows: [{model, config, n, taskSuccess, taskSuccessCi, …}]}`. */
@@ -216,6 +263,7 @@ export function jsonSummary(summary: RunSummary): Record<string, unknown> {
   return {
     runId: summary.runId,
     simulated: summary.simulated,
+    ...(summary.standin ? { standin: true } : {}),
     ...(summary.replayedFrom ? { replayedFrom: summary.replayedFrom } : {}),
     records: summary.records,
     rows: summary.rows.map(jsonRow),
@@ -237,7 +285,7 @@ function jsonRow(row: SummaryRow): Record<string, unknown> {
     rescueRate: row.rescueRate,
     wrongInjectionRate: row.wrongInjectionRate,
   };
-  const flat: Record<string, unknown> = { model: row.model, config: row.config, n: row.n };
+  const flat: Record<string, unknown> = { model: row.model, config: row.config, n: row.n, invalid: row.invalid };
   for (const [name, rate] of Object.entries(rates)) {
     flat[name] = rate.value;
     flat[`${name}Ci`] = rate.lo === null ? null : [rate.lo, rate.hi];

@@ -77,7 +77,7 @@ const optionsSchema = z.strictObject({
   temperature: z.number().min(0).optional(),
   seed: z.number().int().optional(),
   num_predict: positiveInt.optional(),
-  num_ctx: positiveInt.optional(),
+  num_ctx: z.union([positiveInt, z.literal("auto")]).optional(),
   stop: z.array(z.string()).optional(),
   keep_alive: z.union([z.string(), z.number()]).optional(),
 });
@@ -96,6 +96,8 @@ const modelSchema = z
     profile: z.string().min(1).optional(),
     options: optionsSchema.optional(),
     timeout_ms: positiveInt.optional(),
+    think: z.boolean().optional(),
+    context_window: positiveInt.optional(),
     agent: axesSchema.optional(),
   })
   .superRefine((entry, context) => {
@@ -105,6 +107,8 @@ const modelSchema = z
       ["api_key_env", "openai"],
       ["allow_remote", "openai"],
       ["profile", "sim"],
+      ["think", "ollama"],
+      ["context_window", "openai"],
     ];
     for (const [key, provider] of onlyFor) {
       if (entry[key] !== undefined && entry.provider !== provider) {
@@ -247,7 +251,13 @@ function toModelEntry(name: string, entry: FileModel, source: string): ModelEntr
   });
   switch (entry.provider) {
     case "ollama":
-      return dropUndefined({ ...base, provider: "ollama", model: entry.model ?? name, host: entry.host });
+      return dropUndefined({
+        ...base,
+        provider: "ollama",
+        model: entry.model ?? name,
+        host: entry.host,
+        think: entry.think,
+      });
     case "openai":
       return dropUndefined({
         ...base,
@@ -256,6 +266,7 @@ function toModelEntry(name: string, entry: FileModel, source: string): ModelEntr
         baseUrl: entry.base_url,
         apiKeyEnv: entry.api_key_env,
         allowRemote: entry.allow_remote ?? false,
+        contextWindow: entry.context_window,
       });
     case "sim": {
       const profile = entry.profile!.replace(/^sim:/, "");
@@ -266,7 +277,12 @@ function toModelEntry(name: string, entry: FileModel, source: string): ModelEntr
 
 /** models.yaml's `options` use Ollama's names (num_predict, num_ctx, keep_alive), so Ollama's mapping reads them. */
 function toGenerationOptions(options: FileModel["options"]): GenerationOptions {
-  return fromOllamaOptions(options, options?.keep_alive);
+  const numCtx = options?.num_ctx;
+  const mapped = fromOllamaOptions(
+    numCtx === "auto" ? { ...options, num_ctx: undefined } : (options as Parameters<typeof fromOllamaOptions>[0]),
+    options?.keep_alive,
+  );
+  return numCtx === "auto" ? { ...mapped, numCtx } : mapped;
 }
 
 // ─── resolution ─────────────────────────────────────────────────────────────────────────────────

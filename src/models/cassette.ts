@@ -29,8 +29,10 @@ import type {
   CompletionRequest,
   CompletionResponse,
   GenerationOptions,
+  ModelFacts,
   ModelProvider,
   ModelStage,
+  WarmUp,
 } from "./types.ts";
 
 export const CASSETTE_VERSION = 1;
@@ -90,6 +92,10 @@ export function requestKey(request: CassetteRequest): string {
 
 /** Wraps a provider: every call goes through, and its request and answer are appended to `file`. */
 export class RecordingProvider implements ModelProvider {
+  /** The server's facts and the warm-up go straight to the server: they are not answers to replay. */
+  readonly describe?: () => Promise<ModelFacts>;
+  readonly warmUp?: () => Promise<WarmUp>;
+
   constructor(
     private readonly inner: ModelProvider,
     readonly file: string,
@@ -98,6 +104,8 @@ export class RecordingProvider implements ModelProvider {
     warn: Warn = defaultWarn,
   ) {
     prepareForAppend(file, warn);
+    if (inner.describe) this.describe = () => inner.describe!();
+    if (inner.warmUp) this.warmUp = () => inner.warmUp!();
   }
 
   async complete(request: CompletionRequest): Promise<CompletionResponse> {

@@ -21,6 +21,8 @@ interface ProviderEntryBase {
 export interface OllamaProviderEntry extends ProviderEntryBase {
   provider: "ollama";
   host?: string;
+  /** A thinking model thinks in stage calls only with `think: true`. */
+  think?: boolean;
 }
 
 export interface OpenAIProviderEntry extends ProviderEntryBase {
@@ -29,6 +31,8 @@ export interface OpenAIProviderEntry extends ProviderEntryBase {
   /** The NAME of the environment variable holding the key. */
   apiKeyEnv?: string;
   allowRemote: boolean;
+  /** The server's context window, when /v1/models does not give it. */
+  contextWindow?: number;
 }
 
 export interface SimProviderEntry extends ProviderEntryBase {

@@ -43,6 +43,7 @@ function liveProvider(entry: ProviderEntry, deps: ProviderDeps): ModelProvider {
         host: entry.host,
         options: entry.options,
         timeoutMs: entry.timeoutMs,
+        think: entry.think,
       });
     case "openai":
       return new OpenAIProvider({
@@ -53,6 +54,7 @@ function liveProvider(entry: ProviderEntry, deps: ProviderDeps): ModelProvider {
         options: entry.options,
         timeoutMs: entry.timeoutMs,
         source: entry.source,
+        contextWindow: entry.contextWindow,
       });
     case "sim":
       if (!deps.gold) {

@@ -31,6 +31,7 @@ export { FAILURE_KINDS, type FailureKind, type ItemScore } from "./score-types.t
 export {
   type Estimate,
   type FailureTableRow,
+  invalidCounts,
   type PlannerErrorRow,
   type RoutingMatrix,
   type ScoredRecord,
@@ -38,6 +39,7 @@ export {
   type SummaryOptions,
   type SummaryRow,
   summarize,
+  validRecords,
 } from "./summarize.ts";
 export { ToolCatalog } from "./tool-catalog.ts";
 export type { StateCheckOutcome, ToolView, TraceView } from "./types.ts";

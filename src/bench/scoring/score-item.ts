@@ -1,5 +1,6 @@
 /** Scores one item × model × configuration: every metric module over one trace. Pure; never throws on a trace. */
 
+import { INVALID_REASONS, type InvalidReason } from "../../models/types.ts";
 import type { DatasetItem } from "../dataset/types.ts";
 import { scoreAbstention } from "./abstention.ts";
 import { scoreAnswer } from "./answer.ts";
@@ -69,5 +70,13 @@ export function scoreItem({ item, trace, stateChecks, tools }: ScoreItemInput): 
     failures,
     recovered,
     planner,
+    ...invalidOf(trace),
   };
+}
+
+/** The item's invalid reason: the first of INVALID_REASONS that any of its model calls has. */
+function invalidOf(trace: TraceView): { invalid?: InvalidReason } {
+  const reasons = new Set(trace.modelCalls.map((call) => call.invalid));
+  const invalid = INVALID_REASONS.find((reason) => reasons.has(reason));
+  return invalid ? { invalid } : {};
 }

@@ -5,6 +5,7 @@
  * interval, so the same records always give the same summary.
  */
 
+import { INVALID_REASONS, type InvalidReason } from "../../models/types.ts";
 import { CATEGORIES, type DatasetItem } from "../dataset/types.ts";
 import { bootstrapPercentileCIs, type PercentileEstimate } from "../stats/bootstrap.ts";
 import { percentile } from "../stats/percentile.ts";
@@ -32,7 +33,10 @@ export interface SummaryRow extends MetricRates {
   config: string;
   /** Null on a model × configuration row; the category or server on a breakdown row. */
   group: { by: "category" | "server"; value: string } | null;
+  /** Valid items: what every rate and mean of the row is over. */
   n: number;
+  /** Items left out of the row because a model call's answer could not be scored, per reason. */
+  invalid: Record<InvalidReason, number>;
   callsPerItem: number | null;
   modelCallsPerItem: number | null;
   promptTokensPerItem: number | null;
@@ -108,21 +112,26 @@ export interface SummaryOptions {
   seed?: number;
 }
 
+/**
+ * Invalid items (score.invalid: a prompt that overflowed, an output cut at its cap, a server failure)
+ * are counted on their rows and left out of everything else: no rate, mean or table counts them.
+ */
 export function summarize(records: readonly ScoredRecord[], options: SummaryOptions = {}): Summary {
   const groups = groupBy(records, (record) => JSON.stringify([record.model, record.config]));
   const summary: Summary = { rows: [], byCategory: [], byServer: [], failures: [], routing: [], planner: [] };
-  for (const group of groups.values()) {
-    const { model, config } = group[0]!;
-    summary.rows.push(summaryRow(model, config, null, group, options));
+  for (const all of groups.values()) {
+    const { model, config } = all[0]!;
+    const group = validRecords(all);
+    summary.rows.push(summaryRow(model, config, null, all, options));
     for (const category of CATEGORIES) {
-      const members = group.filter((record) => record.item.category === category);
+      const members = all.filter((record) => record.item.category === category);
       if (members.length > 0) {
         summary.byCategory.push(summaryRow(model, config, { by: "category", value: category }, members, options));
       }
     }
-    const servers = [...new Set(group.flatMap((record) => record.item.servers))].sort();
+    const servers = [...new Set(all.flatMap((record) => record.item.servers))].sort();
     for (const server of servers) {
-      const members = group.filter((record) => record.item.servers.includes(server));
+      const members = all.filter((record) => record.item.servers.includes(server));
       summary.byServer.push(summaryRow(model, config, { by: "server", value: server }, members, options));
     }
     summary.failures.push(failureTable(model, config, group));
@@ -132,14 +141,26 @@ export function summarize(records: readonly ScoredRecord[], options: SummaryOpti
   return summary;
 }
 
+/** The records whose items can be scored (no invalid model call). */
+export function validRecords(records: readonly ScoredRecord[]): ScoredRecord[] {
+  return records.filter((record) => record.score.invalid === undefined);
+}
+
+/** Invalid items per reason. */
+export function invalidCounts(records: readonly ScoredRecord[]): Record<InvalidReason, number> {
+  const counts = zeroCounts(INVALID_REASONS);
+  for (const { score } of records) if (score.invalid) counts[score.invalid]++;
+  return counts;
+}
+
 function summaryRow(
   model: string,
   config: string,
   group: SummaryRow["group"],
-  records: readonly ScoredRecord[],
+  all: readonly ScoredRecord[],
   options: SummaryOptions,
 ): SummaryRow {
-  const scores = records.map((record) => record.score);
+  const scores = validRecords(all).map((record) => record.score);
   const latency = scores.map((score) => score.latency);
   const totals = latency.map((l) => l.totalMs);
   const overheads = latency.map((l) => l.overheadMs);
@@ -151,6 +172,7 @@ function summaryRow(
     config,
     group,
     n: scores.length,
+    invalid: invalidCounts(all),
     ...metricRates(scores),
     callsPerItem: mean(scores.map((s) => s.cost.toolCalls)),
     modelCallsPerItem: mean(scores.map((s) => s.cost.modelCalls)),
