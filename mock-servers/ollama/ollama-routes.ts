@@ -1,49 +1,30 @@
 /**
  * Ollama's REST API as the stand-in serves it: /api/generate and /api/chat (NDJSON streams by default,
- * one JSON object with `"stream": false`), /api/tags, /api/show (with capabilities), /api/ps,
- * /api/version, and `GET /` ("Ollama is running"). Durations are nanoseconds, as Ollama reports them.
+ * one JSON object with `"stream": false`), /api/tags, /api/show (details, model_info with the context
+ * length, capabilities), /api/ps, /api/version (with the stand-in's identification), and `GET /`
+ * ("Ollama is running"). Durations are nanoseconds; like Ollama, fields that are zero are left out.
  */
 
-import { createHash } from "node:crypto";
-import type { Options, Tool } from "ollama";
-import {
-  fromOllamaMessages,
-  fromOllamaOptions,
-  fromOllamaTools,
-  type OllamaMetrics,
-  type OllamaWireMessage,
-  toOllamaToolCalls,
-} from "../../src/models/ollama-wire.ts";
-import type { GenerationOptions } from "../../src/models/types.ts";
-import {
-  type Generated,
-  generate,
-  hitLength,
-  knownModel,
-  type StandinContext,
-  servedModel,
-  stageOf,
-  withOptions,
-} from "./generate.ts";
-import {
-  type Exchange,
-  HttpProblem,
-  type RouteTable,
-  readJsonBody,
-  sendJson,
-  sendText,
-  startNdjson,
-} from "./http-io.ts";
-import { emitPaced, splitPieces, toNs, waitUntil } from "./pacing.ts";
+import { dropUndefined } from "../../src/models/json.ts";
+import type { NativeToolCall } from "../../src/models/types.ts";
+import { type Generated, knownModel, type StandinContext, serve } from "./generate.ts";
+import { type Exchange, type RouteTable, readJsonBody, sendJson, sendText, startNdjson } from "./http-io.ts";
+import { readChat, readGenerate } from "./ollama-request.ts";
+import { emitPaced, outputPieces, toNs, waitUntil } from "./pacing.ts";
+import { capabilitiesOf, contextLengthOf, digestOf, type ServedModel, sizeOf } from "./served-models.ts";
 
-/** The Ollama release whose API this imitates. */
+/**
+ * The Ollama release whose API this imitates. Everything the stand-in sends exists in it: `thinking`
+ * and `think` (0.9), tool call ids and `function.index`, `capabilities` in /api/show, `context_length`
+ * in /api/ps.
+ */
 export const OLLAMA_API_VERSION = "0.12.6";
 
 const STARTED_AT = new Date().toISOString();
 
 export const ollamaRoutes: RouteTable<StandinContext> = {
   "/": { GET: running, HEAD: running },
-  "/api/version": { GET: async (_context, { response }) => sendJson(response, 200, { version: OLLAMA_API_VERSION }) },
+  "/api/version": { GET: version },
   "/api/tags": { GET: tags },
   "/api/ps": { GET: ps },
   "/api/show": { POST: show },
@@ -55,160 +36,176 @@ async function running(_context: StandinContext, { response }: Exchange): Promis
   sendText(response, 200, "Ollama is running");
 }
 
-async function generateText(context: StandinContext, { request, response, signal }: Exchange): Promise<void> {
-  const body = await readJsonBody(request);
-  const { name: model } = servedModel(context, body.model, false);
-  const prompt = typeof body.prompt === "string" ? body.prompt : "";
-  if (prompt === "") return sendJson(response, 200, loaded(model, { response: "" }));
-  const system = typeof body.system === "string" && body.system !== "" ? `${body.system}\n\n` : "";
-  const options = optionsOf(body);
-  const generated = await generate(
-    context,
-    "complete",
-    { stage: stageOf(request.headers, "complete", false), prompt: system + prompt, ...withOptions(options) },
-    signal,
-  );
-  const final = () => ({
-    model,
-    created_at: new Date().toISOString(),
-    response: "",
-    done: true,
-    done_reason: hitLength(generated, options) ? "length" : "stop",
-    context: [],
-    ...metrics(generated),
+async function version(context: StandinContext, { response }: Exchange): Promise<void> {
+  sendJson(response, 200, {
+    version: OLLAMA_API_VERSION,
+    standin: { profile: context.provider.id, real: context.real },
   });
-  const { text } = generated.response;
-  if (body.stream === false) {
-    await waitUntil(generated.started + generated.plan.totalMs, signal);
-    return sendJson(response, 200, { ...final(), response: text });
-  }
-  const write = startNdjson(response);
-  await emitPaced(splitPieces(text), generated.plan, generated.started, signal, (piece) =>
-    write({ model, created_at: new Date().toISOString(), response: piece, done: false }),
-  );
-  write(final());
-  response.end();
 }
 
-async function chat(context: StandinContext, { request, response, signal }: Exchange): Promise<void> {
-  const body = await readJsonBody(request);
-  const tools = Array.isArray(body.tools) && body.tools.length > 0 ? fromOllamaTools(body.tools as Tool[]) : undefined;
-  const { name: model } = servedModel(context, body.model, tools !== undefined);
-  if (body.messages !== undefined && !Array.isArray(body.messages))
-    throw new HttpProblem(400, "messages must be an array");
-  const messages = fromOllamaMessages((body.messages ?? []) as OllamaWireMessage[]);
-  if (messages.length === 0)
-    return sendJson(response, 200, loaded(model, { message: { role: "assistant", content: "" } }));
-  const options = optionsOf(body);
-  const generated = await generate(
-    context,
-    "chat",
-    {
-      stage: stageOf(request.headers, "chat", tools !== undefined),
-      messages,
-      ...(tools ? { tools } : {}),
-      ...withOptions(options),
+async function generateText(context: StandinContext, exchange: Exchange): Promise<void> {
+  const arrived = performance.now();
+  const request = readGenerate(await readJsonBody(exchange.request));
+  const { response, signal } = exchange;
+  const head = () => ({ model: request.model, created_at: new Date().toISOString() });
+  await serve(context, exchange, request, {
+    loaded: () => sendJson(response, 200, { ...head(), response: "", done: true, done_reason: "load" }),
+    answered: async (generated) => {
+      const { text, thinking } = generated.output;
+      const final = () => ({
+        ...head(),
+        response: "",
+        done: true,
+        done_reason: generated.output.reason,
+        ...metrics(generated, arrived),
+      });
+      if (!request.stream) {
+        await waitUntil(generated.started + generated.plan.totalMs, signal);
+        return sendJson(response, 200, { ...final(), response: text, ...(thinking ? { thinking } : {}) });
+      }
+      const write = startNdjson(response);
+      await emitPaced(outputPieces(thinking, text), generated.plan, generated.started, signal, (piece) =>
+        write({
+          ...head(),
+          response: piece.text,
+          ...(piece.thinking ? { thinking: piece.thinking } : {}),
+          done: false,
+        }),
+      );
+      write(final());
+      response.end();
     },
-    signal,
-  );
-  const { text, toolCalls } = generated.response;
-  const chunk = (message: Partial<OllamaWireMessage>, done: boolean) => ({
-    model,
+  });
+}
+
+async function chat(context: StandinContext, exchange: Exchange): Promise<void> {
+  const arrived = performance.now();
+  const request = readChat(await readJsonBody(exchange.request));
+  const { response, signal } = exchange;
+  const chunk = (message: Record<string, unknown>, done: boolean) => ({
+    model: request.model,
     created_at: new Date().toISOString(),
     message: { role: "assistant", content: "", ...message },
     done,
   });
-  const final = () => ({
-    ...chunk({}, true),
-    done_reason: hitLength(generated, options) ? "length" : "stop",
-    ...metrics(generated),
+  await serve(context, exchange, request, {
+    loaded: () => sendJson(response, 200, { ...chunk({}, true), done_reason: "load" }),
+    answered: async (generated) => {
+      const { text, thinking, toolCalls } = generated.output;
+      const final = () => ({
+        ...chunk({}, true),
+        done_reason: generated.output.reason,
+        ...metrics(generated, arrived),
+      });
+      const calls = toolCalls.length > 0 ? { tool_calls: ollamaToolCalls(toolCalls) } : {};
+      if (!request.stream) {
+        await waitUntil(generated.started + generated.plan.totalMs, signal);
+        const whole = final();
+        const message = { ...whole.message, content: text, ...(thinking ? { thinking } : {}), ...calls };
+        return sendJson(response, 200, { ...whole, message });
+      }
+      const write = startNdjson(response);
+      await emitPaced(outputPieces(thinking, text), generated.plan, generated.started, signal, (piece) =>
+        write(chunk(piece.thinking ? { thinking: piece.thinking } : { content: piece.text }, false)),
+      );
+      if (toolCalls.length > 0) write(chunk(calls, false));
+      write(final());
+      response.end();
+    },
   });
-  const calls = toolCalls.length > 0 ? { tool_calls: toOllamaToolCalls(toolCalls) } : {};
-  if (body.stream === false) {
-    await waitUntil(generated.started + generated.plan.totalMs, signal);
-    const whole = final();
-    return sendJson(response, 200, { ...whole, message: { ...whole.message, content: text, ...calls } });
-  }
-  const write = startNdjson(response);
-  await emitPaced(splitPieces(text), generated.plan, generated.started, signal, (piece) =>
-    write(chunk({ content: piece }, false)),
+}
+
+/** Ollama's tool calls: arguments as an object, `index` inside `function`. */
+function ollamaToolCalls(calls: readonly NativeToolCall[]) {
+  return calls.map((call, index) =>
+    dropUndefined({ id: call.id, function: { index, name: call.name, arguments: call.arguments } }),
   );
-  if (toolCalls.length > 0) write(chunk(calls, false));
-  write(final());
-  response.end();
 }
 
 async function tags(context: StandinContext, { response }: Exchange): Promise<void> {
-  sendJson(response, 200, { models: context.models.names().map((name) => describeModel(context, name)) });
+  const models = context.models.names().map((name) => context.models.find(name) ?? { name });
+  sendJson(response, 200, { models: models.map(describeModel) });
 }
 
 async function ps(context: StandinContext, { response }: Exchange): Promise<void> {
   sendJson(response, 200, {
-    models: context.models.running().map(({ name, expiresAt }) => ({
-      ...describeModel(context, name),
-      expires_at: expiresAt.toISOString(),
-      size_vram: 0,
-    })),
+    models: context.models.running().map(({ name, expiresAt }) => {
+      const model = context.models.find(name) ?? { name };
+      const size = sizeOf(model);
+      return {
+        ...describeModel(model),
+        expires_at: expiresAt.toISOString(),
+        size_vram: size,
+        context_length: Math.min(context.behaviour.defaultNumCtx, contextLengthOf(model)),
+      };
+    }),
   });
 }
 
 async function show(context: StandinContext, { request, response }: Exchange): Promise<void> {
   const body = await readJsonBody(request);
-  const model = knownModel(context, body.model ?? body.name);
+  const name = body.model ?? body.name;
+  if (typeof name !== "string" || name === "") return sendJson(response, 400, { error: "model is required" });
+  const model = knownModel(context, name);
+  const arch = architectureOf(model);
   sendJson(response, 200, {
     license: "",
     modelfile: `# ${model.name}: served by the OnsetLab stand-in from ${context.provider.id} (simulated)\n`,
     parameters: "",
     template: "{{ .Prompt }}",
-    details: details(context),
-    model_info: { "general.architecture": "standin", "standin.provider": context.provider.id },
-    capabilities: context.models.supportsTools(model) ? ["completion", "tools"] : ["completion"],
+    details: details(model),
+    model_info: {
+      "general.architecture": arch,
+      "general.parameter_count": parameterCount(model),
+      [`${arch}.context_length`]: contextLengthOf(model),
+    },
+    capabilities: capabilitiesOf(model),
     modified_at: STARTED_AT,
   });
 }
 
-function describeModel(context: StandinContext, name: string) {
+function describeModel(model: ServedModel) {
   return {
-    name,
-    model: name,
+    name: model.name,
+    model: model.name,
     modified_at: STARTED_AT,
-    size: 0,
-    digest: createHash("sha256").update(name).digest("hex"),
-    details: details(context),
+    size: sizeOf(model),
+    digest: digestOf(model.name),
+    details: details(model),
   };
 }
 
-function details(context: StandinContext) {
+function details(model: ServedModel) {
+  const family = architectureOf(model);
   return {
     parent_model: "",
-    format: "standin",
-    family: "standin",
-    families: ["standin", context.provider.id],
-    parameter_size: "",
-    quantization_level: "",
+    format: "gguf",
+    family,
+    families: [family],
+    parameter_size: model.parameterSize ?? "",
+    quantization_level: model.quantizationLevel ?? "",
   };
 }
 
-/** What Ollama answers to an empty prompt or message list: the model is loaded, nothing generated. */
-function loaded(model: string, extra: Record<string, unknown>) {
-  return { model, created_at: new Date().toISOString(), ...extra, done: true, done_reason: "load" };
+function architectureOf(model: ServedModel): string {
+  return model.family ?? "standin";
 }
 
-function optionsOf(body: Record<string, unknown>): GenerationOptions {
-  return fromOllamaOptions(
-    body.options as Partial<Options> | undefined,
-    body.keep_alive as string | number | undefined,
-  );
+function parameterCount(model: ServedModel): number {
+  const billions = Number.parseFloat(model.parameterSize ?? "");
+  return Number.isFinite(billions) ? Math.round(billions * 1e9) : 0;
 }
 
-function metrics(generated: Generated): Required<OllamaMetrics> {
-  const { plan, response } = generated;
-  return {
-    total_duration: toNs(plan.totalMs),
+/** Ollama's timing and count fields; a zero is left out, as Ollama's `omitempty` leaves it out. */
+function metrics(generated: Generated, arrived: number) {
+  const { plan, promptTokens, output } = generated;
+  const fields = {
+    total_duration: toNs(Math.max(performance.now() - arrived, plan.totalMs)),
     load_duration: toNs(plan.loadMs),
-    prompt_eval_count: response.usage.promptTokens,
+    prompt_eval_count: promptTokens,
     prompt_eval_duration: toNs(plan.promptEvalMs),
-    eval_count: response.usage.completionTokens,
+    eval_count: output.tokens,
     eval_duration: toNs(plan.evalMs),
   };
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value > 0));
 }

@@ -1,31 +1,16 @@
 /**
  * The OpenAI-compatible API as Ollama serves it: /v1/chat/completions (tool calls with arguments as a
- * JSON string, finish_reason "tool_calls", SSE streaming with tool-call fragments keyed by index),
- * /v1/completions and /v1/models.
+ * JSON string, finish_reason "tool_calls"; SSE streaming whose first chunk carries `delta.role`, tool
+ * calls in fragments keyed by index, a usage chunk on `stream_options.include_usage`, `data: [DONE]`;
+ * a thinking model's reasoning in `reasoning`), /v1/completions and /v1/models.
  */
 
 import { dropUndefined } from "../../src/models/json.ts";
-import {
-  fromOpenAIMessages,
-  fromOpenAISampling,
-  fromOpenAITools,
-  type OpenAIMessage,
-  type OpenAISampling,
-  type OpenAITool,
-  toOpenAIToolCalls,
-} from "../../src/models/openai-wire.ts";
-import type { GenerationOptions } from "../../src/models/types.ts";
-import {
-  type Generated,
-  generate,
-  hitLength,
-  type StandinContext,
-  servedModel,
-  stageOf,
-  withOptions,
-} from "./generate.ts";
-import { type Exchange, HttpProblem, type RouteTable, readJsonBody, sendJson, startSse } from "./http-io.ts";
-import { emitPaced, splitPieces, waitUntil } from "./pacing.ts";
+import type { NativeToolCall } from "../../src/models/types.ts";
+import { type Generated, type StandinContext, serve } from "./generate.ts";
+import { type Exchange, type RouteTable, readJsonBody, sendJson, startSse } from "./http-io.ts";
+import { readChatCompletion, readCompletion } from "./openai-request.ts";
+import { emitPaced, outputPieces, splitPieces, waitUntil } from "./pacing.ts";
 
 export const openAIRoutes: RouteTable<StandinContext> = {
   "/v1/chat/completions": { POST: chatCompletions },
@@ -35,101 +20,97 @@ export const openAIRoutes: RouteTable<StandinContext> = {
 
 let sequence = 0;
 
-async function chatCompletions(context: StandinContext, { request, response, signal }: Exchange): Promise<void> {
-  const body = await readJsonBody(request);
-  const tools =
-    Array.isArray(body.tools) && body.tools.length > 0 ? fromOpenAITools(body.tools as OpenAITool[]) : undefined;
-  const { name: model } = servedModel(context, body.model, tools !== undefined);
-  if (!Array.isArray(body.messages) || body.messages.length === 0) {
-    throw new HttpProblem(400, "messages must be a non-empty array");
-  }
-  const options = samplingOf(body);
-  const generated = await generate(
-    context,
-    "chat",
-    {
-      stage: stageOf(request.headers, "chat", tools !== undefined),
-      messages: fromOpenAIMessages(body.messages as OpenAIMessage[]),
-      ...(tools ? { tools } : {}),
-      ...withOptions(options),
-    },
-    signal,
-  );
-  const { text, toolCalls } = generated.response;
-  const calls = toOpenAIToolCalls(toolCalls);
-  const finishReason = calls.length > 0 ? "tool_calls" : hitLength(generated, options) ? "length" : "stop";
+async function chatCompletions(context: StandinContext, exchange: Exchange): Promise<void> {
+  const request = readChatCompletion(await readJsonBody(exchange.request));
+  const { response, signal } = exchange;
   const head = {
     id: `chatcmpl-${++sequence}`,
     created: Math.floor(Date.now() / 1000),
-    model,
+    model: request.model,
     system_fingerprint: "fp_ollama",
   };
-  if (body.stream !== true) {
-    await waitUntil(generated.started + generated.plan.totalMs, signal);
-    const message = dropUndefined({
-      role: "assistant",
-      content: text,
-      tool_calls: calls.length > 0 ? calls : undefined,
-    });
-    return sendJson(response, 200, {
-      ...head,
-      object: "chat.completion",
-      choices: [{ index: 0, message, finish_reason: finishReason }],
-      usage: usageOf(generated),
-    });
-  }
-  const sse = startSse(response);
-  const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
-    sse.send({ ...head, object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: finish }] });
-  await emitPaced(splitPieces(text), generated.plan, generated.started, signal, (piece) =>
-    chunk({ role: "assistant", content: piece }),
-  );
-  calls.forEach((call, index) => {
-    // Like llama.cpp: id and name first, the arguments string in fragments, all keyed by index.
-    chunk({
-      tool_calls: [{ index, id: call.id, type: "function", function: { name: call.function.name, arguments: "" } }],
-    });
-    for (const fragment of halves(call.function.arguments ?? "")) {
-      chunk({ tool_calls: [{ index, function: { arguments: fragment } }] });
-    }
+  await serve(context, exchange, request, {
+    // Not reached through this API (messages must not be empty); answered as an empty completion.
+    loaded: () =>
+      sendJson(response, 200, {
+        ...head,
+        object: "chat.completion",
+        choices: [{ index: 0, message: { role: "assistant", content: "" }, finish_reason: "stop" }],
+      }),
+    answered: async (generated) => {
+      const { text, thinking, toolCalls } = generated.output;
+      const calls = openAIToolCalls(toolCalls);
+      // Like Ollama: any tool call makes it "tool_calls", even when the output was cut after it.
+      const finishReason = calls.length > 0 ? "tool_calls" : generated.output.reason;
+      if (!request.stream) {
+        await waitUntil(generated.started + generated.plan.totalMs, signal);
+        const message = dropUndefined({
+          role: "assistant",
+          content: text,
+          reasoning: thinking || undefined,
+          tool_calls: calls.length > 0 ? calls : undefined,
+        });
+        return sendJson(response, 200, {
+          ...head,
+          object: "chat.completion",
+          choices: [{ index: 0, message, finish_reason: finishReason }],
+          usage: usageOf(generated),
+        });
+      }
+      const sse = startSse(response);
+      const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+        sse.send({ ...head, object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: finish }] });
+      chunk({ role: "assistant", content: "" });
+      await emitPaced(outputPieces(thinking, text), generated.plan, generated.started, signal, (piece) =>
+        chunk(piece.thinking ? { reasoning: piece.thinking } : { content: piece.text }),
+      );
+      calls.forEach((call, index) => {
+        // The id, type and name first, then the arguments string in fragments, all keyed by index.
+        chunk({
+          tool_calls: [{ index, id: call.id, type: "function", function: { name: call.function.name, arguments: "" } }],
+        });
+        for (const fragment of halves(call.function.arguments)) {
+          chunk({ tool_calls: [{ index, function: { arguments: fragment } }] });
+        }
+      });
+      chunk({}, finishReason);
+      if (request.includeUsage) {
+        sse.send({ ...head, object: "chat.completion.chunk", choices: [], usage: usageOf(generated) });
+      }
+      sse.done();
+    },
   });
-  chunk({}, finishReason);
-  if (includeUsage(body))
-    sse.send({ ...head, object: "chat.completion.chunk", choices: [], usage: usageOf(generated) });
-  sse.done();
 }
 
-async function completions(context: StandinContext, { request, response, signal }: Exchange): Promise<void> {
-  const body = await readJsonBody(request);
-  const { name: model } = servedModel(context, body.model, false);
-  const prompt = Array.isArray(body.prompt) ? body.prompt[0] : body.prompt;
-  if (typeof prompt !== "string") throw new HttpProblem(400, "prompt must be a string");
-  const options = samplingOf(body);
-  const generated = await generate(
-    context,
-    "complete",
-    { stage: stageOf(request.headers, "complete", false), prompt, ...withOptions(options) },
-    signal,
-  );
-  const finishReason = hitLength(generated, options) ? "length" : "stop";
-  const head = { id: `cmpl-${++sequence}`, object: "text_completion", created: Math.floor(Date.now() / 1000), model };
+async function completions(context: StandinContext, exchange: Exchange): Promise<void> {
+  const request = readCompletion(await readJsonBody(exchange.request));
+  const { response, signal } = exchange;
+  const head = () => ({
+    id: `cmpl-${++sequence}`,
+    object: "text_completion",
+    created: Math.floor(Date.now() / 1000),
+    model: request.model,
+    system_fingerprint: "fp_ollama",
+  });
   const choice = (text: string, finish: string | null) => ({ text, index: 0, logprobs: null, finish_reason: finish });
-  if (body.stream !== true) {
-    await waitUntil(generated.started + generated.plan.totalMs, signal);
-    return sendJson(response, 200, {
-      ...head,
-      system_fingerprint: "fp_ollama",
-      choices: [choice(generated.response.text, finishReason)],
-      usage: usageOf(generated),
-    });
-  }
-  const sse = startSse(response);
-  await emitPaced(splitPieces(generated.response.text), generated.plan, generated.started, signal, (piece) =>
-    sse.send({ ...head, choices: [choice(piece, null)] }),
-  );
-  sse.send({ ...head, choices: [choice("", finishReason)] });
-  if (includeUsage(body)) sse.send({ ...head, choices: [], usage: usageOf(generated) });
-  sse.done();
+  await serve(context, exchange, request, {
+    loaded: () => sendJson(response, 200, { ...head(), choices: [choice("", "stop")] }),
+    answered: async (generated) => {
+      const { text, reason } = generated.output;
+      if (!request.stream) {
+        await waitUntil(generated.started + generated.plan.totalMs, signal);
+        return sendJson(response, 200, { ...head(), choices: [choice(text, reason)], usage: usageOf(generated) });
+      }
+      const sse = startSse(response);
+      const first = head();
+      await emitPaced(splitPieces(text), generated.plan, generated.started, signal, (piece) =>
+        sse.send({ ...first, choices: [choice(piece, null)] }),
+      );
+      sse.send({ ...first, choices: [choice("", reason)] });
+      if (request.includeUsage) sse.send({ ...first, choices: [], usage: usageOf(generated) });
+      sse.done();
+    },
+  });
 }
 
 async function models(context: StandinContext, { response }: Exchange): Promise<void> {
@@ -140,22 +121,18 @@ async function models(context: StandinContext, { response }: Exchange): Promise<
   });
 }
 
-function samplingOf(body: Record<string, unknown>): GenerationOptions {
-  const sampling = body as OpenAISampling & { max_completion_tokens?: number };
-  return fromOpenAISampling({ ...sampling, max_tokens: sampling.max_tokens ?? sampling.max_completion_tokens });
-}
-
-function includeUsage(body: Record<string, unknown>): boolean {
-  return (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
+/** OpenAI's tool calls: arguments as a JSON string (the raw text when it never was JSON). */
+function openAIToolCalls(calls: readonly NativeToolCall[]) {
+  return calls.map((call, index) => ({
+    id: call.id ?? `call_${index}`,
+    type: "function" as const,
+    function: { name: call.name, arguments: call.rawArguments ?? JSON.stringify(call.arguments) },
+  }));
 }
 
 function usageOf(generated: Generated) {
-  const { promptTokens, completionTokens } = generated.response.usage;
-  return {
-    prompt_tokens: promptTokens,
-    completion_tokens: completionTokens,
-    total_tokens: promptTokens + completionTokens,
-  };
+  const { promptTokens, output } = generated;
+  return { prompt_tokens: promptTokens, completion_tokens: output.tokens, total_tokens: promptTokens + output.tokens };
 }
 
 function halves(text: string): string[] {

@@ -16,7 +16,11 @@ describe("splitPieces", () => {
 
 describe("planTimings", () => {
   it("derives prompt-eval and generation time from the pace", () => {
-    const plan = planTimings({ promptTokens: 200, completionTokens: 50 }, 3, 100);
+    const plan = planTimings(
+      { promptTokens: 200, completionTokens: 50 },
+      { loadMs: 0, promptEvalMs: 1, evalMs: 2 },
+      100,
+    );
     expect(plan.evalMs).toBe(500);
     expect(plan.promptEvalMs).toBe((200 / (100 * PROMPT_SPEEDUP)) * 1000);
     expect(plan.totalMs).toBe(plan.promptEvalMs + plan.evalMs);
@@ -24,12 +28,20 @@ describe("planTimings", () => {
   });
 
   it("reports the measured time when there is no pace", () => {
-    expect(planTimings({ promptTokens: 200, completionTokens: 50 }, 3.5, undefined)).toEqual({
-      loadMs: 0,
-      promptEvalMs: 0,
-      evalMs: 3.5,
-      totalMs: 3.5,
+    const measured = { loadMs: 0, promptEvalMs: 0.5, evalMs: 3.5 };
+    expect(planTimings({ promptTokens: 200, completionTokens: 50 }, measured, undefined)).toEqual({
+      ...measured,
+      totalMs: 4,
     });
+  });
+
+  it("puts a cold start's load before the paced work", () => {
+    const plan = planTimings(
+      { promptTokens: 0, completionTokens: 10 },
+      { loadMs: 250, promptEvalMs: 0, evalMs: 1 },
+      100,
+    );
+    expect(plan).toEqual({ loadMs: 250, promptEvalMs: 0, evalMs: 100, totalMs: 350 });
   });
 });
 

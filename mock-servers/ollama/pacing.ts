@@ -3,6 +3,7 @@
  * takes C/N s and evaluating a P-token prompt P/(N·PROMPT_SPEEDUP) s (prompt processing runs much faster
  * than generation on real hardware); the answer is held back — or streamed piece by piece — to match,
  * and the reported durations are exactly these. Without a pace, the durations are the measured time.
+ * A cold start's load time comes before either.
  */
 
 import { setTimeout as sleep } from "node:timers/promises";
@@ -18,21 +19,38 @@ export interface TimingPlan {
   totalMs: number;
 }
 
-export function planTimings(usage: ModelUsage, measuredMs: number, pace: number | undefined): TimingPlan {
-  if (!pace) return { loadMs: 0, promptEvalMs: 0, evalMs: measuredMs, totalMs: measuredMs };
-  const promptEvalMs = (usage.promptTokens / (pace * PROMPT_SPEEDUP)) * 1000;
-  const evalMs = (usage.completionTokens / pace) * 1000;
-  return { loadMs: 0, promptEvalMs, evalMs, totalMs: Math.max(measuredMs, promptEvalMs + evalMs) };
+/** What a request really took: waiting for the load, preparing the prompt, the provider's answer. */
+export interface MeasuredMs {
+  loadMs: number;
+  promptEvalMs: number;
+  evalMs: number;
 }
 
-/** Milliseconds to Ollama's nanoseconds. */
+export function planTimings(usage: ModelUsage, measured: MeasuredMs, pace: number | undefined): TimingPlan {
+  const { loadMs } = measured;
+  if (!pace) return { ...measured, totalMs: loadMs + measured.promptEvalMs + measured.evalMs };
+  const promptEvalMs = (usage.promptTokens / (pace * PROMPT_SPEEDUP)) * 1000;
+  const evalMs = (usage.completionTokens / pace) * 1000;
+  const work = Math.max(measured.promptEvalMs + measured.evalMs, promptEvalMs + evalMs);
+  return { loadMs, promptEvalMs, evalMs, totalMs: loadMs + work };
+}
+
+/** Milliseconds to Ollama's nanoseconds; a measured instant that took any time at all is at least 1 ns. */
 export function toNs(ms: number): number {
-  return Math.round(ms * 1e6);
+  return Math.ceil(ms * 1e6);
 }
 
 /** Streamed pieces, roughly a token each: every word with the whitespace before it. Joined, they are `text`. */
 export function splitPieces(text: string): string[] {
   return text.match(/\s*\S+|\s+$/g) ?? [];
+}
+
+/** A streamed answer's pieces: the thinking's first, then the text's. */
+export function outputPieces(thinking: string, text: string): { text: string; thinking?: string }[] {
+  return [
+    ...splitPieces(thinking).map((piece) => ({ text: "", thinking: piece })),
+    ...splitPieces(text).map((piece) => ({ text: piece })),
+  ];
 }
 
 /**
@@ -46,12 +64,12 @@ export async function waitUntil(at: number, signal: AbortSignal): Promise<void> 
 }
 
 /** Emits the pieces spread over the plan's generation time, after its prompt evaluation. */
-export async function emitPaced(
-  pieces: readonly string[],
+export async function emitPaced<T>(
+  pieces: readonly T[],
   plan: TimingPlan,
   started: number,
   signal: AbortSignal,
-  emit: (piece: string) => void,
+  emit: (piece: T) => void,
 ): Promise<void> {
   const generationStart = started + plan.loadMs + plan.promptEvalMs;
   await waitUntil(generationStart, signal);

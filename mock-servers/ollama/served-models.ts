@@ -1,21 +1,88 @@
 /**
- * Which model names the stand-in serves. By default any name (every one answered by the same provider,
- * with tool support); given a list, only those — other names get Ollama's 404, and a model listed
- * without tools gets its 400 for a tools request, so clients' error paths can be tested for real.
+ * Which models the stand-in serves and what it says about them. By default any name (every one answered
+ * by the same provider, with tool support); given a list — or in real mode, the known models below —
+ * only those: other names get Ollama's 404, a model without `tools` its 400 for a tools request, and
+ * each one reports its family, size, quantization, context length and capabilities in /api/show.
+ * Also remembers which models are loaded (keep-alive), for cold starts and /api/ps.
  */
+
+import { createHash } from "node:crypto";
+import { z } from "zod";
 
 export interface ServedModel {
   name: string;
   /** Reports the "tools" capability and accepts `tools`. Default true. */
   tools?: boolean;
+  /** Reports the "thinking" capability; thinks unless the request says `think: false`. Default false. */
+  thinking?: boolean;
+  /** The trained window (`<arch>.context_length`); `num_ctx` above it is capped to it. Default 32768. */
+  contextLength?: number;
+  /** Architecture and family, e.g. `qwen2`. Default `standin`. */
+  family?: string;
+  /** e.g. `3.1B`. */
+  parameterSize?: string;
+  /** e.g. `Q4_K_M`. */
+  quantizationLevel?: string;
 }
 
-/** How long a model stays in /api/ps after its last request (Ollama's default keep_alive). */
-const KEEP_ALIVE_MS = 5 * 60 * 1000;
+const DEFAULT_CONTEXT_LENGTH = 32_768;
+
+/** What a real-mode stand-in serves: the facts Ollama's library gives for these tags. */
+export const KNOWN_MODELS: readonly ServedModel[] = [
+  { name: "qwen2.5:3b", family: "qwen2", parameterSize: "3.1B", quantizationLevel: "Q4_K_M", contextLength: 32_768 },
+  { name: "qwen2.5:7b", family: "qwen2", parameterSize: "7.6B", quantizationLevel: "Q4_K_M", contextLength: 32_768 },
+  { name: "llama3.2:3b", family: "llama", parameterSize: "3.2B", quantizationLevel: "Q4_K_M", contextLength: 131_072 },
+  {
+    name: "gemma2:2b",
+    family: "gemma2",
+    parameterSize: "2.6B",
+    quantizationLevel: "Q4_0",
+    contextLength: 8_192,
+    tools: false,
+  },
+  {
+    name: "qwen3:4b",
+    family: "qwen3",
+    parameterSize: "4.0B",
+    quantizationLevel: "Q4_K_M",
+    contextLength: 40_960,
+    thinking: true,
+  },
+];
+
+/** A `--models` file: a JSON list of names or ServedModel objects. */
+const modelListSchema = z.array(
+  z.union([
+    z.string().min(1),
+    z.strictObject({
+      name: z.string().min(1),
+      tools: z.boolean().optional(),
+      thinking: z.boolean().optional(),
+      contextLength: z.int().positive().optional(),
+      family: z.string().min(1).optional(),
+      parameterSize: z.string().optional(),
+      quantizationLevel: z.string().optional(),
+    }),
+  ]),
+);
+
+/** The models of a `--models` file's JSON; throws a message naming the first bad entry. */
+export function parseModelList(json: unknown): ServedModel[] {
+  const parsed = modelListSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`${issue?.path.join(".") || "the list"}: ${issue?.message ?? "invalid"}`);
+  }
+  return parsed.data.map((entry) => (typeof entry === "string" ? { name: entry } : entry));
+}
+
+/** Ollama's default keep_alive: a model stays loaded this long after its last request. */
+export const DEFAULT_KEEP_ALIVE_MS = 5 * 60 * 1000;
 
 export class ServedModels {
   private readonly listed: Map<string, ServedModel> | undefined;
-  private readonly lastUsed = new Map<string, number>();
+  /** When each model was last used, and how long it then stays loaded. */
+  private readonly loaded = new Map<string, { usedAt: number; keepAliveMs: number }>();
 
   constructor(
     models: readonly ServedModel[] | undefined,
@@ -27,30 +94,62 @@ export class ServedModels {
 
   /** The model, or undefined when a restricted stand-in does not have it. */
   find(name: string): ServedModel | undefined {
-    if (!this.listed) return { name, tools: true };
-    return this.listed.get(withTag(name));
-  }
-
-  supportsTools(model: ServedModel): boolean {
-    return model.tools !== false;
-  }
-
-  touch(name: string): void {
-    this.lastUsed.set(name, Date.now());
+    if (!this.listed) return { name };
+    const model = this.listed.get(withTag(name));
+    return model ? { ...model, name } : undefined;
   }
 
   names(): string[] {
     if (this.listed) return [...this.listed.values()].map((model) => model.name);
-    return [...new Set([this.label, ...this.lastUsed.keys()])];
+    return [...new Set([this.label, ...this.loaded.keys()])];
   }
 
-  /** Models used within the keep-alive window, with when they expire. */
+  /** The model is in memory: used within its keep-alive. */
+  isLoaded(name: string, now = Date.now()): boolean {
+    const entry = this.loaded.get(name);
+    return entry !== undefined && (entry.keepAliveMs < 0 || now - entry.usedAt < entry.keepAliveMs);
+  }
+
+  /** A request used the model; it stays loaded `keepAliveMs` (negative: forever; 0: unloads now). */
+  touch(name: string, keepAliveMs = DEFAULT_KEEP_ALIVE_MS): void {
+    this.loaded.set(name, { usedAt: Date.now(), keepAliveMs });
+  }
+
+  /** Models in memory, with when they expire. */
   running(): { name: string; expiresAt: Date }[] {
     const now = Date.now();
-    return [...this.lastUsed]
-      .filter(([, used]) => now - used < KEEP_ALIVE_MS)
-      .map(([name, used]) => ({ name, expiresAt: new Date(used + KEEP_ALIVE_MS) }));
+    return [...this.loaded]
+      .filter(([name]) => this.isLoaded(name, now))
+      .map(([name, { usedAt, keepAliveMs }]) => ({
+        name,
+        expiresAt: new Date(keepAliveMs < 0 ? 8.64e15 : usedAt + keepAliveMs),
+      }));
   }
+}
+
+export function supportsTools(model: ServedModel): boolean {
+  return model.tools !== false;
+}
+
+export function contextLengthOf(model: ServedModel): number {
+  return model.contextLength ?? DEFAULT_CONTEXT_LENGTH;
+}
+
+export function capabilitiesOf(model: ServedModel): string[] {
+  return ["completion", ...(supportsTools(model) ? ["tools"] : []), ...(model.thinking ? ["thinking"] : [])];
+}
+
+/** A stable sha256 per name, as /api/tags reports a model's digest. */
+export function digestOf(name: string): string {
+  return createHash("sha256")
+    .update(`onsetlab-standin|${withTag(name)}`)
+    .digest("hex");
+}
+
+/** Bytes on disk, estimated from the parameter count at ~4.8 bits per weight (Q4_K_M). */
+export function sizeOf(model: ServedModel): number {
+  const billions = Number.parseFloat(model.parameterSize ?? "");
+  return Number.isFinite(billions) ? Math.round(billions * 0.6e9) : 0;
 }
 
 /** Ollama's default tag: `qwen2.5` means `qwen2.5:latest`. */

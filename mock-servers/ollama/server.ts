@@ -1,20 +1,30 @@
 /**
  * The stand-in Ollama server: Ollama's REST API and its OpenAI-compatible API on 127.0.0.1, every
  * generation answered by one ModelProvider (the simulator, in `pnpm standin`), optionally paced to
- * imitate a real model's speed. Lets the real `ollama` client and the `openai` provider be tested
- * end to end on a machine without model weights.
+ * imitate a real model's speed, and in real mode behaving as a stock Ollama does (window truncation,
+ * output cut, known models only, queue, cold start). Lets the real `ollama` and `openai` clients and the
+ * providers be tested end to end on a machine without model weights. Every response names it: the
+ * `x-onsetlab-standin` header carries the provider's id.
  */
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ModelProvider } from "../../src/models/types.ts";
+import { resolveBehaviour, type StandinBehaviour } from "./behaviour.ts";
 import type { StandinContext } from "./generate.ts";
 import { HttpProblem, type Method, type RouteTable, sendJson, sendText } from "./http-io.ts";
 import { ollamaRoutes } from "./ollama-routes.ts";
 import { openAIRoutes } from "./openai-routes.ts";
+import { Scheduler } from "./scheduler.ts";
 import { type ServedModel, ServedModels } from "./served-models.ts";
 
+export type { StandinBehaviour } from "./behaviour.ts";
+export { estimateTokens } from "./tokens.ts";
+
 export const DEFAULT_STANDIN_PORT = 11434;
+
+/** On every response: the stand-in's profile (the provider's id, e.g. `sim:slm-3b`). */
+export const STANDIN_HEADER = "x-onsetlab-standin";
 
 export interface StandinOptions {
   /** Answers every generation. */
@@ -23,8 +33,12 @@ export interface StandinOptions {
   port?: number;
   /** Tokens per second to imitate; durations in the answers are consistent with it. */
   pace?: number;
-  /** Serve only these names (others get Ollama's 404); default: any name. */
+  /** Serve only these models (others get Ollama's 404); default: `behaviour.knownModels`. */
   models?: ServedModel[];
+  /** Every realistic behaviour on, at a stock Ollama's defaults (see behaviour.ts). */
+  real?: boolean;
+  /** Behaviours set one by one, over real mode's defaults or the lenient ones. */
+  behaviour?: Partial<StandinBehaviour>;
 }
 
 export interface Standin {
@@ -44,14 +58,19 @@ const ROUTES: [Family, RouteTable<StandinContext>][] = [
 ];
 
 export async function startStandin(options: StandinOptions): Promise<Standin> {
+  const behaviour = resolveBehaviour(options.real === true, options.behaviour);
   const context: StandinContext = {
     provider: options.provider,
-    models: new ServedModels(options.models, options.provider.id),
+    models: new ServedModels(options.models ?? behaviour.knownModels, options.provider.id),
+    behaviour,
+    scheduler: new Scheduler(behaviour),
+    real: options.real === true,
     ...(options.pace ? { pace: options.pace } : {}),
   };
   let served = 0;
   const server = createServer((request, response) => {
     served += 1;
+    response.setHeader(STANDIN_HEADER, options.provider.id);
     void handle(context, request, response);
   });
   server.keepAliveTimeout = 5_000;
@@ -100,14 +119,16 @@ function sendFailure(family: Family, response: ServerResponse, error: unknown): 
   const status = error instanceof HttpProblem ? error.status : 500;
   const message = error instanceof Error ? error.message : String(error);
   const body =
-    family === "ollama"
-      ? { error: message }
-      : {
-          error: { message, type: status < 500 ? "invalid_request_error" : "api_error", param: null, code: null },
-        };
+    family === "ollama" ? { error: message } : { error: { message, type: errorType(status), param: null, code: null } };
   if (!response.headersSent) {
     sendJson(response, status, body);
     return;
   }
   response.end(family === "ollama" ? `${JSON.stringify(body)}\n` : `data: ${JSON.stringify(body)}\n\n`);
+}
+
+/** The `type` Ollama's OpenAI layer gives an error status. */
+function errorType(status: number): string {
+  if (status === 404) return "not_found_error";
+  return status < 500 ? "invalid_request_error" : "api_error";
 }

@@ -39,6 +39,7 @@ describe("Ollama REST API", () => {
     expect(await (await fetch(`${standin.url}/`)).text()).toBe("Ollama is running");
     expect(await (await fetch(`${standin.url}/api/version`)).json()).toEqual({
       version: expect.stringMatching(/^\d+\.\d+\.\d+$/),
+      standin: { profile: "echo:test", real: false },
     });
     const show = await post(standin.url, "/api/show", { model: "anything:7b" });
     expect(JSON.parse(show.text)).toMatchObject({
@@ -113,7 +114,7 @@ describe("Ollama REST API", () => {
       tools,
       messages: [{ role: "user", content: "x" }],
     });
-    expect(model.stages).toEqual(["solver", "planner", "jsonl", "native"]);
+    expect(model.stages).toEqual(["solver", "solver", "solver", "native"]);
   });
 
   it("loads without generating on an empty prompt, like Ollama", async () => {
@@ -127,7 +128,7 @@ describe("Ollama REST API", () => {
       messages: [{ role: "user", content: "x" }],
     });
     expect(missing.status).toBe(404);
-    expect(JSON.parse(missing.text)).toEqual({ error: 'model "mistral:7b" not found, try pulling it first' });
+    expect(JSON.parse(missing.text)).toEqual({ error: "model 'mistral:7b' not found, try pulling it first" });
     const noTools = await post(restricted.url, "/api/chat", {
       model: "gemma2:2b",
       tools,
@@ -209,8 +210,8 @@ describe("OpenAI-compatible API", () => {
     expect(missing.status).toBe(404);
     expect(JSON.parse(missing.text)).toEqual({
       error: {
-        message: 'model "nope" not found, try pulling it first',
-        type: "invalid_request_error",
+        message: "model 'nope' not found, try pulling it first",
+        type: "not_found_error",
         param: null,
         code: null,
       },

@@ -1,10 +1,15 @@
 /**
- * `standin [--port N] [--profile P] [--pace TOKENS_PER_SEC] [--dataset PATH…] [--seed N]`: the stand-in
- * Ollama server (mock-servers/ollama) on 127.0.0.1, answering every model name from a simulator profile
- * that is handed the dataset's gold labels. Runs until interrupted.
+ * `standin [--port N] [--profile P] [--pace TOKENS_PER_SEC] [--dataset PATH…] [--seed N] [--real] [behaviour
+ * flags]`: the stand-in Ollama server (mock-servers/ollama) on 127.0.0.1, answering from a simulator
+ * profile that is handed the dataset's gold labels. `--real` behaves like a stock Ollama (window
+ * truncation, output cut, known models only, one request at a time); each behaviour has its own flag.
+ * Runs until interrupted.
  */
 
+import { readFileSync } from "node:fs";
 import type { Command } from "commander";
+import type { StandinBehaviour } from "../../mock-servers/ollama/behaviour.ts";
+import { parseModelList, type ServedModel } from "../../mock-servers/ollama/served-models.ts";
 import { startStandin } from "../../mock-servers/ollama/server.ts";
 import { loadDataset } from "../bench/dataset/load.ts";
 import { createSimProvider } from "../models/sim/index.ts";
@@ -16,6 +21,14 @@ interface StandinFlags {
   pace?: string;
   dataset?: string[];
   seed?: string;
+  real?: boolean;
+  truncate?: boolean;
+  numCtx?: string;
+  cutOutput?: boolean;
+  models?: string;
+  coldStartMs?: string;
+  maxQueue?: string;
+  parallel?: string;
 }
 
 export function registerStandinCommand(program: Command): void {
@@ -27,17 +40,31 @@ export function registerStandinCommand(program: Command): void {
     .option("--pace <tokens-per-sec>", "imitate a model generating this many tokens per second")
     .option("--dataset <path...>", "dataset files or folders with the gold labels (default datasets/)")
     .option("--seed <n>", "simulator seed")
+    .option("--real", "behave like a stock Ollama: every behaviour below on, at its defaults")
+    .option("--truncate", "cut a prompt over the window from the front (real mode: on)")
+    .option("--no-truncate", "never cut a prompt")
+    .option("--num-ctx <n>", "the window when a request sets no num_ctx (default 4096)")
+    .option("--cut-output", "cut the output at num_predict / max_tokens (real mode: on)")
+    .option("--no-cut-output", "never cut the output")
+    .option("--models <file>", "serve only the models of this JSON list (names or objects; real mode: 5 known models)")
+    .option("--cold-start-ms <n>", "a model that is not loaded takes this long to load (default 0)")
+    .option("--max-queue <n>", "requests waiting beyond this many get 503 (default: no limit)")
+    .option("--parallel <n>", "requests one model serves at once (real mode: 1; default: no limit)")
     .action(async (flags: StandinFlags) => {
       const port = parseWholeNumber("--port", flags.port, 0, 65_535);
       const pace = flags.pace === undefined ? undefined : parsePace(flags.pace);
       const seed = flags.seed === undefined ? undefined : parseWholeNumber("--seed", flags.seed, 0, 2 ** 32 - 1);
+      const behaviour = behaviourOf(flags);
       const profile = flags.profile.replace(/^sim:/, "");
       const gold = loadDataset(flags.dataset).map((loaded) => loaded.item);
       const provider = createSimProvider({ profile, gold, seed });
-      const standin = await startStandin({ provider, port, pace });
+      const real = flags.real === true;
+      const standin = await startStandin({ provider, port, pace, real, behaviour });
+      const mode = real ? "real mode (truncation, output cut, known models only)" : "lenient mode";
       process.stdout.write(
-        `stand-in Ollama at ${standin.url} (OpenAI API at ${standin.url}/v1): every model is sim:${profile} — ` +
-          `simulated, ${gold.length} gold items${pace ? `, paced at ${pace} tokens/s` : ""}. Ctrl-C stops it.\n`,
+        `stand-in Ollama at ${standin.url} (OpenAI API at ${standin.url}/v1), ${mode}: every model is ` +
+          `sim:${profile} — simulated, ${gold.length} gold items${pace ? `, paced at ${pace} tokens/s` : ""}. ` +
+          "Ctrl-C stops it.\n",
       );
       await new Promise<void>((resolve) => {
         process.once("SIGINT", resolve);
@@ -47,10 +74,43 @@ export function registerStandinCommand(program: Command): void {
     });
 }
 
-function parseWholeNumber(flag: string, value: string, min: number, max: number): number {
+/** The behaviours the flags set; what they leave out comes from the mode's defaults. */
+function behaviourOf(flags: StandinFlags): Partial<StandinBehaviour> {
+  const number = (flag: string, value: string | undefined, min: number) =>
+    value === undefined ? undefined : parseWholeNumber(flag, value, min);
+  return {
+    truncate: flags.truncate,
+    defaultNumCtx: number("--num-ctx", flags.numCtx, 1),
+    cutOutput: flags.cutOutput,
+    coldStartMs: number("--cold-start-ms", flags.coldStartMs, 0),
+    maxQueue: number("--max-queue", flags.maxQueue, 0),
+    parallel: number("--parallel", flags.parallel, 1),
+    ...(flags.models === undefined ? {} : { knownModels: readModels(flags.models) }),
+  };
+}
+
+function readModels(file: string): ServedModel[] {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new FlagError("BAD_FLAG", `--models ${file}: cannot read a JSON list (${(error as Error).message})`);
+  }
+  try {
+    return parseModelList(json);
+  } catch (error) {
+    throw new FlagError(
+      "BAD_FLAG",
+      `--models ${file}: ${(error as Error).message} (expected a list of names or {name, tools?, thinking?, contextLength?, …})`,
+    );
+  }
+}
+
+function parseWholeNumber(flag: string, value: string, min: number, max?: number): number {
   const number = Number(value);
-  if (!Number.isInteger(number) || number < min || number > max) {
-    throw new FlagError("BAD_FLAG", `${flag} must be a whole number from ${min} to ${max}, not "${value}"`);
+  if (!Number.isSafeInteger(number) || number < min || (max !== undefined && number > max)) {
+    const range = max === undefined ? `≥ ${min}` : `from ${min} to ${max}`;
+    throw new FlagError("BAD_FLAG", `${flag} must be a whole number ${range}, not "${value}"`);
   }
   return number;
 }

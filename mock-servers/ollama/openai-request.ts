@@ -1,0 +1,132 @@
+/**
+ * OpenAI chat/completions and completions requests as OpenAI's API reference describes them, with what
+ * Ollama's compatibility layer reads of them: `messages` (system / developer / user / assistant / tool;
+ * content a string, null or text parts; assistant `tool_calls` with arguments as a JSON string; tool
+ * messages with `tool_call_id`), `tools`, `max_tokens` or `max_completion_tokens`, `temperature`, `stop`
+ * (a string or a list), `seed`, `stream` (default false), `stream_options.include_usage`,
+ * `reasoning_effort` ("none" turns thinking off). There is no `num_ctx`: the server's window applies.
+ */
+
+import { z } from "zod";
+import { dropUndefined } from "../../src/models/json.ts";
+import type { ChatMessage, ChatTool, GenerationOptions } from "../../src/models/types.ts";
+import { HttpProblem } from "./http-io.ts";
+import { modelName } from "./ollama-request.ts";
+import { argumentsObject, parseBody, type StandinRequest } from "./request.ts";
+
+const samplingSchema = z.looseObject({
+  model: z.string().optional(),
+  max_tokens: z.int().nullish(),
+  max_completion_tokens: z.int().nullish(),
+  temperature: z.number().nullish(),
+  stop: z.union([z.string(), z.array(z.string())]).nullish(),
+  seed: z.int().nullish(),
+  stream: z.boolean().nullish(),
+  stream_options: z.looseObject({ include_usage: z.boolean().optional() }).nullish(),
+  reasoning_effort: z.string().nullish(),
+});
+
+const textPartSchema = z.looseObject({ type: z.string(), text: z.string().optional() });
+
+const messageSchema = z.looseObject({
+  role: z.enum(["system", "developer", "user", "assistant", "tool"]),
+  content: z.union([z.string(), z.array(textPartSchema)]).nullish(),
+  name: z.string().optional(),
+  tool_call_id: z.string().optional(),
+  tool_calls: z
+    .array(
+      z.looseObject({
+        id: z.string().optional(),
+        type: z.literal("function").optional(),
+        function: z.looseObject({ name: z.string(), arguments: z.string().optional() }),
+      }),
+    )
+    .nullish(),
+});
+
+const chatSchema = samplingSchema.extend({
+  messages: z.array(messageSchema).min(1, "messages must be a non-empty array"),
+  tools: z
+    .array(
+      z.looseObject({
+        type: z.literal("function"),
+        function: z.looseObject({
+          name: z.string().min(1),
+          description: z.string().optional(),
+          parameters: z.record(z.string(), z.unknown()).optional(),
+        }),
+      }),
+    )
+    .nullish(),
+});
+
+const completionSchema = samplingSchema.extend({
+  prompt: z.union([z.string(), z.array(z.string()).min(1)]),
+});
+
+export function readChatCompletion(body: unknown): StandinRequest & { includeUsage: boolean } {
+  const request = parseBody(chatSchema, body);
+  const tools = (request.tools ?? []).map(
+    (tool): ChatTool => ({
+      name: tool.function.name,
+      description: tool.function.description ?? "",
+      parameters: (tool.function.parameters ?? { type: "object", properties: {} }) as ChatTool["parameters"],
+    }),
+  );
+  const messages = request.messages.map((message) =>
+    dropUndefined<ChatMessage>({
+      role: message.role === "developer" ? "system" : message.role,
+      content: textOf(message.content),
+      toolCalls: message.tool_calls?.length
+        ? message.tool_calls.map((call) =>
+            dropUndefined({
+              id: call.id,
+              name: call.function.name,
+              ...argumentsObject(call.function.arguments ?? "{}"),
+            }),
+          )
+        : undefined,
+      toolCallId: message.role === "tool" ? message.tool_call_id : undefined,
+      toolName: message.role === "tool" ? message.name : undefined,
+    }),
+  );
+  return {
+    ...common(request),
+    input: { kind: "chat", messages, ...(tools.length > 0 ? { tools } : {}) },
+  };
+}
+
+export function readCompletion(body: unknown): StandinRequest & { includeUsage: boolean } {
+  const request = parseBody(completionSchema, body);
+  const prompt = Array.isArray(request.prompt) ? (request.prompt[0] ?? "") : request.prompt;
+  return { ...common(request), input: { kind: "complete", prompt } };
+}
+
+function common(request: z.infer<typeof samplingSchema>): Omit<StandinRequest, "input"> & { includeUsage: boolean } {
+  const maxTokens = request.max_tokens ?? request.max_completion_tokens ?? undefined;
+  const effort = request.reasoning_effort ?? undefined;
+  if (effort !== undefined && !["none", "low", "medium", "high"].includes(effort)) {
+    throw new HttpProblem(400, `invalid reasoning_effort "${effort}": use none, low, medium or high`);
+  }
+  return dropUndefined({
+    model: modelName(request.model),
+    options: dropUndefined<GenerationOptions>({
+      temperature: request.temperature ?? undefined,
+      maxTokens,
+      stop: typeof request.stop === "string" ? [request.stop] : (request.stop ?? undefined),
+      seed: request.seed ?? undefined,
+    }),
+    think: effort === undefined ? undefined : effort !== "none",
+    stream: request.stream === true,
+    includeUsage: request.stream_options?.include_usage === true,
+  });
+}
+
+/** A message's text: the string, or its text parts joined. */
+function textOf(content: string | { type: string; text?: string }[] | null | undefined): string {
+  if (typeof content === "string") return content;
+  return (content ?? [])
+    .filter((part) => part.type === "text")
+    .map((part) => part.text ?? "")
+    .join("");
+}

@@ -1,0 +1,42 @@
+/**
+ * Which pipeline stage a request comes from, so the simulator answers in that stage's protocol. The
+ * `x-onsetlab-stage` header the providers send is a hint only: behind a proxy, or from any other
+ * client, the stage is read from the request's shape — the prompt endings and markers the agent's
+ * prompts have (a plan ends with `#E1 =`, ReAct with `Thought:`, the router asks ACTION or DIRECT, the
+ * solver ends with `Answer:`), native tools, or the text JSON protocol's system prompt.
+ */
+
+import type { IncomingHttpHeaders } from "node:http";
+import { STAGE_HEADER } from "../../src/models/http.ts";
+import type { ModelStage } from "../../src/models/types.ts";
+import type { StandinInput } from "./request.ts";
+
+const STAGES: readonly ModelStage[] = ["router", "planner", "react", "fallback", "solver", "jsonl", "native"];
+
+/** The stage the header names, else the one the request's shape shows. */
+export function stageOf(headers: IncomingHttpHeaders, input: StandinInput): ModelStage {
+  const header = headers[STAGE_HEADER];
+  const named = Array.isArray(header) ? header[0] : header;
+  if (named && (STAGES as readonly string[]).includes(named)) return named as ModelStage;
+  return inferStage(input);
+}
+
+export function inferStage(input: StandinInput): ModelStage {
+  if (input.kind === "complete") return completionStage(input.prompt);
+  if (input.tools && input.tools.length > 0) return "native";
+  const system = input.messages.find((message) => message.role === "system")?.content ?? "";
+  if (system.includes('{"type":"tool_call"')) return "jsonl";
+  // A completion protocol sent as chat (an OpenAI-compatible endpoint): the messages are the prompt.
+  return completionStage(input.messages.map((message) => message.content).join("\n\n"));
+}
+
+/** A text prompt's stage by its ending and markers; anything else is answered as a plain question. */
+function completionStage(prompt: string): ModelStage {
+  const end = prompt.trimEnd();
+  if (/#E\d+ =$/.test(end)) return "planner";
+  if (end === "Thought:" || end.endsWith("\nThought:")) {
+    return prompt.includes("\nAn earlier attempt failed:\n") ? "fallback" : "react";
+  }
+  if (end.endsWith("Answer:") && /Reply ACTION\b.*\bDIRECT\b/.test(prompt)) return "router";
+  return "solver";
+}
