@@ -277,12 +277,9 @@ function toModelEntry(name: string, entry: FileModel, source: string): ModelEntr
 
 /** models.yaml's `options` use Ollama's names (num_predict, num_ctx, keep_alive), so Ollama's mapping reads them. */
 function toGenerationOptions(options: FileModel["options"]): GenerationOptions {
-  const numCtx = options?.num_ctx;
-  const mapped = fromOllamaOptions(
-    numCtx === "auto" ? { ...options, num_ctx: undefined } : (options as Parameters<typeof fromOllamaOptions>[0]),
-    options?.keep_alive,
-  );
-  return numCtx === "auto" ? { ...mapped, numCtx } : mapped;
+  // `auto` is the provider's default: no window set here
+  const numCtx = options?.num_ctx === "auto" ? undefined : options?.num_ctx;
+  return fromOllamaOptions(options && { ...options, num_ctx: numCtx }, options?.keep_alive);
 }
 
 // ─── resolution ─────────────────────────────────────────────────────────────────────────────────

@@ -32,7 +32,7 @@ export function toOllamaOptions(options: GenerationOptions): Partial<Options> {
     temperature: options.temperature,
     seed: options.seed,
     num_predict: options.maxTokens,
-    num_ctx: typeof options.numCtx === "number" ? options.numCtx : undefined,
+    num_ctx: options.numCtx,
     stop: options.stop,
   });
 }

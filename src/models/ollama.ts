@@ -183,9 +183,9 @@ export class OllamaProvider implements ModelProvider {
     const merged = { ...this.settings.options, ...options };
     const chars = promptChars(content);
     const estimate = estimateTokens(chars);
-    const set = typeof merged.numCtx === "number";
+    const set = merged.numCtx !== undefined;
     const window = set
-      ? (merged.numCtx as number)
+      ? merged.numCtx!
       : autoWindow(estimate, merged.maxTokens ?? DEFAULT_OUTPUT_CAP, facts.contextLength);
     const context: CallContext = dropUndefined({
       window,
@@ -242,7 +242,7 @@ export class OllamaProvider implements ModelProvider {
         quantization: show.details?.quantization_level,
         contextLength: contextLengthOf(show),
         contextSource: contextLengthOf(show) === undefined ? "unknown (/api/show has no context_length)" : "/api/show",
-        numCtx: typeof numCtx === "number" ? numCtx : ("auto" as const),
+        numCtx: numCtx ?? ("auto" as const),
         capabilities: Array.isArray(show.capabilities) ? show.capabilities : undefined,
         think: show.capabilities?.includes("thinking") ? (this.settings.think ?? false) : undefined,
       });

@@ -11,10 +11,10 @@ export interface GenerationOptions {
   stop?: string[];
   seed?: number;
   /**
-   * The context window to ask for (Ollama's `num_ctx`): a number of tokens, or `auto` (the default): a
-   * window that fits each request's prompt and output cap, rounded up to 2048, at most the model's own.
+   * The context window to ask for (Ollama's `num_ctx`), in tokens. Unset is `auto` (models.yaml's
+   * `num_ctx: auto`, the default): each request gets a window that fits its prompt and output cap.
    */
-  numCtx?: number | "auto";
+  numCtx?: number;
   keepAlive?: string;
 }
 

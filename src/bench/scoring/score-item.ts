@@ -74,9 +74,17 @@ export function scoreItem({ item, trace, stateChecks, tools }: ScoreItemInput): 
   };
 }
 
-/** The item's invalid reason: the first of INVALID_REASONS that any of its model calls has. */
+/**
+ * The item's invalid reason: the first of INVALID_REASONS that any of its model calls has. A router
+ * answer cut at its cap is not one: the router reads only the answer's first word (ACTION / DIRECT),
+ * and its few-token cap is how the question is asked, not a limit on the answer.
+ */
 function invalidOf(trace: TraceView): { invalid?: InvalidReason } {
-  const reasons = new Set(trace.modelCalls.map((call) => call.invalid));
+  const reasons = new Set(
+    trace.modelCalls.map((call) =>
+      call.stage === "router" && call.invalid === "output_truncated" ? undefined : call.invalid,
+    ),
+  );
   const invalid = INVALID_REASONS.find((reason) => reasons.has(reason));
   return invalid ? { invalid } : {};
 }
