@@ -230,13 +230,15 @@ export class OllamaProvider implements ModelProvider {
     return this.call({ stage: "solver" }, async (client) => {
       const version = (await client.version()) as { version?: string; standin?: { profile?: string; real?: boolean } };
       const show = (await client.show({ model: this.settings.model })) as unknown as ShowAnswer;
+      // the digest is listed by /api/tags (newer servers also put it in /api/show)
+      const listed = (await client.list()).models.find((model) => sameModel(model.name, this.settings.model));
       const numCtx = this.settings.options?.numCtx;
       return dropUndefined({
         serverVersion: version.version,
         standin: version.standin
           ? { profile: String(version.standin.profile ?? "unknown"), real: version.standin.real === true }
           : undefined,
-        digest: show.digest,
+        digest: show.digest ?? listed?.digest,
         family: show.details?.family,
         parameterSize: show.details?.parameter_size,
         quantization: show.details?.quantization_level,
@@ -337,6 +339,12 @@ interface ShowAnswer {
   model_info?: Record<string, unknown>;
   parameters?: string;
   capabilities?: string[];
+}
+
+/** Ollama's default tag: `qwen2.5` is `qwen2.5:latest`. */
+function sameModel(a: string, b: string): boolean {
+  const tagged = (name: string) => (name.includes(":") ? name : `${name}:latest`);
+  return tagged(a) === tagged(b);
 }
 
 /** `model_info["<arch>.context_length"]`: the model's largest window. */

@@ -6,7 +6,8 @@
  */
 import type { AgentConfig } from "../../agent/index.ts";
 import type { ModelEntry } from "../../config/models-yaml.ts";
-import { InputError } from "../../errors.ts";
+import { InputError, OnsetlabError } from "../../errors.ts";
+import { ModelError } from "../../models/errors.ts";
 import type { ModelFacts, ModelProvider, WarmUp } from "../../models/types.ts";
 
 /** What run.json keeps of a model's probe. */
@@ -14,6 +15,9 @@ export interface ModelProbe {
   facts: ModelFacts;
   warmUp: WarmUp;
 }
+
+/** A model server failed before the first item (a failure every item would not meet: a 500, a time limit). */
+export class ModelProbeError extends OnsetlabError {}
 
 /** The `native` strategy on a model whose server says it has no `tools` capability. */
 export class NativeWithoutToolsError extends InputError {}
@@ -27,11 +31,24 @@ export async function probeModels(
   for (const entry of entries) {
     const model = provider(entry.name, 0);
     if (!model.describe || !model.warmUp) continue;
-    const facts = await model.describe();
+    const facts = await named(entry, () => model.describe!());
     refuseNativeWithoutTools(entry, facts, resolved[entry.name] ?? {});
-    probes[entry.name] = { facts, warmUp: await model.warmUp() };
+    probes[entry.name] = { facts, warmUp: await named(entry, () => model.warmUp!()) };
   }
   return probes;
+}
+
+/** A model error out of `call`, as one line that names the model. */
+async function named<T>(entry: ModelEntry, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (!(error instanceof ModelError)) throw error;
+    throw new ModelProbeError("MODEL_PROBE_FAILED", `model ${entry.name}: ${error.message}`, {
+      context: { model: entry.name },
+      cause: error,
+    });
+  }
 }
 
 /**

@@ -33,10 +33,10 @@ export interface SummaryRow extends MetricRates {
   config: string;
   /** Null on a model × configuration row; the category or server on a breakdown row. */
   group: { by: "category" | "server"; value: string } | null;
-  /** Valid items: what every rate and mean of the row is over. */
-  n: number;
   /** Items left out of the row because a model call's answer could not be scored, per reason. */
   invalid: Record<InvalidReason, number>;
+  /** Valid items: what every rate and mean of the row is over. */
+  n: number;
   callsPerItem: number | null;
   modelCallsPerItem: number | null;
   promptTokensPerItem: number | null;
@@ -171,8 +171,8 @@ function summaryRow(
     model,
     config,
     group,
-    n: scores.length,
     invalid: invalidCounts(all),
+    n: scores.length,
     ...metricRates(scores),
     callsPerItem: mean(scores.map((s) => s.cost.toolCalls)),
     modelCallsPerItem: mean(scores.map((s) => s.cost.modelCalls)),
