@@ -9,8 +9,9 @@ import { parseFilter } from "../bench/dataset/select.ts";
 import { type BenchRequest, modelsOfMatrix, runBench } from "../bench/run/bench.ts";
 import type { RunSummary } from "../bench/run/compare-configs.ts";
 import { parseShard } from "../bench/run/matrix.ts";
-import type { Rate, SummaryRow } from "../bench/scoring/index.ts";
+import { invalidTotal, type Rate, type SummaryRow } from "../bench/scoring/index.ts";
 import { OnsetlabError } from "../errors.ts";
+import { INVALID_LIMIT, invalidText, invalidWarnings, rowsOverInvalidLimit } from "../report/invalid.ts";
 import { FlagError, parsePositiveInt, parseTransport } from "./flags.ts";
 import { startProgress } from "./progress.ts";
 
@@ -124,29 +125,6 @@ export function registerBenchCommand(program: Command): void {
     });
 }
 
-/** A row with more than this share of its items invalid fails the run (unless --allow-invalid). */
-export const INVALID_LIMIT = 0.05;
-
-export function invalidTotal(row: SummaryRow): number {
-  return Object.values(row.invalid).reduce((sum, count) => sum + count, 0);
-}
-
-export function rowsOverInvalidLimit(rows: readonly SummaryRow[]): SummaryRow[] {
-  return rows.filter((row) => {
-    const invalid = invalidTotal(row);
-    return invalid > 0 && invalid / (row.n + invalid) > INVALID_LIMIT;
-  });
-}
-
-/** `qwen2.5:3b × jsonl: 12 of 60 (context_overflow 12)`. */
-function invalidText(row: SummaryRow): string {
-  const reasons = Object.entries(row.invalid)
-    .filter(([, count]) => count > 0)
-    .map(([reason, count]) => `${reason} ${count}`)
-    .join(", ");
-  return `${row.model} × ${row.config}: ${invalidTotal(row)} of ${row.n + invalidTotal(row)} (${reasons})`;
-}
-
 function benchRequest(flags: BenchFlags): BenchRequest {
   const list = (text: string | undefined) =>
     (text ?? "")
@@ -252,9 +230,7 @@ function renderTable(summary: RunSummary): string {
       `${num(row.p50Ms?.value, 0)} / ${num(row.p95Ms?.value, 0)}`,
     ]);
   }
-  const warnings = summary.rows
-    .filter((row) => invalidTotal(row) > 0)
-    .map((row) => `warning: ${invalidText(row)} invalid items, left out of every rate\n`);
+  const warnings = invalidWarnings(summary.rows).map((line) => `${line}\n`);
   return `Results${label}\n${table.toString()}\n${warnings.join("")}`;
 }
 

@@ -32,6 +32,7 @@ export {
   type Estimate,
   type FailureTableRow,
   invalidCounts,
+  invalidTotal,
   type PlannerErrorRow,
   type RoutingMatrix,
   type ScoredRecord,

@@ -1,5 +1,6 @@
 /** The leaderboard: one row per model × configuration, best task success first. */
-import type { SummaryRow } from "../../bench/scoring/index.ts";
+import { invalidTotal, type SummaryRow } from "../../bench/scoring/index.ts";
+import { invalidWarnings } from "../invalid.ts";
 import { byRunOrder, type RunSet } from "../runs.ts";
 import {
   checkTable,
@@ -21,11 +22,14 @@ export function leaderboardTable(set: RunSet, title: string): ReportTable {
       "Task success: every part of the item right (calls, end state, answer, abstention), with its 95% Wilson interval. " +
         "Tool choice: the set of gold tools called. Params: right arguments over judged arguments. " +
         "Rescue: of the items whose first plan failed, the share recovered (rescue or fallback). " +
-        "Tokens: prompt + completion per item. Latency: per item, wall clock of the run.",
+        "Tokens: prompt + completion per item. Latency: per item, wall clock of the run, model load time left out. " +
+        "Invalid: items left out of every rate because a model call's answer could not be scored (see the warnings).",
+      ...invalidWarnings(rows),
     ],
     columns: [
       ...MODEL_CONFIG_COLUMNS,
       { header: "n", kind: "number" },
+      { header: "invalid", kind: "number" },
       { header: "task success [95% CI]", kind: "rate" },
       { header: "tool choice", kind: "rate" },
       { header: "params", kind: "rate" },
@@ -40,6 +44,7 @@ export function leaderboardTable(set: RunSet, title: string): ReportTable {
       cells: [
         ...modelConfigCells(row),
         numberCell(row.n, 0),
+        numberCell(invalidTotal(row), 0),
         rateCell(row.taskSuccess, "interval"),
         rateCell(row.toolChoice),
         rateCell(row.paramAccuracy),
