@@ -113,16 +113,20 @@ export function registerBenchCommand(program: Command): void {
           `${failures.length} tasks could not be run (first: ${first.task.key}: ${first.message}); fix the cause and run with --resume ${runId}`,
         );
       }
-      const over = rowsOverInvalidLimit(summary.rows);
-      if (over.length > 0 && !flags.allowInvalid) {
-        throw new TooManyInvalidError(
-          "TOO_MANY_INVALID",
-          `more than ${INVALID_LIMIT * 100}% of the items are invalid in ${over.map(invalidText).join("; ")}: ` +
-            "their numbers measure the server's limits, not the model (see README, Running against a real server); " +
-            "pass --allow-invalid to accept them",
-        );
-      }
+      checkInvalid(summary, flags.allowInvalid === true);
     });
+}
+
+/** Fails a run with a row over the invalid limit (the line names each such row), unless allowed. */
+export function checkInvalid(summary: RunSummary, allowInvalid: boolean): void {
+  const over = rowsOverInvalidLimit(summary.rows);
+  if (over.length === 0 || allowInvalid) return;
+  throw new TooManyInvalidError(
+    "TOO_MANY_INVALID",
+    `more than ${INVALID_LIMIT * 100}% of the items are invalid in ${over.map(invalidText).join("; ")}: ` +
+      "their numbers measure the server's limits, not the model (see README, Running against a real server); " +
+      "pass --allow-invalid to accept them",
+  );
 }
 
 function benchRequest(flags: BenchFlags): BenchRequest {

@@ -98,6 +98,7 @@ const modelSchema = z
     timeout_ms: positiveInt.optional(),
     think: z.boolean().optional(),
     context_window: positiveInt.optional(),
+    retry_ms: z.array(z.number().int().min(0)).optional(),
     agent: axesSchema.optional(),
   })
   .superRefine((entry, context) => {
@@ -246,6 +247,7 @@ function toModelEntry(name: string, entry: FileModel, source: string): ModelEntr
     name,
     options: toGenerationOptions(entry.options),
     timeoutMs: entry.timeout_ms,
+    retryMs: entry.retry_ms,
     agent: toAgentInput(entry.agent),
     source,
   });

@@ -14,6 +14,8 @@ interface ProviderEntryBase {
   options: GenerationOptions;
   /** Time limit of one model call. */
   timeoutMs?: number;
+  /** Waits before each further attempt of a call the server turned away for a while (503, 429); default 0.5–4 s. */
+  retryMs?: number[];
   /** Where the entry came from, for error messages: `models.yaml: models.qwen2.5:3b` or a naming rule. */
   source: string;
 }

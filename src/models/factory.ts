@@ -6,6 +6,7 @@
 import { InputError } from "../errors.ts";
 import { RecordingProvider, ReplayProvider } from "./cassette.ts";
 import type { ProviderEntry } from "./entry.ts";
+import type { RetryPolicy } from "./http.ts";
 import { OllamaProvider } from "./ollama.ts";
 import { OpenAIProvider } from "./openai.ts";
 import { createSimProvider, type SimGoldItem } from "./sim/index.ts";
@@ -44,6 +45,7 @@ function liveProvider(entry: ProviderEntry, deps: ProviderDeps): ModelProvider {
         options: entry.options,
         timeoutMs: entry.timeoutMs,
         think: entry.think,
+        ...retryOf(entry),
       });
     case "openai":
       return new OpenAIProvider({
@@ -55,6 +57,7 @@ function liveProvider(entry: ProviderEntry, deps: ProviderDeps): ModelProvider {
         timeoutMs: entry.timeoutMs,
         source: entry.source,
         contextWindow: entry.contextWindow,
+        ...retryOf(entry),
       });
     case "sim":
       if (!deps.gold) {
@@ -65,4 +68,8 @@ function liveProvider(entry: ProviderEntry, deps: ProviderDeps): ModelProvider {
       }
       return createSimProvider({ profile: entry.profile, gold: deps.gold, seed: deps.seed });
   }
+}
+
+function retryOf(entry: ProviderEntry): { retry?: RetryPolicy } {
+  return entry.retryMs ? { retry: { delaysMs: entry.retryMs } } : {};
 }

@@ -103,7 +103,7 @@ export class OllamaProvider implements ModelProvider {
     return this.call(request, async (client, started) => {
       const body = { ...fitted.body, prompt: request.prompt };
       if (!request.onText) {
-        const response = await client.generate({ ...body, stream: false });
+        const response = this.answered(await client.generate({ ...body, stream: false }));
         return fitted.read({ text: response.response ?? "", thinking: response.thinking }, response, started);
       }
       let text = "";
@@ -133,8 +133,9 @@ export class OllamaProvider implements ModelProvider {
         ...(tools ? { tools } : {}),
       };
       if (!request.onText) {
-        const response = await client.chat({ ...body, stream: false });
-        const message = response.message as OllamaWireMessage;
+        const response = this.answered(await client.chat({ ...body, stream: false }));
+        const message = response.message as OllamaWireMessage | undefined;
+        if (!message) throw this.badAnswer("an answer without `message`");
         return {
           ...fitted.read({ text: message.content ?? "", thinking: message.thinking }, response, started),
           toolCalls: fromOllamaToolCalls(message.tool_calls ?? []),
@@ -280,10 +281,25 @@ export class OllamaProvider implements ModelProvider {
       each(part);
       last = part;
     }
-    if (!last?.done) {
-      throw new ProviderProtocolError("PROVIDER_BAD_RESPONSE", `${this.target.endpoint} ended a stream before "done"`);
-    }
+    if (!last?.done) throw this.badAnswer('a stream that ended before "done"');
     return last;
+  }
+
+  /** An answer with status 200 that is an error object (some proxies and older servers send them). */
+  private answered<T extends object>(response: T): T {
+    const error = (response as { error?: unknown }).error;
+    if (typeof error === "string") {
+      throw new ProviderHttpError(undefined, `${this.target.endpoint} failed: ${error}`, {
+        context: { host: this.host, model: this.settings.model },
+      });
+    }
+    return response;
+  }
+
+  private badAnswer(detail: string): ProviderProtocolError {
+    return new ProviderProtocolError("PROVIDER_BAD_RESPONSE", `${this.target.endpoint} sent ${detail}`, {
+      context: { host: this.host, model: this.settings.model },
+    });
   }
 
   private typed(error: unknown, signal: AbortSignal): unknown {
@@ -300,6 +316,16 @@ export class OllamaProvider implements ModelProvider {
       return new ProviderHttpError(
         error.status_code,
         `${this.target.endpoint} answered ${error.status_code}: ${message}`,
+        {
+          context: { host: this.host, model: this.settings.model },
+          cause: error,
+        },
+      );
+    }
+    if (error instanceof SyntaxError) {
+      return new ProviderProtocolError(
+        "PROVIDER_BAD_RESPONSE",
+        `${this.target.endpoint} sent an answer that is not JSON`,
         {
           context: { host: this.host, model: this.settings.model },
           cause: error,
