@@ -87,6 +87,9 @@ export function fetchWithSignal(signal: AbortSignal): typeof fetch {
     fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal });
 }
 
+/** Node's fetch refuses the fetch standard's blocked ports (1, 7, 9 … 6000) with `bad port`, no code. */
+const BAD_PORT = "BAD_PORT";
+
 /** What each system error code means, for the one line a stopped run ends with. */
 const NETWORK_CODES: ReadonlyMap<string, string> = new Map([
   ["ECONNREFUSED", "connection refused"],
@@ -106,6 +109,7 @@ const NETWORK_CODES: ReadonlyMap<string, string> = new Map([
   ["UNABLE_TO_VERIFY_LEAF_SIGNATURE", "TLS: certificate not verifiable"],
   ["CERT_HAS_EXPIRED", "TLS: certificate expired"],
   ["ERR_TLS_CERT_ALTNAME_INVALID", "TLS: certificate is for another host"],
+  [BAD_PORT, "fetch refuses to connect to this port (a blocked port of the fetch standard): use another"],
 ]);
 
 /** Network failures worth another attempt: the connection was there and broke. */
@@ -122,6 +126,7 @@ export function networkFailure(error: unknown): string | undefined {
   for (let current: unknown = error, depth = 0; current && depth < 4; depth++) {
     const code = (current as { code?: unknown }).code;
     if (typeof code === "string" && NETWORK_CODES.has(code)) return code;
+    if ((current as { message?: unknown }).message === "bad port") return BAD_PORT;
     const errors = (current as { errors?: unknown }).errors;
     if (Array.isArray(errors)) {
       const inner = errors.map(networkFailure).find((found) => found !== undefined);

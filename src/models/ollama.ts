@@ -104,6 +104,7 @@ export class OllamaProvider implements ModelProvider {
       const body = { ...fitted.body, prompt: request.prompt };
       if (!request.onText) {
         const response = this.answered(await client.generate({ ...body, stream: false }));
+        if (typeof response.response !== "string") throw this.badAnswer("an answer without `response`");
         return fitted.read({ text: response.response ?? "", thinking: response.thinking }, response, started);
       }
       let text = "";
