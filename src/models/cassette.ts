@@ -32,6 +32,7 @@ import type {
   ModelFacts,
   ModelProvider,
   ModelStage,
+  NativeToolCall,
   WarmUp,
 } from "./types.ts";
 
@@ -239,6 +240,12 @@ function badLine(file: string, line: number, reason: string, cause?: unknown): C
   });
 }
 
+/** A recorded answer as the provider gave it: the text, usage and timings, and how the prompt fitted the window. */
+function answerOf(response: CompletionResponse, toolCalls?: NativeToolCall[]): CompletionResponse {
+  const { text, usage, timings, context, invalid, doneReason, thinking } = response;
+  return dropUndefined({ text, toolCalls, usage, timings, context, invalid, doneReason, thinking });
+}
+
 /** Answers from a cassette only. The same request asked twice gets its two recorded answers in order. */
 export class ReplayProvider implements ModelProvider {
   private readonly queues = new Map<string, CassetteRecord[]>();
@@ -258,18 +265,12 @@ export class ReplayProvider implements ModelProvider {
   }
 
   async complete(request: CompletionRequest): Promise<CompletionResponse> {
-    const { text, usage, timings } = this.answer(cassetteRequest(this.id, "complete", request), request);
-    return { text, usage, timings };
+    return answerOf(this.answer(cassetteRequest(this.id, "complete", request), request));
   }
 
   async chat(request: ChatRequest): Promise<ChatResponse> {
     const response = this.answer(cassetteRequest(this.id, "chat", request), request);
-    return {
-      text: response.text,
-      toolCalls: "toolCalls" in response ? response.toolCalls : [],
-      usage: response.usage,
-      timings: response.timings,
-    };
+    return answerOf(response, "toolCalls" in response ? response.toolCalls : []) as ChatResponse;
   }
 
   /** Recorded answers not yet replayed, by request key (a finished replay of the same run leaves none). */
