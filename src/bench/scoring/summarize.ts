@@ -56,6 +56,8 @@ export interface LatencyBreakdown {
   modelMsPerItem: number | null;
   promptEvalMsPerItem: number | null;
   evalMsPerItem: number | null;
+  /** Model load the server reported (cold start, a reload for another window): apart, in no latency above. */
+  loadMsPerItem: number | null;
   toolsMsPerItem: number | null;
   overheadMsPerItem: number | null;
   overheadP50Ms: number | null;
@@ -192,6 +194,7 @@ function summaryRow(
       modelMsPerItem: mean(latency.map((l) => l.modelMs)),
       promptEvalMsPerItem: mean(latency.map((l) => l.promptEvalMs)),
       evalMsPerItem: mean(latency.map((l) => l.evalMs)),
+      loadMsPerItem: mean(latency.map((l) => l.loadMs)),
       toolsMsPerItem: mean(latency.map((l) => l.toolsMs)),
       overheadMsPerItem: mean(overheads),
       overheadP50Ms: nullIfNaN(percentile(overheads, 50)),
