@@ -76,13 +76,13 @@ describe("OllamaProvider", () => {
     }
   });
 
-  it("reads /api/version and /api/show once per provider, before its first call", async () => {
+  it("reads /api/version, /api/show and /api/tags once per provider, before its first call", async () => {
     const provider = new OllamaProvider({ model: "qwen2.5:3b", host: restricted.url });
     const before = restricted.requests();
     const first = await provider.chat({ stage: "native", messages: callGetMe, tools });
     await provider.chat({ stage: "native", messages: callGetMe, tools });
     await provider.chat({ stage: "jsonl", messages: [{ role: "user", content: "no tools" }] });
-    expect(restricted.requests() - before).toBe(5); // version + show + three chats
+    expect(restricted.requests() - before).toBe(6); // version + show + tags + three chats
     expect(first.toolCalls).toEqual([
       { id: expect.stringMatching(/^call_/), name: "get_me", arguments: { verbose: true } },
     ]);
@@ -98,7 +98,7 @@ describe("OllamaProvider", () => {
     expect((failure as Error).message).toMatch(
       /model "gemma2:2b" on Ollama at http:\/\/127\.0\.0\.1:\d+ does not support tools \(capabilities: completion\)/,
     );
-    expect(restricted.requests() - before).toBe(2); // version + show, no chat
+    expect(restricted.requests() - before).toBe(3); // version + show + tags, no chat
     // Plain generation still works.
     expect((await provider.complete({ stage: "solver", prompt: "x" })).text).toBe("echo: x");
   });

@@ -5,6 +5,7 @@
  */
 
 import { type GenerateResponse, Ollama, type ChatResponse as OllamaChatResponse } from "ollama";
+import { onceUntilFailure } from "../memo.ts";
 import { answerInvalid, autoWindow, estimateTokens, promptChars } from "./context.ts";
 import {
   type ModelError,
@@ -86,7 +87,7 @@ export class OllamaProvider implements ModelProvider {
   readonly host: string;
   private readonly target: CallTarget;
   /** /api/version and /api/show, once per provider (one provider per model); cleared when it fails. */
-  private facts: Promise<ModelFacts> | undefined;
+  private readonly facts = onceUntilFailure(() => this.readFacts());
 
   constructor(private readonly settings: OllamaProviderOptions) {
     this.id = `ollama:${settings.model}`;
@@ -160,11 +161,7 @@ export class OllamaProvider implements ModelProvider {
 
   /** The server's version and the model's facts, read once (a failure is typed, and tried again next call). */
   describe(): Promise<ModelFacts> {
-    this.facts ??= this.readFacts().catch((error: unknown) => {
-      this.facts = undefined;
-      throw error;
-    });
-    return this.facts;
+    return this.facts();
   }
 
   /** Loads the model with a one-token request, so that no measured call pays for the load. */

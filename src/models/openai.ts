@@ -5,6 +5,7 @@
  * at call time, and goes into the Authorization header only. Non-loopback URLs need `allow_remote`.
  */
 
+import { onceUntilFailure } from "../memo.ts";
 import { answerInvalid, estimateTokens, promptChars } from "./context.ts";
 import {
   BadEndpointError,
@@ -124,7 +125,7 @@ export class OpenAIProvider implements ModelProvider {
   readonly baseUrl: string;
   private readonly target: CallTarget;
   private readonly source: string;
-  private facts: Promise<ModelFacts> | undefined;
+  private readonly facts = onceUntilFailure(() => this.readFacts());
 
   constructor(private readonly settings: OpenAIProviderOptions) {
     this.id = `openai:${settings.model}`;
@@ -187,11 +188,7 @@ export class OpenAIProvider implements ModelProvider {
    * an assumed 4096) and whether the server is the stand-in. The window cannot be set through this API.
    */
   describe(): Promise<ModelFacts> {
-    this.facts ??= this.readFacts().catch((error: unknown) => {
-      this.facts = undefined;
-      throw error;
-    });
-    return this.facts;
+    return this.facts();
   }
 
   /** One one-token request before measuring (a server that loads models on demand loads it now). */
