@@ -46,8 +46,12 @@ const REAL: StandinBehaviour = {
   parallel: 1,
 };
 
-/** Real mode's (or the lenient) defaults, with the given behaviours set over them. */
+/**
+ * Real mode's (or the lenient) defaults, with the given behaviours set over them. A queue limit needs
+ * requests to queue: `maxQueue` without any `parallel` limit serves one request per model at a time.
+ */
 export function resolveBehaviour(real: boolean, behaviour: Partial<StandinBehaviour> = {}): StandinBehaviour {
   const defined = Object.fromEntries(Object.entries(behaviour).filter(([, value]) => value !== undefined));
-  return { ...(real ? REAL : LENIENT), ...defined };
+  const resolved: StandinBehaviour = { ...(real ? REAL : LENIENT), ...defined };
+  return resolved.maxQueue !== undefined && resolved.parallel === undefined ? { ...resolved, parallel: 1 } : resolved;
 }

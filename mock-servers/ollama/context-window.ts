@@ -48,21 +48,27 @@ export function fitToWindow(input: StandinInput, window: number): Fitted {
   return { input: cutFront(kept, tools, charsOf(window)), promptTokens: window, truncated: true };
 }
 
-/** Ollama's message-level pass: from the end, keep the messages that fit; system messages always stay. */
+/**
+ * Ollama's message-level pass: from the end, keep the messages that fit; system messages (and the tool
+ * list) always stay, and so does the last message. Measured piece by piece, rendered once.
+ */
 function dropOldMessages(messages: readonly ChatMessage[], tools: readonly ChatTool[], window: number): ChatMessage[] {
-  const last = messages.length - 1;
-  let first = last;
-  for (let index = last - 1; index >= 0; index -= 1) {
-    const candidate = keepFrom(messages, index);
-    if (estimateTokens(render(candidate, tools)) > window) break;
+  const size = (text: string) => text.length + 1; // with its newline
+  const fixed =
+    messages
+      .filter((message) => message.role === "system")
+      .reduce((sum, message) => sum + size(messageText(message)), 0) +
+    tools.reduce((sum, tool) => sum + size(toolText(tool)), 0);
+  let used = fixed - 1;
+  let first = messages.length - 1;
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index] as ChatMessage;
+    if (message.role === "system") continue;
+    used += size(messageText(message));
+    if (index < messages.length - 1 && used > charsOf(window)) break;
     first = index;
   }
-  return keepFrom(messages, Math.max(first, 0));
-}
-
-/** The system messages before `from`, then every message from it on. */
-function keepFrom(messages: readonly ChatMessage[], from: number): ChatMessage[] {
-  return [...messages.slice(0, from).filter((message) => message.role === "system"), ...messages.slice(from)];
+  return messages.filter((message, index) => message.role === "system" || index >= first);
 }
 
 interface Piece {
@@ -78,7 +84,7 @@ function pieces(messages: readonly ChatMessage[], tools: readonly ChatTool[]): P
   const messagePiece = (message: ChatMessage): Piece => {
     const calls = callsText(message.toolCalls);
     return {
-      text: `${message.role}: ${message.content}${calls}`,
+      text: messageText(message),
       message,
       // A front cut eats the role and the content first; the tool calls at the end go last.
       tail: (chars) => {
@@ -122,6 +128,10 @@ function cutFront(messages: readonly ChatMessage[], tools: readonly ChatTool[], 
     left = 0;
   }
   return { kind: "chat", messages: keptMessages, ...(keptTools.length > 0 ? { tools: keptTools } : {}) };
+}
+
+function messageText(message: ChatMessage): string {
+  return `${message.role}: ${message.content}${callsText(message.toolCalls)}`;
 }
 
 function toolText(tool: ChatTool): string {

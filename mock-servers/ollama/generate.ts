@@ -1,7 +1,8 @@
 /**
  * One generation, whichever API asked for it: the model checked against what is served (404, 400 for
- * tools or thinking it lacks), a slot from the scheduler (queue, 503, cold start), the stage (hinted or
- * inferred), the prompt fitted to the window, the provider asked, thinking written, the output cut at
+ * tools or thinking it lacks), a slot from the scheduler (queue, 503), the model loaded with the
+ * request's window (a cold start, again whenever the window changes), the stage (hinted or inferred),
+ * the prompt fitted to the window, the provider asked, thinking written, the output cut at
  * its limit, tool calls given ids, and the timing plan the answer will be paced by.
  */
 
@@ -10,14 +11,19 @@ import type { ModelProvider, NativeToolCall } from "../../src/models/types.ts";
 import type { StandinBehaviour } from "./behaviour.ts";
 import { fitToWindow, windowOf } from "./context-window.ts";
 import { type Exchange, HttpProblem } from "./http-io.ts";
-import { cutOutput, measureOutput, type Output } from "./output.ts";
+import { asProviderCounted, cutOutput, measureOutput, type Output } from "./output.ts";
 import { planTimings, type TimingPlan } from "./pacing.ts";
 import type { StandinInput, StandinRequest } from "./request.ts";
 import type { Scheduler } from "./scheduler.ts";
-import { contextLengthOf, type ServedModel, type ServedModels, supportsTools } from "./served-models.ts";
+import {
+  contextLengthOf,
+  needsUserQuery,
+  type ServedModel,
+  type ServedModels,
+  supportsTools,
+} from "./served-models.ts";
 import { stageOf } from "./stage.ts";
 import { thinkingFor } from "./thinking.ts";
-import { estimateTokens } from "./tokens.ts";
 
 export interface StandinContext {
   provider: ModelProvider;
@@ -40,8 +46,8 @@ export interface Generated {
 }
 
 export interface Responder {
-  /** The input was empty: the model was only loaded (Ollama's done_reason "load"). */
-  loaded(): void;
+  /** The input was empty: the model was only loaded, or unloaded with keep_alive 0 (Ollama's done_reason). */
+  loaded(reason: "load" | "unload"): void;
   answered(generated: Generated): Promise<void>;
 }
 
@@ -54,54 +60,71 @@ export function knownModel(context: StandinContext, name: string): ServedModel {
 
 export async function serve(
   context: StandinContext,
-  { request: http, signal }: Exchange,
+  exchange: Exchange,
   request: StandinRequest,
   responder: Responder,
 ): Promise<void> {
+  const model = acceptedModel(context, request);
+  if (isEmpty(request.input) && request.keepAliveMs === 0) {
+    context.models.unload(model.name);
+    return responder.loaded("unload");
+  }
+  const window = windowOf(request.options.numCtx, context.behaviour.defaultNumCtx, contextLengthOf(model));
+  await context.scheduler.run(model.name, exchange.signal, async () => {
+    const started = performance.now();
+    const loaded = context.models.isLoaded(model.name, window);
+    const loadMs = await context.scheduler.load(`${model.name}@${window}`, loaded, exchange.signal);
+    context.models.touch(model.name, window, request.keepAliveMs);
+    if (isEmpty(request.input)) return responder.loaded("load");
+    await responder.answered(await generate(context, exchange, model, request, window, { started, loadMs }));
+  });
+}
+
+/** The model, able to do what the request asks: else Ollama's 404 or 400. */
+function acceptedModel(context: StandinContext, request: StandinRequest): ServedModel {
   const model = knownModel(context, request.model);
-  const { input } = request;
-  if (input.kind === "chat" && input.tools && !supportsTools(model)) {
+  if (request.input.kind === "chat" && request.input.tools && !supportsTools(model)) {
     throw new HttpProblem(400, `registry.ollama.ai/library/${model.name} does not support tools`);
   }
   if (request.think === true && !model.thinking) {
     throw new HttpProblem(400, `"${model.name}" does not support thinking`);
   }
-  await context.scheduler.run(model.name, signal, async () => {
-    const started = performance.now();
-    const loadMs = await context.scheduler.load(model.name, context.models.isLoaded(model.name), signal);
-    context.models.touch(model.name, request.keepAliveMs);
-    if (isEmpty(input)) return responder.loaded();
-    const stage = stageOf(http.headers, input);
-    const { behaviour } = context;
-    const window = behaviour.truncate
-      ? windowOf(request.options.numCtx, behaviour.defaultNumCtx, contextLengthOf(model))
-      : undefined;
-    const fitted = window === undefined ? undefined : fitToWindow(input, window);
-    const seen = fitted?.input ?? input;
-    const asked = performance.now();
-    const options = Object.keys(request.options).length > 0 ? { options: request.options } : {};
-    const response =
-      seen.kind === "chat"
-        ? await context.provider.chat({ stage, messages: seen.messages, ...tools(seen), ...options, signal })
-        : { ...(await context.provider.complete({ stage, prompt: seen.prompt, ...options, signal })), toolCalls: [] };
-    const answeredAt = performance.now();
-    const thinking = model.thinking && request.think !== false ? thinkingFor(stage, seen) : "";
-    const calls = withCallIds(response.toolCalls, seen.kind === "chat" ? seen.messages.length : 0);
-    const limit = request.options.maxTokens;
-    const output = behaviour.cutOutput
-      ? cutOutput(measureOutput(thinking, response.text, calls), limit)
-      : {
-          // As the provider counted it; "length" when it reached the limit, whatever it returned.
-          ...measureOutput(thinking, response.text, calls),
-          tokens: response.usage.completionTokens + estimateTokens(thinking),
-          reason:
-            limit !== undefined && response.usage.completionTokens >= limit ? ("length" as const) : ("stop" as const),
-        };
-    const promptTokens = fitted?.promptTokens ?? response.usage.promptTokens;
-    const measured = { loadMs, promptEvalMs: asked - started - loadMs, evalMs: answeredAt - asked };
-    const plan = planTimings({ promptTokens, completionTokens: output.tokens }, measured, context.pace);
-    await responder.answered({ output, promptTokens, plan, started });
-  });
+  return model;
+}
+
+/** The prompt fitted to the window, the provider's answer, the thinking, the output cut, the timings. */
+async function generate(
+  context: StandinContext,
+  { request: http, signal }: Exchange,
+  model: ServedModel,
+  request: StandinRequest,
+  window: number,
+  { started, loadMs }: { started: number; loadMs: number },
+): Promise<Generated> {
+  const stage = stageOf(http.headers, request.input);
+  const fitted = context.behaviour.truncate ? fitToWindow(request.input, window) : undefined;
+  const seen = fitted?.input ?? request.input;
+  if (seen.kind === "chat" && needsUserQuery(model) && !seen.messages.some((message) => message.role === "user")) {
+    throw new HttpProblem(500, "no user query found in messages");
+  }
+  const asked = performance.now();
+  const options = Object.keys(request.options).length > 0 ? { options: request.options } : {};
+  const response =
+    seen.kind === "chat"
+      ? await context.provider.chat({ stage, messages: seen.messages, ...tools(seen), ...options, signal })
+      : { ...(await context.provider.complete({ stage, prompt: seen.prompt, ...options, signal })), toolCalls: [] };
+  const answeredAt = performance.now();
+  const thinking = model.thinking && request.think !== false ? thinkingFor(stage, seen) : "";
+  const calls = withCallIds(response.toolCalls, seen.kind === "chat" ? seen.messages.length : 0);
+  const measuredOutput = measureOutput(thinking, response.text, calls);
+  const limit = request.options.maxTokens;
+  const output = context.behaviour.cutOutput
+    ? cutOutput(measuredOutput, limit)
+    : asProviderCounted(measuredOutput, response.usage.completionTokens, limit);
+  const promptTokens = fitted?.promptTokens ?? response.usage.promptTokens;
+  const measured = { loadMs, promptEvalMs: asked - started - loadMs, evalMs: answeredAt - asked };
+  const plan = planTimings({ promptTokens, completionTokens: output.tokens }, measured, context.pace);
+  return { output, promptTokens, plan, started };
 }
 
 function isEmpty(input: StandinInput): boolean {

@@ -8,9 +8,9 @@
 
 import { z } from "zod";
 import { dropUndefined } from "../../src/models/json.ts";
-import type { ChatMessage, ChatTool, GenerationOptions } from "../../src/models/types.ts";
+import type { ChatMessage, GenerationOptions } from "../../src/models/types.ts";
 import { HttpProblem } from "./http-io.ts";
-import { argumentsObject, parseBody, type StandinRequest } from "./request.ts";
+import { modelName, parseBody, readTools, type StandinRequest, toolSchema } from "./request.ts";
 
 const optionsSchema = z
   .looseObject({
@@ -38,7 +38,11 @@ const generateSchema = z.looseObject({
 
 const toolCallSchema = z.looseObject({
   id: z.string().optional(),
-  function: z.looseObject({ index: z.int().optional(), name: z.string(), arguments: z.unknown().optional() }),
+  function: z.looseObject({
+    index: z.int().optional(),
+    name: z.string(),
+    arguments: z.record(z.string(), z.unknown()).optional(),
+  }),
 });
 
 const messageSchema = z.looseObject({
@@ -48,15 +52,6 @@ const messageSchema = z.looseObject({
   tool_calls: z.array(toolCallSchema).optional(),
   tool_name: z.string().optional(),
   tool_call_id: z.string().optional(),
-});
-
-const toolSchema = z.looseObject({
-  type: z.literal("function").optional(),
-  function: z.looseObject({
-    name: z.string().min(1),
-    description: z.string().optional(),
-    parameters: z.record(z.string(), z.unknown()).optional(),
-  }),
 });
 
 const chatSchema = generateSchema.omit({ prompt: true, system: true }).extend({
@@ -75,27 +70,21 @@ export function readGenerate(body: unknown): StandinRequest {
 
 export function readChat(body: unknown): StandinRequest {
   const request = parseBody(chatSchema, body);
-  const tools = (request.tools ?? []).map(
-    (tool): ChatTool => ({
-      name: tool.function.name,
-      description: tool.function.description ?? "",
-      parameters: (tool.function.parameters ?? { type: "object", properties: {} }) as ChatTool["parameters"],
-    }),
-  );
+  const tools = readTools(request.tools);
   const messages = (request.messages ?? []).map((message) =>
     dropUndefined<ChatMessage>({
       role: message.role,
       content: message.content ?? "",
       toolCalls: message.tool_calls?.length
         ? message.tool_calls.map((call) =>
-            dropUndefined({ id: call.id, name: call.function.name, ...argumentsObject(call.function.arguments) }),
+            dropUndefined({ id: call.id, name: call.function.name, arguments: call.function.arguments ?? {} }),
           )
         : undefined,
       toolName: message.tool_name,
       toolCallId: message.tool_call_id,
     }),
   );
-  return { ...common(request), input: { kind: "chat", messages, ...(tools.length > 0 ? { tools } : {}) } };
+  return { ...common(request), input: { kind: "chat", messages, ...(tools ? { tools } : {}) } };
 }
 
 function common(request: z.infer<typeof generateSchema>): Omit<StandinRequest, "input"> {
@@ -116,11 +105,6 @@ function common(request: z.infer<typeof generateSchema>): Omit<StandinRequest, "
     keepAliveMs,
     stream: request.stream !== false,
   });
-}
-
-export function modelName(model: unknown): string {
-  if (typeof model !== "string" || model.trim() === "") throw new HttpProblem(400, "model is required");
-  return model;
 }
 
 const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };

@@ -14,11 +14,11 @@ import { emitPaced, outputPieces, toNs, waitUntil } from "./pacing.ts";
 import { capabilitiesOf, contextLengthOf, digestOf, type ServedModel, sizeOf } from "./served-models.ts";
 
 /**
- * The Ollama release whose API this imitates. Everything the stand-in sends exists in it: `thinking`
- * and `think` (0.9), tool call ids and `function.index`, `capabilities` in /api/show, `context_length`
- * in /api/ps.
+ * The Ollama release whose API this imitates: the first that has everything the stand-in sends —
+ * tool call ids on /api/chat (and `tool_call_id` on tool messages) arrived in 0.12.10; `thinking` /
+ * `think` (0.9), `capabilities` in /api/show, `context_length` in /api/ps and `reasoning` on /v1 before.
  */
-export const OLLAMA_API_VERSION = "0.12.6";
+export const OLLAMA_API_VERSION = "0.12.10";
 
 const STARTED_AT = new Date().toISOString();
 
@@ -49,7 +49,7 @@ async function generateText(context: StandinContext, exchange: Exchange): Promis
   const { response, signal } = exchange;
   const head = () => ({ model: request.model, created_at: new Date().toISOString() });
   await serve(context, exchange, request, {
-    loaded: () => sendJson(response, 200, { ...head(), response: "", done: true, done_reason: "load" }),
+    loaded: (reason) => sendJson(response, 200, { ...head(), response: "", done: true, done_reason: reason }),
     answered: async (generated) => {
       const { text, thinking } = generated.output;
       const final = () => ({
@@ -89,7 +89,7 @@ async function chat(context: StandinContext, exchange: Exchange): Promise<void> 
     done,
   });
   await serve(context, exchange, request, {
-    loaded: () => sendJson(response, 200, { ...chunk({}, true), done_reason: "load" }),
+    loaded: (reason) => sendJson(response, 200, { ...chunk({}, true), done_reason: reason }),
     answered: async (generated) => {
       const { text, thinking, toolCalls } = generated.output;
       const final = () => ({
@@ -129,14 +129,14 @@ async function tags(context: StandinContext, { response }: Exchange): Promise<vo
 
 async function ps(context: StandinContext, { response }: Exchange): Promise<void> {
   sendJson(response, 200, {
-    models: context.models.running().map(({ name, expiresAt }) => {
+    models: context.models.running().map(({ name, numCtx, expiresAt }) => {
       const model = context.models.find(name) ?? { name };
       const size = sizeOf(model);
       return {
         ...describeModel(model),
         expires_at: expiresAt.toISOString(),
         size_vram: size,
-        context_length: Math.min(context.behaviour.defaultNumCtx, contextLengthOf(model)),
+        context_length: numCtx,
       };
     }),
   });

@@ -9,10 +9,9 @@
 
 import { z } from "zod";
 import { dropUndefined } from "../../src/models/json.ts";
-import type { ChatMessage, ChatTool, GenerationOptions } from "../../src/models/types.ts";
+import type { ChatMessage, GenerationOptions } from "../../src/models/types.ts";
 import { HttpProblem } from "./http-io.ts";
-import { modelName } from "./ollama-request.ts";
-import { argumentsObject, parseBody, type StandinRequest } from "./request.ts";
+import { modelName, parseBody, readTools, type StandinRequest, toolSchema } from "./request.ts";
 
 const samplingSchema = z.looseObject({
   model: z.string().optional(),
@@ -46,18 +45,7 @@ const messageSchema = z.looseObject({
 
 const chatSchema = samplingSchema.extend({
   messages: z.array(messageSchema).min(1, "messages must be a non-empty array"),
-  tools: z
-    .array(
-      z.looseObject({
-        type: z.literal("function"),
-        function: z.looseObject({
-          name: z.string().min(1),
-          description: z.string().optional(),
-          parameters: z.record(z.string(), z.unknown()).optional(),
-        }),
-      }),
-    )
-    .nullish(),
+  tools: z.array(toolSchema).nullish(),
 });
 
 const completionSchema = samplingSchema.extend({
@@ -66,13 +54,7 @@ const completionSchema = samplingSchema.extend({
 
 export function readChatCompletion(body: unknown): StandinRequest & { includeUsage: boolean } {
   const request = parseBody(chatSchema, body);
-  const tools = (request.tools ?? []).map(
-    (tool): ChatTool => ({
-      name: tool.function.name,
-      description: tool.function.description ?? "",
-      parameters: (tool.function.parameters ?? { type: "object", properties: {} }) as ChatTool["parameters"],
-    }),
-  );
+  const tools = readTools(request.tools);
   const messages = request.messages.map((message) =>
     dropUndefined<ChatMessage>({
       role: message.role === "developer" ? "system" : message.role,
@@ -82,7 +64,7 @@ export function readChatCompletion(body: unknown): StandinRequest & { includeUsa
             dropUndefined({
               id: call.id,
               name: call.function.name,
-              ...argumentsObject(call.function.arguments ?? "{}"),
+              arguments: argumentsOf(call.function.arguments),
             }),
           )
         : undefined,
@@ -92,7 +74,7 @@ export function readChatCompletion(body: unknown): StandinRequest & { includeUsa
   );
   return {
     ...common(request),
-    input: { kind: "chat", messages, ...(tools.length > 0 ? { tools } : {}) },
+    input: { kind: "chat", messages, ...(tools ? { tools } : {}) },
   };
 }
 
@@ -129,4 +111,18 @@ function textOf(content: string | { type: string; text?: string }[] | null | und
     .filter((part) => part.type === "text")
     .map((part) => part.text ?? "")
     .join("");
+}
+
+/** An assistant tool call's arguments: a JSON object in a string, or Ollama's 400. */
+function argumentsOf(text: string | undefined): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text ?? "");
+  } catch {
+    throw new HttpProblem(400, "invalid tool call arguments");
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw new HttpProblem(400, "invalid tool call arguments");
+  }
+  return parsed as Record<string, unknown>;
 }

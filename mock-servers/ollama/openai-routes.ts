@@ -7,7 +7,7 @@
 
 import { dropUndefined } from "../../src/models/json.ts";
 import type { NativeToolCall } from "../../src/models/types.ts";
-import { type Generated, type StandinContext, serve } from "./generate.ts";
+import { type Generated, knownModel, type StandinContext, serve } from "./generate.ts";
 import { type Exchange, type RouteTable, readJsonBody, sendJson, startSse } from "./http-io.ts";
 import { readChatCompletion, readCompletion } from "./openai-request.ts";
 import { emitPaced, outputPieces, splitPieces, waitUntil } from "./pacing.ts";
@@ -16,6 +16,7 @@ export const openAIRoutes: RouteTable<StandinContext> = {
   "/v1/chat/completions": { POST: chatCompletions },
   "/v1/completions": { POST: completions },
   "/v1/models": { GET: models },
+  "/v1/models/*": { GET: model },
 };
 
 let sequence = 0;
@@ -114,11 +115,17 @@ async function completions(context: StandinContext, exchange: Exchange): Promise
 }
 
 async function models(context: StandinContext, { response }: Exchange): Promise<void> {
-  const created = Math.floor(Date.now() / 1000);
-  sendJson(response, 200, {
-    object: "list",
-    data: context.models.names().map((id) => ({ id, object: "model", created, owned_by: "library" })),
-  });
+  sendJson(response, 200, { object: "list", data: context.models.names().map(modelObject) });
+}
+
+/** GET /v1/models/{model}: the model, or the 404. */
+async function model(context: StandinContext, { request, response }: Exchange): Promise<void> {
+  const name = decodeURIComponent(new URL(request.url ?? "/", "http://127.0.0.1").pathname.slice("/v1/models/".length));
+  sendJson(response, 200, modelObject(knownModel(context, name).name));
+}
+
+function modelObject(id: string) {
+  return { id, object: "model", created: Math.floor(Date.now() / 1000), owned_by: "library" };
 }
 
 /** OpenAI's tool calls: arguments as a JSON string (the raw text when it never was JSON). */

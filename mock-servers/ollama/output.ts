@@ -44,6 +44,15 @@ export function cutOutput(output: Output, limit: number | undefined): Output {
   return { thinking, text, toolCalls, tokens: limit, reason: "length" };
 }
 
+/**
+ * Lenient mode: the output whole, counted as the provider counted it (plus the thinking); "length" when
+ * that count reached the limit, whatever was returned.
+ */
+export function asProviderCounted(output: Output, providerTokens: number, limit: number | undefined): Output {
+  const reason = limit !== undefined && providerTokens >= limit ? "length" : "stop";
+  return { ...output, tokens: providerTokens + estimateTokens(output.thinking), reason };
+}
+
 function callText(call: NativeToolCall): string {
   return JSON.stringify({ name: call.name, arguments: call.arguments });
 }

@@ -4,7 +4,7 @@
  * openai-request.ts) into the simulator's own types.
  */
 
-import type { z } from "zod";
+import { z } from "zod";
 import type { ChatMessage, ChatTool, GenerationOptions } from "../../src/models/types.ts";
 import { HttpProblem } from "./http-io.ts";
 
@@ -24,6 +24,12 @@ export interface StandinRequest {
   stream: boolean;
 }
 
+/** The request's `model`, or Ollama's 400. */
+export function modelName(model: unknown): string {
+  if (typeof model !== "string" || model.trim() === "") throw new HttpProblem(400, "model is required");
+  return model;
+}
+
 /** The body checked against a schema; the first problem becomes the 400's message. */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
   const parsed = schema.safeParse(body);
@@ -33,20 +39,22 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infe
   throw new HttpProblem(400, `invalid request: ${where}${issue?.message ?? "malformed body"}`);
 }
 
-/** Tool arguments as an object: parsed from a JSON string, or `{}` with the raw text kept. */
-export function argumentsObject(value: unknown): { arguments: Record<string, unknown>; rawArguments?: string } {
-  if (typeof value !== "string") {
-    return { arguments: isRecord(value) ? value : {} };
-  }
-  try {
-    const parsed: unknown = JSON.parse(value);
-    if (isRecord(parsed)) return { arguments: parsed };
-  } catch {
-    // kept raw below
-  }
-  return { arguments: {}, rawArguments: value };
-}
+/** A tool as both APIs send it: `{type: "function", function: {name, description, parameters}}`. */
+export const toolSchema = z.looseObject({
+  type: z.literal("function").optional(),
+  function: z.looseObject({
+    name: z.string().min(1),
+    description: z.string().optional(),
+    parameters: z.record(z.string(), z.unknown()).optional(),
+  }),
+});
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+/** The request's tools in the simulator's terms; undefined when there are none. */
+export function readTools(tools: readonly z.infer<typeof toolSchema>[] | null | undefined): ChatTool[] | undefined {
+  if (!tools?.length) return undefined;
+  return tools.map((tool) => ({
+    name: tool.function.name,
+    description: tool.function.description ?? "",
+    parameters: (tool.function.parameters ?? { type: "object", properties: {} }) as ChatTool["parameters"],
+  }));
 }

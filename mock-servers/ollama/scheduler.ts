@@ -1,12 +1,12 @@
 /**
  * Ollama's scheduler as a client meets it: each model serves `parallel` requests at once (the others
  * wait their turn); when more than `maxQueue` requests already wait, a new one gets 503 at once; a model
- * that is not loaded is loaded first (`coldStartMs`), and the requests that wait for the load report it
- * as their `load_duration`.
+ * that is not loaded with the request's window is loaded first (`coldStartMs`), and the requests that
+ * wait for the load report it as their `load_duration`.
  */
 
-import { setTimeout as sleep } from "node:timers/promises";
 import { HttpProblem } from "./http-io.ts";
+import { waitUntil } from "./pacing.ts";
 
 /** Ollama's words when its queue is full. */
 export const QUEUE_FULL_MESSAGE = "server busy, please try again.  maximum pending requests exceeded";
@@ -35,16 +35,18 @@ export class Scheduler {
   }
 
   /**
-   * Loads the model unless `loaded`, sharing one load between the requests that need it; returns the
-   * milliseconds this request waited for it.
+   * Loads a model with a window (`key`) unless `loaded`, sharing one load between the requests that need
+   * it; returns the milliseconds this request waited for it.
    */
-  async load(model: string, loaded: boolean, signal: AbortSignal): Promise<number> {
+  async load(key: string, loaded: boolean, signal: AbortSignal): Promise<number> {
     if (this.limits.coldStartMs <= 0) return 0;
-    let pending = this.loading.get(model);
+    let pending = this.loading.get(key);
     if (!pending) {
       if (loaded) return 0;
-      pending = sleep(this.limits.coldStartMs).finally(() => this.loading.delete(model));
-      this.loading.set(model, pending);
+      // Shared by every request waiting for this load, so no one request's signal stops it.
+      const never = new AbortController().signal;
+      pending = waitUntil(performance.now() + this.limits.coldStartMs, never).finally(() => this.loading.delete(key));
+      this.loading.set(key, pending);
     }
     const started = performance.now();
     await Promise.race([pending, aborted(signal)]);

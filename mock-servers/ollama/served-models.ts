@@ -3,7 +3,8 @@
  * by the same provider, with tool support); given a list — or in real mode, the known models below —
  * only those: other names get Ollama's 404, a model without `tools` its 400 for a tools request, and
  * each one reports its family, size, quantization, context length and capabilities in /api/show.
- * Also remembers which models are loaded (keep-alive), for cold starts and /api/ps.
+ * Also remembers which models are loaded and with which window (keep-alive), for cold starts and /api/ps:
+ * as in Ollama, a request with another `num_ctx` than the loaded one reloads the model.
  */
 
 import { createHash } from "node:crypto";
@@ -50,30 +51,27 @@ export const KNOWN_MODELS: readonly ServedModel[] = [
   },
 ];
 
-/** A `--models` file: a JSON list of names or ServedModel objects. */
-const modelListSchema = z.array(
-  z.union([
-    z.string().min(1),
-    z.strictObject({
-      name: z.string().min(1),
-      tools: z.boolean().optional(),
-      thinking: z.boolean().optional(),
-      contextLength: z.int().positive().optional(),
-      family: z.string().min(1).optional(),
-      parameterSize: z.string().optional(),
-      quantizationLevel: z.string().optional(),
-    }),
-  ]),
-);
+/** One entry of a `--models` file that is not a plain name. */
+const modelSchema = z.strictObject({
+  name: z.string().min(1),
+  tools: z.boolean().optional(),
+  thinking: z.boolean().optional(),
+  contextLength: z.int().positive().optional(),
+  family: z.string().min(1).optional(),
+  parameterSize: z.string().optional(),
+  quantizationLevel: z.string().optional(),
+});
 
-/** The models of a `--models` file's JSON; throws a message naming the first bad entry. */
+/** The models of a `--models` file's JSON (a list of names or ServedModel objects); throws naming the bad entry. */
 export function parseModelList(json: unknown): ServedModel[] {
-  const parsed = modelListSchema.safeParse(json);
-  if (!parsed.success) {
+  if (!Array.isArray(json)) throw new Error("not a JSON list");
+  return json.map((entry: unknown, index) => {
+    if (typeof entry === "string" && entry !== "") return { name: entry };
+    const parsed = modelSchema.safeParse(entry);
+    if (parsed.success) return parsed.data;
     const issue = parsed.error.issues[0];
-    throw new Error(`${issue?.path.join(".") || "the list"}: ${issue?.message ?? "invalid"}`);
-  }
-  return parsed.data.map((entry) => (typeof entry === "string" ? { name: entry } : entry));
+    throw new Error(`entry ${index}${issue?.path.length ? `.${issue.path.join(".")}` : ""}: ${issue?.message}`);
+  });
 }
 
 /** Ollama's default keep_alive: a model stays loaded this long after its last request. */
@@ -81,8 +79,8 @@ export const DEFAULT_KEEP_ALIVE_MS = 5 * 60 * 1000;
 
 export class ServedModels {
   private readonly listed: Map<string, ServedModel> | undefined;
-  /** When each model was last used, and how long it then stays loaded. */
-  private readonly loaded = new Map<string, { usedAt: number; keepAliveMs: number }>();
+  /** When each model was last used, how long it then stays loaded, and the window it was loaded with. */
+  private readonly loaded = new Map<string, { usedAt: number; keepAliveMs: number; numCtx: number }>();
 
   constructor(
     models: readonly ServedModel[] | undefined,
@@ -104,31 +102,49 @@ export class ServedModels {
     return [...new Set([this.label, ...this.loaded.keys()])];
   }
 
-  /** The model is in memory: used within its keep-alive. */
-  isLoaded(name: string, now = Date.now()): boolean {
+  /** The model is in memory (used within its keep-alive), loaded with this window. */
+  isLoaded(name: string, numCtx: number): boolean {
     const entry = this.loaded.get(name);
-    return entry !== undefined && (entry.keepAliveMs < 0 || now - entry.usedAt < entry.keepAliveMs);
+    return entry !== undefined && entry.numCtx === numCtx && this.alive(entry, Date.now());
   }
 
   /** A request used the model; it stays loaded `keepAliveMs` (negative: forever; 0: unloads now). */
-  touch(name: string, keepAliveMs = DEFAULT_KEEP_ALIVE_MS): void {
-    this.loaded.set(name, { usedAt: Date.now(), keepAliveMs });
+  touch(name: string, numCtx: number, keepAliveMs = DEFAULT_KEEP_ALIVE_MS): void {
+    this.loaded.set(name, { usedAt: Date.now(), keepAliveMs, numCtx });
   }
 
-  /** Models in memory, with when they expire. */
-  running(): { name: string; expiresAt: Date }[] {
+  /** Models in memory, with their window and when they expire. */
+  running(): { name: string; numCtx: number; expiresAt: Date }[] {
     const now = Date.now();
     return [...this.loaded]
-      .filter(([name]) => this.isLoaded(name, now))
-      .map(([name, { usedAt, keepAliveMs }]) => ({
+      .filter(([, entry]) => this.alive(entry, now))
+      .map(([name, { usedAt, keepAliveMs, numCtx }]) => ({
         name,
+        numCtx,
         expiresAt: new Date(keepAliveMs < 0 ? 8.64e15 : usedAt + keepAliveMs),
       }));
+  }
+
+  /** keep_alive 0 on an empty request: the model leaves memory now. */
+  unload(name: string): void {
+    this.loaded.delete(name);
+  }
+
+  private alive(entry: { usedAt: number; keepAliveMs: number }, now: number): boolean {
+    return entry.keepAliveMs < 0 || now - entry.usedAt < entry.keepAliveMs;
   }
 }
 
 export function supportsTools(model: ServedModel): boolean {
   return model.tools !== false;
+}
+
+/**
+ * The qwen3 chat template refuses a conversation without a user message, and Ollama answers 500 — as it
+ * happens when truncation dropped the user's query from a long tool conversation.
+ */
+export function needsUserQuery(model: ServedModel): boolean {
+  return model.family === "qwen3";
 }
 
 export function contextLengthOf(model: ServedModel): number {

@@ -96,10 +96,12 @@ export async function startStandin(options: StandinOptions): Promise<Standin> {
 
 async function handle(context: StandinContext, request: IncomingMessage, response: ServerResponse): Promise<void> {
   const path = new URL(request.url ?? "/", "http://127.0.0.1").pathname.replace(/(.)\/+$/, "$1");
-  const found = ROUTES.find(([, table]) => path in table);
+  const found = ROUTES.map(([family, table]) => [family, routeKey(table, path), table] as const).find(
+    ([, key]) => key !== undefined,
+  );
   if (!found) return sendText(response, 404, "404 page not found");
-  const [family, table] = found;
-  const route = table[path]?.[request.method as Method];
+  const [family, key, table] = found;
+  const route = table[key as string]?.[request.method as Method];
   if (!route) return sendText(response, 405, "405 method not allowed");
   // The client going away stops the provider call and the pacing.
   const gone = new AbortController();
@@ -112,6 +114,12 @@ async function handle(context: StandinContext, request: IncomingMessage, respons
     if (gone.signal.aborted) return;
     sendFailure(family, response, error);
   }
+}
+
+/** The table's key for a path: the path itself, or a `prefix/*` key it falls under. */
+function routeKey(table: RouteTable<StandinContext>, path: string): string | undefined {
+  if (path in table) return path;
+  return Object.keys(table).find((key) => key.endsWith("/*") && path.startsWith(key.slice(0, -1)));
 }
 
 /** The error in the shape the API uses; mid-stream, as a last chunk. */

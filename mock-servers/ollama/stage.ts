@@ -26,6 +26,8 @@ export function inferStage(input: StandinInput): ModelStage {
   if (input.tools && input.tools.length > 0) return "native";
   const system = input.messages.find((message) => message.role === "system")?.content ?? "";
   if (system.includes('{"type":"tool_call"')) return "jsonl";
+  // A native conversation's last turn may come without tools (e.g. "answer with what you have").
+  if (input.messages.some((message) => message.role === "tool" || message.toolCalls?.length)) return "native";
   // A completion protocol sent as chat (an OpenAI-compatible endpoint): the messages are the prompt.
   return completionStage(input.messages.map((message) => message.content).join("\n\n"));
 }

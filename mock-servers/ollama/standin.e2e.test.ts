@@ -202,6 +202,24 @@ describe("OpenAI-compatible API", () => {
     expect(list.data.map((entry) => entry.id)).toEqual(["qwen2.5:3b", "gemma2:2b"]);
   });
 
+  it("refuses tool call arguments that are not a JSON object, as Ollama does (a string on /api/chat too)", async () => {
+    const call = (args: unknown) => ({ id: "c1", type: "function", function: { name: "get_me", arguments: args } });
+    const turns = (args: unknown) => [
+      { role: "user", content: "x" },
+      { role: "assistant", content: "", tool_calls: [call(args)] },
+      { role: "tool", tool_call_id: "c1", content: "{}" },
+    ];
+    const bad = await post(standin.url, "/v1/chat/completions", { model: "m", messages: turns("{owner: acme}") });
+    expect([bad.status, JSON.parse(bad.text).error.message]).toEqual([400, "invalid tool call arguments"]);
+    const good = await post(standin.url, "/v1/chat/completions", { model: "m", messages: turns('{"owner":"acme"}') });
+    expect(good.status).toBe(200);
+    const asString = await post(standin.url, "/api/chat", { model: "m", stream: false, messages: turns("{}") });
+    expect(asString.status).toBe(400);
+    expect(JSON.parse(asString.text).error).toMatch(
+      /^invalid request: messages\.1\.tool_calls\.0\.function\.arguments: /,
+    );
+  });
+
   it("uses OpenAI's error shape", async () => {
     const missing = await post(restricted.url, "/v1/chat/completions", {
       model: "nope",

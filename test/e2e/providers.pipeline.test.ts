@@ -9,19 +9,16 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mockServerFactories } from "../../mock-servers/index.ts";
 import { type Standin, startStandin } from "../../mock-servers/ollama/server.ts";
-import { runAgent } from "../../src/agent/agent.ts";
-import { toolCallText } from "../../src/agent/record-format.ts";
 import type { AgentResult, Strategy } from "../../src/agent/types.ts";
 import { loadDataset } from "../../src/bench/dataset/load.ts";
-import { ClientPool } from "../../src/mcp/pool.ts";
-import { loadRegistry } from "../../src/mcp/registry.ts";
+import type { ClientPool } from "../../src/mcp/pool.ts";
 import { RecordingProvider, ReplayProvider } from "../../src/models/cassette.ts";
 import { OllamaProvider } from "../../src/models/ollama.ts";
 import { OpenAIProvider } from "../../src/models/openai.ts";
 import { createSimProvider } from "../../src/models/sim/index.ts";
 import type { ModelProvider } from "../../src/models/types.ts";
+import { openGithubPool, outcome, runPipeline } from "../support/pipeline-runs.ts";
 
 const gold = loadDataset().map((loaded) => loaded.item);
 /** Every third github item: all categories, a third of the time. */
@@ -35,11 +32,7 @@ let pool: ClientPool;
 let standin: Standin;
 
 beforeAll(async () => {
-  pool = await ClientPool.open(loadRegistry(), {
-    transport: "memory",
-    inProcess: mockServerFactories,
-    servers: ["github"],
-  });
+  pool = await openGithubPool();
   standin = await startStandin({ provider: sim(), port: 0 });
 });
 
@@ -48,38 +41,9 @@ afterAll(async () => {
   await standin?.close();
 });
 
-/** Every item under every strategy, one at a time, from a fresh server state. */
-async function runAll(model: ModelProvider): Promise<AgentResult[]> {
-  const results: AgentResult[] = [];
-  for (const strategy of strategies) {
-    for (const item of items) {
-      await pool.resetAll();
-      results.push(await runAgent(item.query, { model, tools: pool, config: { strategy } }));
-    }
-  }
-  return results;
-}
-
-/** What decides a score: the route, plan, every model output, every tool call and its outcome, the answer. */
-function outcome(result: AgentResult) {
-  return {
-    path: result.path,
-    route: result.route?.route,
-    plan: result.plan?.raw,
-    outputs: result.modelCalls.map((call) => ({
-      output: call.output,
-      calls: call.toolCalls?.map(({ name, arguments: args }) => ({ name, args })),
-      error: call.error,
-    })),
-    tools: result.toolCalls.map((call) => ({
-      tool: call.tool,
-      args: call.args,
-      ok: call.ok,
-      text: toolCallText(call),
-    })),
-    answer: result.answer,
-    error: result.error?.code,
-  };
+/** Every item under every strategy. */
+function runAll(model: ModelProvider): Promise<AgentResult[]> {
+  return runPipeline(pool, model, items, strategies);
 }
 
 /** The result as JSON, without wall-clock fields. */
