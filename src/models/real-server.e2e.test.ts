@@ -71,6 +71,12 @@ describe("the ollama provider against a real-mode server", () => {
     expect(response.text).toBe("echo: Which tool lists issues?");
   });
 
+  it("flags the prompt when even the model's largest window is too small for it", async () => {
+    const response = await ollama("gemma2:2b").complete({ stage: "planner", prompt: longPrompt });
+    expect(response.context).toMatchObject({ window: 8192, windowSource: "auto", maxWindow: 8192 });
+    expect(response.invalid).toBe("context_overflow");
+  });
+
   it("flags an output cut at num_predict (done_reason length) as output_truncated", async () => {
     const response = await ollama("qwen2.5:3b").complete({
       stage: "solver",
