@@ -89,8 +89,9 @@ export function mergeRuns(options: MergeOptions): MergeOutcome {
     const { records, duplicates } = copyRecords(sources, join(dir, RUN_FILES.records));
     copyTraces(sources, join(dir, RUN_FILES.traces));
     const manifest = mergedManifest(runId, request, sources, records);
-    writeJsonAtomic(join(dir, RUN_FILES.run), manifest);
+    // the summary notes in the manifest the windows the records used: run.json is written after it
     const summary = writeSummary(dir, manifest, new Map(items.map((item) => [item.id, item])));
+    writeJsonAtomic(join(dir, RUN_FILES.run), manifest);
     return { runId, dir, manifest, summary, records, duplicates, complete: records === manifest.tasks };
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
@@ -194,6 +195,7 @@ function mergedManifest(
     request,
     tasks,
     simulated: sources.some((source) => source.manifest.simulated),
+    ...(sources.some((source) => source.manifest.standin) ? { standin: true } : {}),
     startedAt: sessions[0]?.startedAt ?? first.startedAt,
     finishedAt: records === tasks ? finishedAt : undefined,
     sessions,
