@@ -62,7 +62,8 @@ export async function guardedCall<T>(
     if (network) {
       throw new ProviderUnreachableError(
         "PROVIDER_UNREACHABLE",
-        `cannot reach ${target.endpoint} (${networkCause(network)}): ${target.unreachableHint}`,
+        // a blocked port is not a server to start: its cause already says what to do
+        `cannot reach ${target.endpoint} (${networkCause(network)})${network === BAD_PORT ? "" : `: ${target.unreachableHint}`}`,
         { context: { endpoint: target.endpoint, reason: network }, cause: error },
       );
     }
@@ -109,7 +110,7 @@ const NETWORK_CODES: ReadonlyMap<string, string> = new Map([
   ["UNABLE_TO_VERIFY_LEAF_SIGNATURE", "TLS: certificate not verifiable"],
   ["CERT_HAS_EXPIRED", "TLS: certificate expired"],
   ["ERR_TLS_CERT_ALTNAME_INVALID", "TLS: certificate is for another host"],
-  [BAD_PORT, "fetch refuses to connect to this port (a blocked port of the fetch standard): use another"],
+  [BAD_PORT, "fetch refuses to connect to this port, one the fetch standard blocks: serve on another port"],
 ]);
 
 /** Network failures worth another attempt: the connection was there and broke. */

@@ -206,7 +206,9 @@ const cases: Case[] = [
     name: "OLLAMA_HOST=http://127.0.0.1:1 (a port nothing may listen on)",
     host: async () => ({ url: "http://127.0.0.1:1" }),
     code: 1,
-    line: new RegExp(`^error: ${model}cannot reach Ollama at http://127\\.0\\.0\\.1:1 \\(BAD_PORT: fetch refuses`),
+    line: new RegExp(
+      `^error: ${model}cannot reach Ollama at http://127\\.0\\.0\\.1:1 \\(BAD_PORT: fetch refuses to connect to this port, one the fetch standard blocks: serve on another port\\)\\n$`,
+    ),
     kept: "none",
   },
   {
