@@ -19,8 +19,6 @@ export interface Fitted {
   input: StandinInput;
   /** `prompt_eval_count`: the window when cut, else the rendered prompt's tokens. */
   promptTokens: number;
-  /** Something was dropped or cut. */
-  truncated: boolean;
 }
 
 /** The window a request gets: its num_ctx or the default, never above the model's trained length. */
@@ -31,21 +29,14 @@ export function windowOf(numCtx: number | undefined, defaultNumCtx: number, cont
 export function fitToWindow(input: StandinInput, window: number): Fitted {
   if (input.kind === "complete") {
     const tokens = estimateTokens(input.prompt);
-    if (tokens <= window) return { input, promptTokens: tokens, truncated: false };
-    const prompt = tailOf(input.prompt, charsOf(window));
-    return { input: { kind: "complete", prompt }, promptTokens: window, truncated: true };
+    if (tokens <= window) return { input, promptTokens: tokens };
+    return { input: { kind: "complete", prompt: tailOf(input.prompt, charsOf(window)) }, promptTokens: window };
   }
   const tools = input.tools ?? [];
   const kept = dropOldMessages(input.messages, tools, window);
   const tokens = estimateTokens(render(kept, tools));
-  if (tokens <= window) {
-    return {
-      input: { ...input, messages: kept },
-      promptTokens: tokens,
-      truncated: kept.length < input.messages.length,
-    };
-  }
-  return { input: cutFront(kept, tools, charsOf(window)), promptTokens: window, truncated: true };
+  if (tokens <= window) return { input: { ...input, messages: kept }, promptTokens: tokens };
+  return { input: cutFront(kept, tools, charsOf(window)), promptTokens: window };
 }
 
 /**
