@@ -288,8 +288,10 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
       appender.appendBytes(task.recordLine);
       tracesAppender.appendBytes(task.spanLines);
       const tally = running[task.config]!;
-      tally.n += 1;
-      if (task.taskSuccess) tally.ok += 1;
+      if (!task.invalid) {
+        tally.n += 1;
+        if (task.taskSuccess) tally.ok += 1;
+      }
       finished += 1;
       options.onProgress?.({ done: finished, total: todo.length, running });
     },

@@ -40,6 +40,8 @@ export interface FinishedTask {
   key: string;
   config: string;
   taskSuccess: boolean;
+  /** Its item could not be scored (score.invalid): not in the running accuracy either. */
+  invalid: boolean;
   /** Its records.jsonl line, newline included, as UTF-8 (store.ts lineBytes: a worker transfers it). */
   recordLine: Uint8Array<ArrayBuffer>;
   /** Its spans' traces.jsonl lines, newlines included, as UTF-8. */
@@ -105,6 +107,7 @@ export async function runShare(spec: ShareSpec, tasks: readonly Task[], hooks: S
           key: record.key,
           config: record.config,
           taskSuccess: record.score.taskSuccess,
+          invalid: record.score.invalid !== undefined,
           recordLine,
           spanLines: lineBytes(spanLines.join("")),
         });
