@@ -37,3 +37,15 @@ export class BoundedCache<K, V> {
     return value;
   }
 }
+
+/** An async value fetched once and shared; a failure is not kept, so the next call tries again. */
+export function onceUntilFailure<T>(fetch: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | undefined;
+  return () => {
+    pending ??= fetch().catch((error: unknown) => {
+      pending = undefined;
+      throw error;
+    });
+    return pending;
+  };
+}

@@ -4,6 +4,7 @@
  * aborted or ran out of time. Records are written in the trace's compact form (record-format.ts).
  */
 
+import { failureInvalid } from "../models/errors.ts";
 import type {
   ChatRequest,
   ChatResponse,
@@ -128,9 +129,15 @@ export class RunRecorder {
       const response = await call();
       record.usage = response.usage;
       record.timings = response.timings;
+      if (response.context) record.context = response.context;
+      if (response.invalid) record.invalid = response.invalid;
+      if (response.doneReason) record.doneReason = response.doneReason;
+      if (response.thinking) record.thinking = response.thinking;
       return response;
     } catch (error) {
       record.error = error instanceof Error ? error.message : String(error);
+      const invalid = failureInvalid(error);
+      if (invalid) record.invalid = invalid;
       this.ensureRunning(stage);
       throw new ModelCallError(stage, error);
     } finally {

@@ -5,8 +5,10 @@
 
 import type { ToolAttempt, ToolCallError } from "../mcp/types.ts";
 import type {
+  CallContext,
   ChatMessage,
   GenerationOptions,
+  InvalidReason,
   ModelStage,
   ModelTimings,
   ModelUsage,
@@ -264,6 +266,14 @@ export interface ModelCallRecord {
   usage?: ModelUsage;
   /** As the provider reported them. */
   timings?: ModelTimings;
+  /** Real servers: the window the call ran in and the prompt's estimate (src/models/context.ts). */
+  context?: CallContext;
+  /** Why this call's answer cannot be scored: the item is then invalid, never wrong. */
+  invalid?: InvalidReason;
+  /** The server's stop reason (`stop`, `length` …). */
+  doneReason?: string;
+  /** A thinking model's reasoning: kept for reading, never taken as the answer. */
+  thinking?: string;
   /** Milliseconds since the run started. */
   startMs: number;
   /** Wall-clock duration measured by the agent. */

@@ -9,10 +9,11 @@ import { parseFilter } from "../bench/dataset/select.ts";
 import { type BenchRequest, modelsOfMatrix, runBench } from "../bench/run/bench.ts";
 import type { RunSummary } from "../bench/run/compare-configs.ts";
 import { parseShard } from "../bench/run/matrix.ts";
-import type { Rate, SummaryRow } from "../bench/scoring/index.ts";
+import { invalidTotal, type Rate, type SummaryRow } from "../bench/scoring/index.ts";
 import { OnsetlabError } from "../errors.ts";
 import { FAULTS_ENV, type FaultConfig, parseFaults } from "../mcp/faults.ts";
 import { checkRecordTarget } from "../models/cassette.ts";
+import { INVALID_LIMIT, invalidText, invalidWarnings, rowsOverInvalidLimit } from "../report/invalid.ts";
 import { FlagError, parsePositiveInt, parseTransport } from "./flags.ts";
 import { startProgress } from "./progress.ts";
 import { StopOnSignal } from "./stop-signal.ts";
@@ -40,11 +41,16 @@ interface BenchFlags {
   strategy?: string;
   filterN?: string;
   exposure?: string;
+  numCtx?: string;
+  allowInvalid?: boolean;
   json?: boolean;
 }
 
 /** A run finished, but some tasks could not be run by the harness: exit 1, resume to retry them. */
 export class HarnessFailuresError extends OnsetlabError {}
+
+/** More than INVALID_LIMIT of a row's items could not be scored, and --allow-invalid was not given: exit 1. */
+export class TooManyInvalidError extends OnsetlabError {}
 
 export function registerBenchCommand(program: Command): void {
   program
@@ -75,6 +81,8 @@ export function registerBenchCommand(program: Command): void {
     .option("--strategy <name>", "override the strategy of every configuration (auto|rewoo|react|native|jsonl)")
     .option("--filter-n <n>", "override the tool filter of every configuration (a number or all)")
     .option("--exposure <kind>", "override the servers every configuration connects (session|all)")
+    .option("--num-ctx <n>", "the context window of every request to Ollama (default: models.yaml, `auto`)")
+    .option("--allow-invalid", "exit 0 even when more than 5% of a row's items are invalid")
     .option("--json", "print the summary as JSON for machines")
     .action(async (flags: BenchFlags) => {
       const request = benchRequest(flags);
@@ -120,7 +128,20 @@ export function registerBenchCommand(program: Command): void {
           `${failures.length} tasks could not be run (first: ${first.task.key}: ${first.message}); fix the cause and run with --resume ${runId}`,
         );
       }
+      checkInvalid(summary, flags.allowInvalid === true);
     });
+}
+
+/** Fails a run with a row over the invalid limit (the line names each such row), unless allowed. */
+export function checkInvalid(summary: RunSummary, allowInvalid: boolean): void {
+  const over = rowsOverInvalidLimit(summary.rows);
+  if (over.length === 0 || allowInvalid) return;
+  throw new TooManyInvalidError(
+    "TOO_MANY_INVALID",
+    `more than ${INVALID_LIMIT * 100}% of the items are invalid in ${over.map(invalidText).join("; ")}: ` +
+      "their numbers measure the server's limits, not the model (see README, Running against a real server); " +
+      "pass --allow-invalid to accept them",
+  );
 }
 
 function benchRequest(flags: BenchFlags): BenchRequest {
@@ -157,6 +178,7 @@ function benchRequest(flags: BenchFlags): BenchRequest {
     ...(flags.record ? { record: flags.record } : {}),
     ...(flags.replay ? { replay: flags.replay } : {}),
     ...faultsOf(flags.faults),
+    ...(flags.numCtx ? { numCtx: parsePositiveInt("--num-ctx", flags.numCtx) } : {}),
   };
 }
 
@@ -211,15 +233,18 @@ const num = (value: number | null | undefined, digits = 1) =>
 function renderTable(summary: RunSummary): string {
   const label = summary.simulated
     ? " (simulated)"
-    : summary.replayedFrom
-      ? ` (replayed from ${summary.replayedFrom})`
-      : "";
+    : summary.standin
+      ? " (simulated (stand-in))"
+      : summary.replayedFrom
+        ? ` (replayed from ${summary.replayedFrom})`
+        : "";
   const withRepeats = summary.rows.some((row) => row.repeats);
   const table = new Table({
     head: [
       "model",
       "config",
       "n",
+      "invalid",
       "task success [95% CI]",
       "tool choice",
       "params",
@@ -235,6 +260,7 @@ function renderTable(summary: RunSummary): string {
       row.model,
       row.config,
       row.n,
+      invalidTotal(row),
       `${pct(row.taskSuccess)}${ci(row.taskSuccess)}`,
       pct(row.toolChoice),
       pct(row.paramAccuracy),
@@ -245,7 +271,8 @@ function renderTable(summary: RunSummary): string {
       `${num(row.p50Ms?.value, 0)} / ${num(row.p95Ms?.value, 0)}`,
     ]);
   }
-  return `Results${label}\n${table.toString()}\n`;
+  const warnings = invalidWarnings(summary.rows).map((line) => `${line}\n`);
+  return `Results${label}\n${table.toString()}\n${warnings.join("")}`;
 }
 
 /** pass^k with its interval and pass@k, with k in the header's place: `k=4 62.0% [55–68]`. */
@@ -260,6 +287,7 @@ export function jsonSummary(summary: RunSummary): Record<string, unknown> {
   return {
     runId: summary.runId,
     simulated: summary.simulated,
+    ...(summary.standin ? { standin: true } : {}),
     ...(summary.replayedFrom ? { replayedFrom: summary.replayedFrom } : {}),
     records: summary.records,
     rows: summary.rows.map(jsonRow),
@@ -283,7 +311,7 @@ function jsonRow(row: SummaryRow): Record<string, unknown> {
     goldVisible: row.goldVisible,
     ...(row.repeats ? { passHatK: row.repeats.passHatK, passAtK: row.repeats.passAtK } : {}),
   };
-  const flat: Record<string, unknown> = { model: row.model, config: row.config, n: row.n };
+  const flat: Record<string, unknown> = { model: row.model, config: row.config, n: row.n, invalid: row.invalid };
   for (const [name, rate] of Object.entries(rates)) {
     flat[name] = rate.value;
     flat[`${name}Ci`] = rate.lo === null ? null : [rate.lo, rate.hi];

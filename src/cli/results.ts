@@ -21,6 +21,8 @@ export interface RunListing {
   /** Records the run's matrix (or shard) has. */
   planned: number;
   simulated: boolean;
+  /** The numbers came through the stand-in server: "simulated (stand-in)". */
+  standin?: boolean;
   startedAt: string;
   /** Null while the run is incomplete (killed, interrupted, or still running). */
   finishedAt: string | null;
@@ -52,6 +54,7 @@ export function listRuns(root: string = RESULTS_DIR): (RunListing | UnreadableRu
       records: countLines(join(dir, RUN_FILES.records)),
       planned: manifest.tasks,
       simulated: manifest.simulated,
+      ...(manifest.standin ? { standin: true } : {}),
       startedAt: manifest.startedAt,
       finishedAt: manifest.finishedAt ?? null,
       ...(request.shard ? { shard: `${request.shard.index}/${request.shard.count}` } : {}),
@@ -146,7 +149,7 @@ function renderListing(runs: readonly (RunListing | UnreadableRun)[]): string {
       shortList(run.configs),
       run.items,
       `${run.records} / ${run.planned}`,
-      run.simulated ? "simulated" : "no",
+      run.simulated ? "simulated" : run.standin ? "simulated (stand-in)" : "no",
       minutes(run.startedAt),
       run.finishedAt ? minutes(run.finishedAt) : `incomplete (resume with --resume ${run.id})`,
     ]);

@@ -228,7 +228,9 @@ function modelCallText(call: ModelCallRecord, request: RecordedRequest, simulate
   const reported = call.timings ? ` (${simulated ? "simulated" : "reported"} ${ms(call.timings.totalMs)})` : "";
   const tools = request.tools ? ` · ${request.tools.length} tools offered` : "";
   const failed = call.error ? ` · FAILED: ${call.error}` : "";
-  return `#${call.seq} ${call.stage} ${call.kind} · ${tokens} · ${ms(call.durationMs)}${reported}${tools}${failed}`;
+  const window = call.context?.window === undefined ? "" : ` · window ${call.context.window}`;
+  const invalid = call.invalid ? ` · INVALID: ${call.invalid}` : "";
+  return `#${call.seq} ${call.stage} ${call.kind} · ${tokens}${window} · ${ms(call.durationMs)}${reported}${tools}${failed}${invalid}`;
 }
 
 function promptText(request: RecordedRequest): string {
@@ -241,7 +243,11 @@ function scoreLines(
   line: (label: string, text: string) => void,
   more: (text: string, depth?: number) => void,
 ): void {
-  const verdict = score.taskSuccess ? "✓ task success" : `✗ task failed: ${score.failures.join(", ")}`;
+  const verdict = score.invalid
+    ? `! invalid (${score.invalid}): not scored, left out of every rate`
+    : score.taskSuccess
+      ? "✓ task success"
+      : `✗ task failed: ${score.failures.join(", ")}`;
   const recovered = score.recovered.length > 0 ? ` (recovered: ${score.recovered.join(", ")})` : "";
   line("score", `${verdict}${recovered} — as the bench scores item ${score.itemId} (${score.category})`);
   more(

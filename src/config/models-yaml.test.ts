@@ -103,8 +103,10 @@ describe("the shipped models.yaml", () => {
     expect(resolveModel(shipped, "qwen2.5:3b")).toMatchObject({
       provider: "ollama",
       model: "qwen2.5:3b",
-      options: { numCtx: 8192, keepAlive: "10m" },
+      options: { keepAlive: "10m" },
     });
+    // num_ctx: auto is the provider's default: no window is set in the options
+    expect(resolveModel(shipped, "qwen2.5:3b").options.numCtx).toBeUndefined();
     expect(resolveModel(shipped, "vllm:qwen2.5-7b")).toMatchObject({
       provider: "openai",
       model: "Qwen/Qwen2.5-7B-Instruct",

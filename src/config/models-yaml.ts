@@ -90,7 +90,7 @@ const optionsSchema = z.strictObject({
   temperature: z.number().min(0).optional(),
   seed: z.number().int().optional(),
   num_predict: positiveInt.optional(),
-  num_ctx: positiveInt.optional(),
+  num_ctx: z.union([positiveInt, z.literal("auto")]).optional(),
   stop: z.array(z.string()).optional(),
   keep_alive: z.union([z.string(), z.number()]).optional(),
 });
@@ -109,6 +109,9 @@ const modelSchema = z
     profile: z.string().min(1).optional(),
     options: optionsSchema.optional(),
     timeout_ms: positiveInt.optional(),
+    think: z.boolean().optional(),
+    context_window: positiveInt.optional(),
+    retry_ms: z.array(z.number().int().min(0)).optional(),
     agent: axesSchema.optional(),
   })
   .superRefine((entry, context) => {
@@ -118,6 +121,8 @@ const modelSchema = z
       ["api_key_env", "openai"],
       ["allow_remote", "openai"],
       ["profile", "sim"],
+      ["think", "ollama"],
+      ["context_window", "openai"],
     ];
     for (const [key, provider] of onlyFor) {
       if (entry[key] !== undefined && entry.provider !== provider) {
@@ -274,12 +279,19 @@ function toModelEntry(name: string, entry: FileModel, source: string): ModelEntr
     name,
     options: toGenerationOptions(entry.options),
     timeoutMs: entry.timeout_ms,
+    retryMs: entry.retry_ms,
     agent: toAgentInput(entry.agent),
     source,
   });
   switch (entry.provider) {
     case "ollama":
-      return dropUndefined({ ...base, provider: "ollama", model: entry.model ?? name, host: entry.host });
+      return dropUndefined({
+        ...base,
+        provider: "ollama",
+        model: entry.model ?? name,
+        host: entry.host,
+        think: entry.think,
+      });
     case "openai":
       return dropUndefined({
         ...base,
@@ -288,6 +300,7 @@ function toModelEntry(name: string, entry: FileModel, source: string): ModelEntr
         baseUrl: entry.base_url,
         apiKeyEnv: entry.api_key_env,
         allowRemote: entry.allow_remote ?? false,
+        contextWindow: entry.context_window,
       });
     case "sim": {
       const profile = entry.profile!.replace(/^sim:/, "");
@@ -298,7 +311,9 @@ function toModelEntry(name: string, entry: FileModel, source: string): ModelEntr
 
 /** models.yaml's `options` use Ollama's names (num_predict, num_ctx, keep_alive), so Ollama's mapping reads them. */
 function toGenerationOptions(options: FileModel["options"]): GenerationOptions {
-  return fromOllamaOptions(options, options?.keep_alive);
+  // `auto` is the provider's default: no window set here
+  const numCtx = options?.num_ctx === "auto" ? undefined : options?.num_ctx;
+  return fromOllamaOptions(options && { ...options, num_ctx: numCtx }, options?.keep_alive);
 }
 
 // ─── resolution ─────────────────────────────────────────────────────────────────────────────────

@@ -36,8 +36,11 @@ import type {
   CompletionRequest,
   CompletionResponse,
   GenerationOptions,
+  ModelFacts,
   ModelProvider,
   ModelStage,
+  NativeToolCall,
+  WarmUp,
 } from "./types.ts";
 
 export const CASSETTE_VERSION = 1;
@@ -114,6 +117,10 @@ export function checkRecordTarget(file: string, append: boolean): void {
 
 /** Wraps a provider: every call goes through, and its request and answer are appended to `file`. */
 export class RecordingProvider implements ModelProvider {
+  /** The server's facts and the warm-up go straight to the server: they are not answers to replay. */
+  readonly describe?: () => Promise<ModelFacts>;
+  readonly warmUp?: () => Promise<WarmUp>;
+
   constructor(
     private readonly inner: ModelProvider,
     readonly file: string,
@@ -122,6 +129,8 @@ export class RecordingProvider implements ModelProvider {
     warn: Warn = defaultWarn,
   ) {
     prepareForAppend(file, warn);
+    if (inner.describe) this.describe = () => inner.describe!();
+    if (inner.warmUp) this.warmUp = () => inner.warmUp!();
   }
 
   async complete(request: CompletionRequest): Promise<CompletionResponse> {
@@ -255,6 +264,12 @@ function badLine(file: string, line: number, reason: string, cause?: unknown): C
   });
 }
 
+/** A recorded answer as the provider gave it: the text, usage and timings, and how the prompt fitted the window. */
+function answerOf(response: CompletionResponse, toolCalls?: NativeToolCall[]): CompletionResponse {
+  const { text, usage, timings, context, invalid, doneReason, thinking } = response;
+  return dropUndefined({ text, toolCalls, usage, timings, context, invalid, doneReason, thinking });
+}
+
 /** Answers from a cassette only. The same request asked twice gets its two recorded answers in order. */
 export class ReplayProvider implements ModelProvider {
   private readonly queues = new Map<string, CassetteRecord[]>();
@@ -274,18 +289,12 @@ export class ReplayProvider implements ModelProvider {
   }
 
   async complete(request: CompletionRequest): Promise<CompletionResponse> {
-    const { text, usage, timings } = this.answer(cassetteRequest(this.id, "complete", request), request);
-    return { text, usage, timings };
+    return answerOf(this.answer(cassetteRequest(this.id, "complete", request), request));
   }
 
   async chat(request: ChatRequest): Promise<ChatResponse> {
     const response = this.answer(cassetteRequest(this.id, "chat", request), request);
-    return {
-      text: response.text,
-      toolCalls: "toolCalls" in response ? response.toolCalls : [],
-      usage: response.usage,
-      timings: response.timings,
-    };
+    return answerOf(response, "toolCalls" in response ? response.toolCalls : []) as ChatResponse;
   }
 
   /** Recorded answers not yet replayed, by request key (a finished replay of the same run leaves none). */

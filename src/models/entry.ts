@@ -14,6 +14,8 @@ interface ProviderEntryBase {
   options: GenerationOptions;
   /** Time limit of one model call. */
   timeoutMs?: number;
+  /** Waits before each further attempt of a call the server turned away for a while (503, 429); default 0.5–4 s. */
+  retryMs?: number[];
   /** Where the entry came from, for error messages: `models.yaml: models.qwen2.5:3b` or a naming rule. */
   source: string;
 }
@@ -21,6 +23,8 @@ interface ProviderEntryBase {
 export interface OllamaProviderEntry extends ProviderEntryBase {
   provider: "ollama";
   host?: string;
+  /** A thinking model thinks in stage calls only with `think: true`. */
+  think?: boolean;
 }
 
 export interface OpenAIProviderEntry extends ProviderEntryBase {
@@ -29,6 +33,8 @@ export interface OpenAIProviderEntry extends ProviderEntryBase {
   /** The NAME of the environment variable holding the key. */
   apiKeyEnv?: string;
   allowRemote: boolean;
+  /** The server's context window, when /v1/models does not give it. */
+  contextWindow?: number;
 }
 
 export interface SimProviderEntry extends ProviderEntryBase {

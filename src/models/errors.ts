@@ -4,6 +4,7 @@
  */
 
 import { InputError, OnsetlabError } from "../errors.ts";
+import type { InvalidReason } from "./types.ts";
 
 /** The base of every runtime failure of a model call. */
 export class ModelError extends OnsetlabError {}
@@ -32,6 +33,9 @@ export class ProviderHttpError extends ModelError {
   }
 }
 
+/** The server refused the request because its prompt is longer than the model's window (vLLM, llama.cpp: 400). */
+export class ContextOverflowError extends ModelError {}
+
 /** The server's answer is not in the shape its API promises. */
 export class ProviderProtocolError extends ModelError {}
 
@@ -55,3 +59,20 @@ export class CassetteExistsError extends InputError {}
 
 /** A failure recorded in the cassette, thrown again on replay with the recorded code and message. */
 export class ReplayedModelError extends ModelError {}
+
+/**
+ * A failed call that makes its item invalid rather than wrong: the server failed (5xx after retries, a
+ * broken stream, an answer not in its API's shape). Errors that stop the whole run (unreachable, model
+ * missing, bad request) and the model's own time limit are not this.
+ */
+export function failureInvalid(error: unknown): InvalidReason | undefined {
+  if (error instanceof ContextOverflowError) return "context_overflow";
+  if (error instanceof ProviderProtocolError) return "server_error";
+  if (
+    error instanceof ProviderHttpError &&
+    (error.status === undefined || error.status >= 500 || error.status === 429)
+  ) {
+    return "server_error";
+  }
+  return undefined;
+}

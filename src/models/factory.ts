@@ -6,6 +6,7 @@
 import { InputError } from "../errors.ts";
 import { RecordingProvider, ReplayProvider } from "./cassette.ts";
 import type { ProviderEntry } from "./entry.ts";
+import type { RetryPolicy } from "./http.ts";
 import { OllamaProvider } from "./ollama.ts";
 import { OpenAIProvider } from "./openai.ts";
 import { createSimProvider, type SimGoldItem } from "./sim/index.ts";
@@ -43,6 +44,8 @@ function liveProvider(entry: ProviderEntry, deps: ProviderDeps): ModelProvider {
         host: entry.host,
         options: entry.options,
         timeoutMs: entry.timeoutMs,
+        think: entry.think,
+        ...retryOf(entry),
       });
     case "openai":
       return new OpenAIProvider({
@@ -53,6 +56,8 @@ function liveProvider(entry: ProviderEntry, deps: ProviderDeps): ModelProvider {
         options: entry.options,
         timeoutMs: entry.timeoutMs,
         source: entry.source,
+        contextWindow: entry.contextWindow,
+        ...retryOf(entry),
       });
     case "sim":
       if (!deps.gold) {
@@ -63,4 +68,8 @@ function liveProvider(entry: ProviderEntry, deps: ProviderDeps): ModelProvider {
       }
       return createSimProvider({ profile: entry.profile, gold: deps.gold, seed: deps.seed });
   }
+}
+
+function retryOf(entry: ProviderEntry): { retry?: RetryPolicy } {
+  return entry.retryMs ? { retry: { delaysMs: entry.retryMs } } : {};
 }

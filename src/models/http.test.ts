@@ -46,7 +46,9 @@ describe("guardedCall", () => {
       (error: unknown) => error,
     );
     expect(failure).toBeInstanceOf(ProviderUnreachableError);
-    expect((failure as Error).message).toMatch(/cannot reach Test at .* \(ECONNREFUSED\): start the test server/);
+    expect((failure as Error).message).toMatch(
+      /cannot reach Test at .* \(ECONNREFUSED: connection refused\): start the test server/,
+    );
     expect(networkFailure((failure as Error).cause)).toBe("ECONNREFUSED");
   });
 

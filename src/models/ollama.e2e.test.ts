@@ -76,13 +76,13 @@ describe("OllamaProvider", () => {
     }
   });
 
-  it("checks /api/show once per provider before native tool calls", async () => {
+  it("reads /api/version, /api/show and /api/tags once per provider, before its first call", async () => {
     const provider = new OllamaProvider({ model: "qwen2.5:3b", host: restricted.url });
     const before = restricted.requests();
     const first = await provider.chat({ stage: "native", messages: callGetMe, tools });
     await provider.chat({ stage: "native", messages: callGetMe, tools });
     await provider.chat({ stage: "jsonl", messages: [{ role: "user", content: "no tools" }] });
-    expect(restricted.requests() - before).toBe(4); // show + three chats
+    expect(restricted.requests() - before).toBe(6); // version + show + tags + three chats
     expect(first.toolCalls).toEqual([
       { id: expect.stringMatching(/^call_/), name: "get_me", arguments: { verbose: true } },
     ]);
@@ -98,7 +98,7 @@ describe("OllamaProvider", () => {
     expect((failure as Error).message).toMatch(
       /model "gemma2:2b" on Ollama at http:\/\/127\.0\.0\.1:\d+ does not support tools \(capabilities: completion\)/,
     );
-    expect(restricted.requests() - before).toBe(1);
+    expect(restricted.requests() - before).toBe(3); // version + show + tags, no chat
     // Plain generation still works.
     expect((await provider.complete({ stage: "solver", prompt: "x" })).text).toBe("echo: x");
   });
@@ -122,7 +122,7 @@ describe("OllamaProvider", () => {
     const failure = await provider.complete({ stage: "planner", prompt: "x" }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ProviderUnreachableError);
     expect((failure as Error).message).toMatch(
-      /cannot reach Ollama at http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\): start it with `ollama serve`, or point OLLAMA_HOST/,
+      /cannot reach Ollama at http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED: connection refused\): start it with `ollama serve`, or point OLLAMA_HOST/,
     );
   });
 

@@ -5,6 +5,8 @@
  */
 
 import { type GenerateResponse, Ollama, type ChatResponse as OllamaChatResponse } from "ollama";
+import { onceUntilFailure } from "../memo.ts";
+import { answerInvalid, autoWindow, estimateTokens, promptChars } from "./context.ts";
 import {
   type ModelError,
   ModelNotFoundError,
@@ -18,7 +20,9 @@ import {
   fetchWithSignal,
   guardedCall,
   networkFailure,
+  type RetryPolicy,
   STAGE_HEADER,
+  withRetries,
 } from "./http.ts";
 import { dropUndefined } from "./json.ts";
 import {
@@ -32,14 +36,19 @@ import {
   toOllamaTools,
 } from "./ollama-wire.ts";
 import type {
+  CallContext,
+  ChatMessage,
   ChatRequest,
   ChatResponse,
+  ChatTool,
   CompletionRequest,
   CompletionResponse,
   GenerationOptions,
+  ModelFacts,
   ModelProvider,
   NativeToolCall,
   RequestBase,
+  WarmUp,
 } from "./types.ts";
 
 export const DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434";
@@ -53,7 +62,14 @@ export interface OllamaProviderOptions {
   options?: GenerationOptions;
   /** Time limit of a call that does not bring its own `timeoutMs`. */
   timeoutMs?: number;
+  /** A thinking model thinks in stage calls only when the entry says `think: true`. */
+  think?: boolean;
+  /** Waits between attempts of a call the server turned away for a while (503, 429). */
+  retry?: RetryPolicy;
 }
+
+/** The output cap a window is sized for when a stage sets none (native and chat loops). */
+const DEFAULT_OUTPUT_CAP = 1024;
 
 /** The host to use: the model entry's, else OLLAMA_HOST, else Ollama's default. */
 export function resolveOllamaHost(host?: string, env: NodeJS.ProcessEnv = process.env): string {
@@ -70,8 +86,8 @@ export class OllamaProvider implements ModelProvider {
   readonly id: string;
   readonly host: string;
   private readonly target: CallTarget;
-  /** The /api/show check, once per provider (one provider per model); cleared when it fails. */
-  private toolSupport: Promise<void> | undefined;
+  /** /api/version and /api/show, once per provider (one provider per model); cleared when it fails. */
+  private readonly facts = onceUntilFailure(() => this.readFacts());
 
   constructor(private readonly settings: OllamaProviderOptions) {
     this.id = `ollama:${settings.model}`;
@@ -83,61 +99,154 @@ export class OllamaProvider implements ModelProvider {
   }
 
   async complete(request: CompletionRequest): Promise<CompletionResponse> {
+    const facts = await this.describe();
+    const fitted = this.fit(facts, request.options, { prompt: request.prompt });
     return this.call(request, async (client, started) => {
-      const body = { ...this.body(request.options), prompt: request.prompt };
+      const body = { ...fitted.body, prompt: request.prompt };
       if (!request.onText) {
-        const response = await client.generate({ ...body, stream: false });
-        return { text: response.response ?? "", ...metricsOf(response, started) };
+        const response = this.answered(await client.generate({ ...body, stream: false }));
+        if (typeof response.response !== "string") throw this.badAnswer("an answer without `response`");
+        return fitted.read({ text: response.response ?? "", thinking: response.thinking }, response, started);
       }
       let text = "";
+      let thinking = "";
       const last = await this.drain(await client.generate({ ...body, stream: true }), (part: GenerateResponse) => {
+        thinking += part.thinking ?? "";
         if (part.response) {
           text += part.response;
           request.onText?.(part.response);
         }
       });
-      return { text, ...metricsOf(last, started) };
+      return fitted.read({ text, thinking }, last, started);
     });
   }
 
   async chat(request: ChatRequest): Promise<ChatResponse> {
     const tools = request.tools?.length ? toOllamaTools(request.tools) : undefined;
-    if (tools) await this.ensureToolSupport();
+    const facts = await this.describe();
+    if (tools && facts.capabilities && !facts.capabilities.includes("tools")) {
+      throw this.noTools(`capabilities: ${facts.capabilities.join(", ") || "none"}`);
+    }
+    const fitted = this.fit(facts, request.options, { messages: request.messages, tools: request.tools });
     return this.call(request, async (client, started) => {
       const body = {
-        ...this.body(request.options),
+        ...fitted.body,
         messages: toOllamaMessages(request.messages) as OllamaChatRequestMessages,
         ...(tools ? { tools } : {}),
       };
       if (!request.onText) {
-        const response = await client.chat({ ...body, stream: false });
-        const message = response.message as OllamaWireMessage;
+        const response = this.answered(await client.chat({ ...body, stream: false }));
+        const message = response.message as OllamaWireMessage | undefined;
+        if (!message) throw this.badAnswer("an answer without `message`");
         return {
-          text: message.content ?? "",
+          ...fitted.read({ text: message.content ?? "", thinking: message.thinking }, response, started),
           toolCalls: fromOllamaToolCalls(message.tool_calls ?? []),
-          ...metricsOf(response, started),
         };
       }
       let text = "";
+      let thinking = "";
       const toolCalls: NativeToolCall[] = [];
       const last = await this.drain(await client.chat({ ...body, stream: true }), (part: OllamaChatResponse) => {
         const message = part.message as OllamaWireMessage;
+        thinking += message.thinking ?? "";
         if (message.content) {
           text += message.content;
           request.onText?.(message.content);
         }
         toolCalls.push(...fromOllamaToolCalls(message.tool_calls ?? []));
       });
-      return { text, toolCalls, ...metricsOf(last, started) };
+      return { ...fitted.read({ text, thinking }, last, started), toolCalls };
     });
   }
 
-  private body(options: GenerationOptions | undefined) {
+  /** The server's version and the model's facts, read once (a failure is typed, and tried again next call). */
+  describe(): Promise<ModelFacts> {
+    return this.facts();
+  }
+
+  /** Loads the model with a one-token request, so that no measured call pays for the load. */
+  async warmUp(): Promise<WarmUp> {
+    const response = await this.complete({ stage: "solver", prompt: "Reply with OK.", options: { maxTokens: 1 } });
+    return dropUndefined({ totalMs: response.timings.totalMs, loadMs: response.timings.loadMs });
+  }
+
+  /**
+   * The request body's model fields with the window this request gets, and how to read its answer: the
+   * prompt's fit and the stop reason decide whether the answer can be scored.
+   */
+  private fit(
+    facts: ModelFacts,
+    options: GenerationOptions | undefined,
+    content: { prompt?: string; messages?: readonly ChatMessage[]; tools?: readonly ChatTool[] },
+  ) {
     const merged = { ...this.settings.options, ...options };
-    return dropUndefined({
+    const chars = promptChars(content);
+    const estimate = estimateTokens(chars);
+    const set = merged.numCtx !== undefined;
+    const window = set
+      ? merged.numCtx!
+      : autoWindow(estimate, merged.maxTokens ?? DEFAULT_OUTPUT_CAP, facts.contextLength);
+    const context: CallContext = dropUndefined({
+      window,
+      windowSource: set ? ("set" as const) : ("auto" as const),
+      estimate,
+      maxWindow: facts.contextLength,
+    });
+    const thinks = facts.capabilities?.includes("thinking");
+    const body = dropUndefined({
       model: this.settings.model,
-      options: toOllamaOptions(merged),
+      options: toOllamaOptions({ ...merged, numCtx: window }),
       keep_alive: merged.keepAlive,
+      // only a thinking model takes `think`; others refuse the field
+      think: thinks ? (this.settings.think ?? false) : undefined,
+    });
+    const read = (
+      answer: { text: string; thinking?: string },
+      metrics: OllamaMetrics & { done_reason?: string },
+      started: number,
+    ): CompletionResponse => {
+      const { usage, timings } = metricsOf(metrics, started);
+      const invalid = answerInvalid({
+        context,
+        chars,
+        promptTokens: metrics.prompt_eval_count,
+        doneReason: metrics.done_reason,
+      });
+      return dropUndefined({
+        text: answer.text,
+        usage,
+        timings,
+        context,
+        invalid,
+        doneReason: metrics.done_reason,
+        thinking: answer.thinking || undefined,
+      });
+    };
+    return { body, read };
+  }
+
+  private async readFacts(): Promise<ModelFacts> {
+    return this.call({ stage: "solver" }, async (client) => {
+      const version = (await client.version()) as { version?: string; standin?: { profile?: string; real?: boolean } };
+      const show = (await client.show({ model: this.settings.model })) as unknown as ShowAnswer;
+      // the digest is listed by /api/tags (newer servers also put it in /api/show)
+      const listed = (await client.list()).models.find((model) => sameModel(model.name, this.settings.model));
+      const numCtx = this.settings.options?.numCtx;
+      return dropUndefined({
+        serverVersion: version.version,
+        standin: version.standin
+          ? { profile: String(version.standin.profile ?? "unknown"), real: version.standin.real === true }
+          : undefined,
+        digest: show.digest ?? listed?.digest,
+        family: show.details?.family,
+        parameterSize: show.details?.parameter_size,
+        quantization: show.details?.quantization_level,
+        contextLength: contextLengthOf(show),
+        contextSource: contextLengthOf(show) === undefined ? "unknown (/api/show has no context_length)" : "/api/show",
+        numCtx: numCtx ?? ("auto" as const),
+        capabilities: Array.isArray(show.capabilities) ? show.capabilities : undefined,
+        think: show.capabilities?.includes("thinking") ? (this.settings.think ?? false) : undefined,
+      });
     });
   }
 
@@ -153,11 +262,13 @@ export class OllamaProvider implements ModelProvider {
         fetch: fetchWithSignal(signal),
         headers: { [STAGE_HEADER]: request.stage },
       });
-      try {
-        return await run(client, performance.now());
-      } catch (error) {
-        throw this.typed(error, signal);
-      }
+      return withRetries(this.settings.retry, signal, async () => {
+        try {
+          return await run(client, performance.now());
+        } catch (error) {
+          throw this.typed(error, signal);
+        }
+      });
     });
   }
 
@@ -168,29 +279,25 @@ export class OllamaProvider implements ModelProvider {
       each(part);
       last = part;
     }
-    if (!last?.done) {
-      throw new ProviderProtocolError("PROVIDER_BAD_RESPONSE", `${this.target.endpoint} ended a stream before "done"`);
-    }
+    if (!last?.done) throw this.badAnswer('a stream that ended before "done"');
     return last;
   }
 
-  private ensureToolSupport(): Promise<void> {
-    this.toolSupport ??= this.checkToolSupport().catch((error: unknown) => {
-      this.toolSupport = undefined;
-      throw error;
-    });
-    return this.toolSupport;
+  /** An answer with status 200 that is an error object (some proxies and older servers send them). */
+  private answered<T extends object>(response: T): T {
+    const error = (response as { error?: unknown }).error;
+    if (typeof error === "string") {
+      throw new ProviderHttpError(undefined, `${this.target.endpoint} failed: ${error}`, {
+        context: { host: this.host, model: this.settings.model },
+      });
+    }
+    return response;
   }
 
-  /** /api/show must list "tools" (servers too old to report capabilities are let through to the call). */
-  private async checkToolSupport(): Promise<void> {
-    const capabilities = await this.call({ stage: "native" }, async (client) => {
-      const info = await client.show({ model: this.settings.model });
-      return info.capabilities as string[] | undefined;
+  private badAnswer(detail: string): ProviderProtocolError {
+    return new ProviderProtocolError("PROVIDER_BAD_RESPONSE", `${this.target.endpoint} sent ${detail}`, {
+      context: { host: this.host, model: this.settings.model },
     });
-    if (Array.isArray(capabilities) && !capabilities.includes("tools")) {
-      throw this.noTools(`capabilities: ${capabilities.join(", ") || "none"}`);
-    }
   }
 
   private typed(error: unknown, signal: AbortSignal): unknown {
@@ -207,6 +314,16 @@ export class OllamaProvider implements ModelProvider {
       return new ProviderHttpError(
         error.status_code,
         `${this.target.endpoint} answered ${error.status_code}: ${message}`,
+        {
+          context: { host: this.host, model: this.settings.model },
+          cause: error,
+        },
+      );
+    }
+    if (error instanceof SyntaxError) {
+      return new ProviderProtocolError(
+        "PROVIDER_BAD_RESPONSE",
+        `${this.target.endpoint} sent an answer that is not JSON`,
         {
           context: { host: this.host, model: this.settings.model },
           cause: error,
@@ -238,6 +355,31 @@ export class OllamaProvider implements ModelProvider {
 }
 
 type OllamaChatRequestMessages = Parameters<Ollama["chat"]>[0]["messages"];
+
+/** The fields of /api/show this provider reads (`digest` is sent by newer servers; the client's type lacks it). */
+interface ShowAnswer {
+  digest?: string;
+  details?: { family?: string; parameter_size?: string; quantization_level?: string };
+  model_info?: Record<string, unknown>;
+  parameters?: string;
+  capabilities?: string[];
+}
+
+/** Ollama's default tag: `qwen2.5` is `qwen2.5:latest`. */
+function sameModel(a: string, b: string): boolean {
+  const tagged = (name: string) => (name.includes(":") ? name : `${name}:latest`);
+  return tagged(a) === tagged(b);
+}
+
+/** `model_info["<arch>.context_length"]`: the model's largest window. */
+function contextLengthOf(show: ShowAnswer): number | undefined {
+  const info = show.model_info ?? {};
+  const arch = info["general.architecture"];
+  const value =
+    (typeof arch === "string" ? info[`${arch}.context_length`] : undefined) ??
+    Object.entries(info).find(([key]) => key.endsWith(".context_length"))?.[1];
+  return typeof value === "number" && value > 0 ? value : undefined;
+}
 
 function metricsOf(metrics: OllamaMetrics, started: number) {
   return { usage: ollamaUsage(metrics), timings: ollamaTimings(metrics, performance.now() - started) };

@@ -5,8 +5,11 @@
  * at call time, and goes into the Authorization header only. Non-loopback URLs need `allow_remote`.
  */
 
+import { onceUntilFailure } from "../memo.ts";
+import { answerInvalid, estimateTokens, promptChars } from "./context.ts";
 import {
   BadEndpointError,
+  ContextOverflowError,
   MissingApiKeyError,
   ModelNotFoundError,
   ProviderHttpError,
@@ -18,9 +21,12 @@ import {
   DEFAULT_CALL_TIMEOUT_MS,
   guardedCall,
   isLoopbackHost,
+  type RetryPolicy,
   readLines,
   STAGE_HEADER,
+  withRetries,
 } from "./http.ts";
+import { dropUndefined } from "./json.ts";
 import {
   fromOpenAIToolCalls,
   type LlamaCppTimings,
@@ -35,15 +41,18 @@ import {
   toOpenAITools,
 } from "./openai-wire.ts";
 import type {
+  CallContext,
   ChatRequest,
   ChatResponse,
   CompletionRequest,
   CompletionResponse,
   GenerationOptions,
+  ModelFacts,
   ModelProvider,
   ModelStage,
   NativeToolCall,
   RequestBase,
+  WarmUp,
 } from "./types.ts";
 
 /** Ollama's own OpenAI-compatible API (and the stand-in's) when neither the entry nor OPENAI_BASE_URL says. */
@@ -63,7 +72,24 @@ export interface OpenAIProviderOptions {
   timeoutMs?: number;
   /** Where the entry came from, for error messages (e.g. `models.yaml: models.llamacpp`). */
   source?: string;
+  /** The server's context window (`context_window` in models.yaml): OpenAI's API cannot set one. */
+  contextWindow?: number;
+  /** Waits between attempts of a call the server turned away for a while (503, 429). */
+  retry?: RetryPolicy;
 }
+
+/**
+ * The window assumed when neither the entry nor /v1/models gives one: what Ollama's /v1 gives a request
+ * (it ignores num_ctx) on a machine with less than 24 GiB of VRAM, the smallest a local server is likely
+ * to run. Too small an assumption flags calls; too large a one would let cut prompts be scored.
+ */
+export const ASSUMED_OPENAI_WINDOW = 4096;
+
+/** How vLLM ("maximum context length is …") and llama.cpp ("exceeds the available context size") refuse a long prompt. */
+const CONTEXT_REFUSAL = /maximum context length|context size|context window|context_length_exceeded/i;
+
+/** The stand-in server names itself in this response header. */
+export const STANDIN_HEADER = "x-onsetlab-standin";
 
 export function resolveOpenAIBaseUrl(baseUrl?: string, env: NodeJS.ProcessEnv = process.env): string {
   return (baseUrl ?? (env.OPENAI_BASE_URL?.trim() || DEFAULT_OPENAI_BASE_URL)).replace(/\/+$/, "");
@@ -72,9 +98,19 @@ export function resolveOpenAIBaseUrl(baseUrl?: string, env: NodeJS.ProcessEnv = 
 /** One choice of a (non-streamed or streamed) answer, as far as this provider reads it. */
 interface Choice {
   text?: string;
-  message?: OpenAIMessage;
-  delta?: { content?: string | null; tool_calls?: OpenAIToolCall[] };
+  message?: OpenAIMessage & { reasoning_content?: string | null };
+  delta?: { content?: string | null; reasoning_content?: string | null; tool_calls?: OpenAIToolCall[] };
   finish_reason?: string | null;
+}
+
+/** An entry of /v1/models, with the window fields the servers that give one use (vLLM, LM Studio, llama.cpp). */
+interface ListedModel {
+  id?: string;
+  max_model_len?: number;
+  context_length?: number;
+  context_window?: number;
+  max_context_length?: number;
+  meta?: { n_ctx?: number; n_ctx_train?: number };
 }
 
 interface Answer {
@@ -89,6 +125,7 @@ export class OpenAIProvider implements ModelProvider {
   readonly baseUrl: string;
   private readonly target: CallTarget;
   private readonly source: string;
+  private readonly facts = onceUntilFailure(() => this.readFacts());
 
   constructor(private readonly settings: OpenAIProviderOptions) {
     this.id = `openai:${settings.model}`;
@@ -110,7 +147,8 @@ export class OpenAIProvider implements ModelProvider {
 
   async complete(request: CompletionRequest): Promise<CompletionResponse> {
     const body = { prompt: request.prompt };
-    return this.call("/completions", body, request, (answers) => {
+    const chars = promptChars({ prompt: request.prompt });
+    return this.call("/completions", body, request, chars, (answers) => {
       const text = answers.map((answer) => answer.choices?.[0]?.text ?? "").join("");
       return { text };
     });
@@ -121,20 +159,77 @@ export class OpenAIProvider implements ModelProvider {
       messages: toOpenAIMessages(request.messages),
       ...(request.tools?.length ? { tools: toOpenAITools(request.tools) } : {}),
     };
-    return this.call("/chat/completions", body, request, (answers, streamed) => {
+    const chars = promptChars({ messages: request.messages, tools: request.tools });
+    return this.call("/chat/completions", body, request, chars, (answers, streamed) => {
       if (!streamed) {
         const message = answers[0]?.choices?.[0]?.message;
         if (!message) throw this.badAnswer("/chat/completions", "no choices[0].message");
-        return { text: message.content ?? "", toolCalls: fromOpenAIToolCalls(message.tool_calls ?? []) };
+        return dropUndefined({
+          text: message.content ?? "",
+          toolCalls: fromOpenAIToolCalls(message.tool_calls ?? []),
+          thinking: message.reasoning_content || undefined,
+        });
       }
       const deltas = new ToolCallDeltas();
       let text = "";
+      let thinking = "";
       for (const answer of answers) {
         const delta = answer.choices?.[0]?.delta;
         text += delta?.content ?? "";
+        thinking += delta?.reasoning_content ?? "";
         if (delta?.tool_calls) deltas.add(delta.tool_calls);
       }
-      return { text, toolCalls: deltas.finish() };
+      return dropUndefined({ text, toolCalls: deltas.finish(), thinking: thinking || undefined });
+    });
+  }
+
+  /**
+   * The model's window (the entry's `context_window`, else /v1/models where the server lists one, else
+   * an assumed 4096) and whether the server is the stand-in. The window cannot be set through this API.
+   */
+  describe(): Promise<ModelFacts> {
+    return this.facts();
+  }
+
+  /** One one-token request before measuring (a server that loads models on demand loads it now). */
+  async warmUp(): Promise<WarmUp> {
+    const response = await this.chat({
+      stage: "solver",
+      messages: [{ role: "user", content: "Reply with OK." }],
+      options: { maxTokens: 1 },
+    });
+    return dropUndefined({ totalMs: response.timings.totalMs, loadMs: response.timings.loadMs });
+  }
+
+  private async readFacts(): Promise<ModelFacts> {
+    const limits = { timeoutMs: this.settings.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS };
+    return guardedCall(this.target, limits, async (signal) => {
+      const response = await fetch(`${this.baseUrl}/models`, { headers: this.headers("solver", false), signal });
+      const standin = response.headers.get(STANDIN_HEADER);
+      let listed: ListedModel | undefined;
+      if (response.ok) {
+        const list = (await response.json().catch(() => ({}))) as { data?: ListedModel[] };
+        listed = list.data?.find((model) => model.id === this.settings.model);
+      } else await response.body?.cancel();
+      const served =
+        listed?.max_model_len ??
+        listed?.context_window ??
+        listed?.context_length ??
+        listed?.max_context_length ??
+        listed?.meta?.n_ctx ??
+        listed?.meta?.n_ctx_train;
+      const configured = this.settings.contextWindow;
+      return dropUndefined({
+        standin: standin ? { profile: standin, real: false } : undefined,
+        contextLength: configured ?? served ?? ASSUMED_OPENAI_WINDOW,
+        contextSource:
+          configured !== undefined
+            ? "context_window in models.yaml"
+            : served !== undefined
+              ? "/v1/models"
+              : `assumed ${ASSUMED_OPENAI_WINDOW} (set context_window in models.yaml)`,
+        numCtx: "server" as const,
+      });
     });
   }
 
@@ -142,12 +237,20 @@ export class OpenAIProvider implements ModelProvider {
    * Posts one request (streamed when `onText` is given) and hands the answer — one object, or every
    * SSE chunk in order — to `read`; usage and timings come from whichever chunk carried them.
    */
-  private async call<T extends { text: string; toolCalls?: NativeToolCall[] }>(
+  private async call<T extends { text: string; toolCalls?: NativeToolCall[]; thinking?: string }>(
     path: string,
     body: Record<string, unknown>,
     request: RequestBase,
+    chars: number,
     read: (answers: Answer[], streamed: boolean) => T,
   ): Promise<T & CompletionResponse> {
+    const facts = await this.describe();
+    const context: CallContext = dropUndefined({
+      window: facts.contextLength,
+      windowSource: "server" as const,
+      estimate: estimateTokens(chars),
+      maxWindow: facts.contextLength,
+    });
     const limits = {
       signal: request.signal,
       timeoutMs: request.timeoutMs ?? this.settings.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
@@ -159,26 +262,38 @@ export class OpenAIProvider implements ModelProvider {
       ...body,
       ...(streamed ? { stream: true, stream_options: { include_usage: true } } : {}),
     };
-    return guardedCall(this.target, limits, async (signal) => {
-      const started = performance.now();
-      const response = await fetch(`${this.baseUrl}${path}`, {
-        method: "POST",
-        headers: this.headers(request.stage, streamed),
-        body: JSON.stringify(payload),
-        signal,
-      });
-      if (!response.ok) throw await this.httpError(path, response);
-      const answers = streamed
-        ? await this.readStream(path, response, request.onText)
-        : [await this.readJson(path, response)];
-      const withUsage = answers.findLast((answer) => answer.usage) ?? answers.at(-1);
-      const timings = answers.findLast((answer) => answer.timings)?.timings;
-      return {
-        ...read(answers, streamed),
-        usage: openAIUsage(withUsage?.usage ?? undefined, timings),
-        timings: openAITimings(timings, performance.now() - started),
-      };
-    });
+    return guardedCall(this.target, limits, (signal) =>
+      withRetries(this.settings.retry, signal, async () => {
+        const started = performance.now();
+        const response = await fetch(`${this.baseUrl}${path}`, {
+          method: "POST",
+          headers: this.headers(request.stage, streamed),
+          body: JSON.stringify(payload),
+          signal,
+        });
+        if (!response.ok) throw await this.httpError(path, response);
+        const answers = streamed
+          ? await this.readStream(path, response, request.onText)
+          : [await this.readJson(path, response)];
+        const withUsage = answers.findLast((answer) => answer.usage) ?? answers.at(-1);
+        const timings = answers.findLast((answer) => answer.timings)?.timings;
+        const doneReason = answers.findLast((answer) => answer.choices?.[0]?.finish_reason)?.choices?.[0]
+          ?.finish_reason;
+        const usage = openAIUsage(withUsage?.usage ?? undefined, timings);
+        const invalid = answerInvalid({
+          context,
+          chars,
+          promptTokens: usage.promptTokens,
+          doneReason: doneReason ?? undefined,
+        });
+        return {
+          ...read(answers, streamed),
+          usage,
+          timings: openAITimings(timings, performance.now() - started),
+          ...dropUndefined({ context, invalid, doneReason: doneReason ?? undefined }),
+        };
+      }),
+    );
   }
 
   private headers(stage: ModelStage, streamed: boolean): Record<string, string> {
@@ -247,6 +362,15 @@ export class OpenAIProvider implements ModelProvider {
       // not JSON: the text itself is the message
     }
     const context = { baseUrl: this.baseUrl, model: this.settings.model, status: response.status };
+    if (response.status === 400 && CONTEXT_REFUSAL.test(message)) {
+      return new ContextOverflowError(
+        "CONTEXT_OVERFLOW",
+        `${this.baseUrl}${path}: the prompt does not fit (${message})`,
+        {
+          context,
+        },
+      );
+    }
     if (response.status === 404 && /model/i.test(message)) {
       return new ModelNotFoundError(
         "MODEL_NOT_FOUND",

@@ -10,8 +10,32 @@ export interface GenerationOptions {
   maxTokens?: number;
   stop?: string[];
   seed?: number;
+  /**
+   * The context window to ask for (Ollama's `num_ctx`), in tokens. Unset is `auto` (models.yaml's
+   * `num_ctx: auto`, the default): each request gets a window that fits its prompt and output cap.
+   */
   numCtx?: number;
   keepAlive?: string;
+}
+
+/**
+ * What makes a call's answer unfit to score (the item becomes invalid, never wrong): the prompt did not
+ * fit the window, the output hit its cap, or the server failed.
+ */
+export type InvalidReason = "context_overflow" | "output_truncated" | "server_error";
+
+export const INVALID_REASONS: readonly InvalidReason[] = ["context_overflow", "output_truncated", "server_error"];
+
+/** The context accounting of one call. */
+export interface CallContext {
+  /** The window the call ran in (the `num_ctx` sent, or the endpoint's fixed window), when known. */
+  window?: number;
+  /** How the window was chosen: sized per request (`auto`), a set number, or the server's own. */
+  windowSource: "auto" | "set" | "server";
+  /** The harness's conservative estimate of the prompt's tokens, made before sending. */
+  estimate: number;
+  /** The model's largest window, when known. */
+  maxWindow?: number;
 }
 
 export interface ModelUsage {
@@ -74,10 +98,45 @@ export interface CompletionResponse {
   text: string;
   usage: ModelUsage;
   timings: ModelTimings;
+  /** Real servers only: how the prompt was fitted to the window (the simulator has none). */
+  context?: CallContext;
+  /** Why the answer cannot be scored, when it cannot (real servers only). */
+  invalid?: InvalidReason;
+  /** The server's reason for stopping (`stop`, `length`, `tool_calls` …), as sent. */
+  doneReason?: string;
+  /** A thinking model's reasoning text: recorded, never taken as the answer. */
+  thinking?: string;
 }
 
 export interface ChatResponse extends CompletionResponse {
   toolCalls: NativeToolCall[];
+}
+
+/** What a real server says about itself and the model, read once before the first item (run.json). */
+export interface ModelFacts {
+  /** The server's version (`/api/version`), when it says. */
+  serverVersion?: string;
+  /** The stand-in server (mock-servers/ollama) identified itself: its numbers are simulated. */
+  standin?: { profile: string; real: boolean };
+  digest?: string;
+  family?: string;
+  parameterSize?: string;
+  quantization?: string;
+  /** The model's largest context window (tokens). */
+  contextLength?: number;
+  /** Where `contextLength` came from (`/api/show`, `context_window` in models.yaml, `/v1/models`), or why unknown. */
+  contextSource: string;
+  /** The window a request gets: `auto`, a number, or the endpoint's own (OpenAI-compatible). */
+  numCtx: number | "auto" | "server";
+  capabilities?: string[];
+  /** Thinking models: whether stage calls let the model think (`think: true` in the model entry). */
+  think?: boolean;
+}
+
+/** The unscored request made before measuring, so that loading the model is not in any latency. */
+export interface WarmUp {
+  totalMs: number;
+  loadMs?: number;
 }
 
 export interface ModelProvider {
@@ -85,4 +144,8 @@ export interface ModelProvider {
   readonly id: string;
   complete(request: CompletionRequest): Promise<CompletionResponse>;
   chat(request: ChatRequest): Promise<ChatResponse>;
+  /** Real servers: the server's and the model's facts (read once; failures are typed ModelErrors). */
+  describe?(): Promise<ModelFacts>;
+  /** Real servers: one small unscored request that loads the model. */
+  warmUp?(): Promise<WarmUp>;
 }

@@ -1,8 +1,11 @@
 /**
- * Where a table's numbers came from, said in its heading: "simulated" for the simulator, "replayed
- * from FILE" for a cassette; nothing for a live model.
+ * Where a table's numbers came from, said in its heading: "simulated" for the simulator, "simulated
+ * (stand-in)" for the simulator behind the stand-in server, "replayed from FILE" for a cassette;
+ * nothing for a live model.
  */
 import type { ModelSource } from "./runs.ts";
+
+export const STANDIN_LABEL = "simulated (stand-in)";
 
 export function provenanceLabel(sources: readonly ModelSource[]): string {
   const parts: string[] = [];
@@ -10,6 +13,14 @@ export function provenanceLabel(sources: readonly ModelSource[]): string {
   if (simulated.length > 0) {
     parts.push(
       simulated.length === sources.length ? "simulated" : `simulated: ${simulated.map((s) => s.model).join(", ")}`,
+    );
+  }
+  const standins = sources.filter((source) => source.standin);
+  if (standins.length > 0) {
+    parts.push(
+      standins.length === sources.length
+        ? STANDIN_LABEL
+        : `${STANDIN_LABEL}: ${standins.map((s) => s.model).join(", ")}`,
     );
   }
   const cassettes = [...new Set(sources.flatMap((source) => (source.replayedFrom ? [source.replayedFrom] : [])))];

@@ -111,7 +111,7 @@ describe("report files", () => {
     expect([...files.keys()]).toEqual(
       expect.arrayContaining(["report.md", "report.html", "summary.json", "leaderboard.csv", "ablation-filter.csv"]),
     );
-    expect(files.get("report.md")).toContain("| sim:slm-3b | filter-3 | 20 | 90.0% [");
+    expect(files.get("report.md")).toContain("| sim:slm-3b | filter-3 | 20 | 0 | 90.0% [");
   });
 
   it("gives the csv exact values: a rate as value, lo, hi, k, n", () => {

@@ -5,6 +5,7 @@
  */
 import type { RunSummary } from "../bench/run/compare-configs.ts";
 import { buildCharts, type Chart } from "./charts.ts";
+import { modelFactsLine } from "./model-facts.ts";
 import { labelled, provenanceLabel } from "./provenance.ts";
 import type { RunSet } from "./runs.ts";
 import type { ReportTable } from "./table.ts";
@@ -104,10 +105,22 @@ function provenanceParagraphs(set: RunSet, label: string): string[] {
         "place of a model. They test the harness against known truth; they are not evidence about any real model.",
     );
   }
+  if (set.sources.some((source) => source.standin)) {
+    paragraphs.push(
+      "Numbers marked SIMULATED (STAND-IN) came through the stand-in server (`pnpm standin`): the real clients and " +
+        "APIs, but the simulator answers in place of a model. They test the harness, not any real model.",
+    );
+  }
   for (const cassette of new Set(set.sources.flatMap((source) => (source.replayedFrom ? [source.replayedFrom] : [])))) {
     paragraphs.push(`Model answers replayed from the recording \`${cassette}\` (no model ran).`);
   }
   if (label === "") paragraphs.push("Numbers from live models, as the runs measured them.");
+  for (const run of set.runs) {
+    for (const model of run.manifest.models) {
+      const line = modelFactsLine(model);
+      if (line) paragraphs.push(line);
+    }
+  }
   return paragraphs;
 }
 
@@ -118,6 +131,7 @@ function reportSummary(set: RunSet): RunSummary | UnionSummary {
   return {
     runIds: set.runs.map((run) => run.id),
     simulated: summaries.some((summary) => summary.simulated),
+    ...(summaries.some((summary) => summary.standin) ? { standin: true } : {}),
     ...(cassettes.length > 0 ? { replayedFrom: cassettes } : {}),
     records: summaries.reduce((sum, summary) => sum + summary.records, 0),
     rows: summaries.flatMap((summary) => summary.rows),

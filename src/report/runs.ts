@@ -27,6 +27,8 @@ export interface LoadedRun {
 export interface ModelSource {
   model: string;
   simulated: boolean;
+  /** The stand-in server (the simulator behind a real API) answered: its profile. */
+  standin?: string;
   replayedFrom?: string;
 }
 
@@ -100,6 +102,7 @@ export function loadRunSet(refs: readonly string[], root: string = RESULTS_DIR):
     return {
       model,
       simulated: entry.simulated,
+      ...(entry.standin ? { standin: entry.standin } : {}),
       ...(entry.replayedFrom ? { replayedFrom: entry.replayedFrom } : {}),
     };
   });

@@ -98,7 +98,7 @@ describe("agent CLI", () => {
     expect(unreachable.stdout).toBe("");
     expect(unreachable.stderr).toMatch(
       new RegExp(
-        `^error: cannot reach Ollama at http://127\\.0\\.0\\.1:${port} \\(ECONNREFUSED\\): start it with \`ollama serve\`.*\\n$`,
+        `^error: cannot reach Ollama at http://127\\.0\\.0\\.1:${port} \\(ECONNREFUSED: connection refused\\): start it with \`ollama serve\`.*\\n$`,
       ),
     );
   }, 120_000);

@@ -79,7 +79,7 @@ describe("bench on bad input", () => {
         env: { OLLAMA_HOST: `http://127.0.0.1:${port}` },
         code: 1,
         line: new RegExp(
-          `cannot reach Ollama at http://127\\.0\\.0\\.1:${port} \\(ECONNREFUSED\\): start it with \`ollama serve\`, or point OLLAMA_HOST`,
+          `model ollama:qwen2\\.5:3b: cannot reach Ollama at http://127\\.0\\.0\\.1:${port} \\(ECONNREFUSED: connection refused\\): start it with \`ollama serve\`, or point OLLAMA_HOST`,
         ),
       },
     ];

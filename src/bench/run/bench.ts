@@ -18,22 +18,23 @@ import {
   matrixConfigs,
   matrixModels,
   resolveConfiguration,
-  resolveModel,
 } from "../../config/models-yaml.ts";
 import { InputError } from "../../errors.ts";
 import type { FaultConfig } from "../../mcp/faults.ts";
 import { providerId } from "../../models/factory.ts";
+import type { ModelFacts, WarmUp } from "../../models/types.ts";
 import { REPO_ROOT } from "../../paths.ts";
 import { datasetHash, narrowItems, selectItems } from "../dataset/select.ts";
 import type { DatasetItem } from "../dataset/types.ts";
-import { type ItemScore, type ScoredRecord, summarize } from "../scoring/index.ts";
+import { type ItemScore, type ScoredRecord, summarize, validRecords } from "../scoring/index.ts";
 import { isBfclDataset } from "./bfcl-environment.ts";
 import { compareConfigurations, type RunSummary } from "./compare-configs.ts";
 import type { TaskFailure, TaskRecord } from "./execute.ts";
 import { readManifest } from "./manifest.ts";
 import { expandMatrix, type Shard, selectShard } from "./matrix.ts";
+import { type ModelProbe, probeModels } from "./model-facts.ts";
 import { ModelOutageWatch } from "./model-outage.ts";
-import { providerCache } from "./providers.ts";
+import { providerCache, resolveEntries } from "./providers.ts";
 import { runShare, type ShareHooks, type ShareSpec } from "./share.ts";
 import { startRunTracer } from "./spans.ts";
 import {
@@ -67,12 +68,30 @@ export interface BenchRequest {
   replay?: string;
   /** Fault injection on every mock server (`--faults`, or MOCK_MCP_FAULTS), on either transport. */
   faults?: FaultConfig;
+  /** `--num-ctx N`: every request of a real Ollama model gets this window instead of the entry's (`auto`). */
+  numCtx?: number;
+}
+
+export interface RunModel {
+  name: string;
+  provider: string;
+  id: string;
+  simulated: boolean;
+  replayedFrom?: string;
+  /** The stand-in server (mock-servers/ollama) answered: its numbers are simulated, through a real client. */
+  standin?: string;
+  /** What the server said about itself and the model before the first item (real servers). */
+  facts?: ModelFacts;
+  /** The unscored request that loaded the model before measuring. */
+  warmUp?: WarmUp;
+  /** The context windows (num_ctx) the run's requests got, smallest first. */
+  windowsUsed?: number[];
 }
 
 export interface RunManifest {
   runId: string;
   request: BenchRequest;
-  models: { name: string; provider: string; id: string; simulated: boolean; replayedFrom?: string }[];
+  models: RunModel[];
   configs: string[];
   /** The resolved agent configuration of every model × configuration (CLI > model > config > defaults). */
   resolved: Record<string, Record<string, AgentConfig>>;
@@ -80,6 +99,8 @@ export interface RunManifest {
   tasks: number;
   versions: Record<string, string>;
   simulated: boolean;
+  /** Some numbers came through the stand-in server: "simulated (stand-in)". */
+  standin?: boolean;
   startedAt: string;
   finishedAt?: string;
   /** Sessions of this run: the first, then one per resume (a merged run: every shard's). */
@@ -152,7 +173,7 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
       "--record and --replay work with --repeats 1 only (a cassette cannot tell repeats apart)",
     );
   }
-  const entries = request.models.map((name) => resolveModel(models, name));
+  const entries = resolveEntries(models, request);
   const configs = configNames(models, request);
   const bfcl = isBfclDataset(request.dataset);
   if (bfcl && request.dataset.length !== 1) {
@@ -234,6 +255,16 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
   const outage = new ModelOutageWatch();
   const providers = providerCache(entries, items, request, outage);
   for (const entry of entries) providers(entry.name, 0);
+  let probes: Record<string, ModelProbe>;
+  try {
+    probes = await probeModels(entries, providers, resolved);
+  } catch (error) {
+    throw outage.stoppedRun(runId, skipped) ?? error;
+  }
+  if (!previous) {
+    manifest.models = manifest.models.map((model) => withProbe(model, probes[model.name]));
+    if (manifest.models.some((model) => model.standin)) manifest.standin = true;
+  }
   writeJsonAtomic(join(dir, RUN_FILES.run), manifest);
   options.onStarted?.(runId, dir);
 
@@ -265,8 +296,10 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
       appender.appendBytes(task.recordLine);
       tracesAppender.appendBytes(task.spanLines);
       const tally = running[task.config]!;
-      tally.n += 1;
-      if (task.taskSuccess) tally.ok += 1;
+      if (!task.invalid) {
+        tally.n += 1;
+        if (task.taskSuccess) tally.ok += 1;
+      }
       finished += 1;
       options.onProgress?.({ done: finished, total: todo.length, running });
     },
@@ -310,11 +343,20 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
   return { runId, dir, manifest, summary, failures, skipped };
 }
 
-/** Reads every record of the run back and writes summary.json (also used by `results merge`). */
+/**
+ * Reads every record of the run back and writes summary.json (also used by `results merge`); notes in
+ * the manifest the windows each model's requests got (the caller writes run.json).
+ */
 export function writeSummary(dir: string, manifest: RunManifest, items: ReadonlyMap<string, DatasetItem>): RunSummary {
   // streamed: only the scores stay in memory, never the traces
   const scored: ScoredRecord[] = [];
+  const windows = new Map<string, Set<number>>();
   forEachJsonl<RunRecord>(join(dir, RUN_FILES.records), (record) => {
+    for (const call of record.result.modelCalls) {
+      if (call.context?.window === undefined) continue;
+      const seen = windows.get(record.model) ?? new Set<number>();
+      windows.set(record.model, seen.add(call.context.window));
+    }
     scored.push({
       model: record.model,
       config: record.config,
@@ -335,13 +377,17 @@ export function writeSummary(dir: string, manifest: RunManifest, items: Readonly
       itemOrder.get(a.item.id)! - itemOrder.get(b.item.id)! ||
       (a.repeat ?? 0) - (b.repeat ?? 0),
   );
+  manifest.models = manifest.models.map((model) =>
+    windows.has(model.name) ? { ...model, windowsUsed: [...windows.get(model.name)!].sort((a, b) => a - b) } : model,
+  );
   const summary: RunSummary = {
     runId: manifest.runId,
     simulated: manifest.simulated,
+    ...(manifest.standin ? { standin: true } : {}),
     ...(manifest.request.replay ? { replayedFrom: manifest.request.replay } : {}),
     records: scored.length,
     ...summarize(scored),
-    comparisons: compareConfigurations(scored),
+    comparisons: compareConfigurations(validRecords(scored)),
   };
   writeJsonAtomic(join(dir, RUN_FILES.summary), summary);
   return summary;
@@ -406,7 +452,13 @@ function resolveAll(
   );
 }
 
-function describeModel(entry: ModelEntry, request: BenchRequest): RunManifest["models"][number] {
+function withProbe(model: RunModel, probe: ModelProbe | undefined): RunModel {
+  if (!probe) return model;
+  const standin = probe.facts.standin?.profile;
+  return { ...model, ...(standin ? { standin } : {}), facts: probe.facts, warmUp: probe.warmUp };
+}
+
+function describeModel(entry: ModelEntry, request: BenchRequest): RunModel {
   return {
     name: entry.name,
     provider: entry.provider,

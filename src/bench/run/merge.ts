@@ -95,8 +95,9 @@ export function mergeRuns(options: MergeOptions): MergeOutcome {
     const { records, duplicates } = copyRecords(sources, join(staging, RUN_FILES.records));
     copyTraces(sources, join(staging, RUN_FILES.traces));
     const manifest = mergedManifest(runId, request, sources, records);
-    writeJsonAtomic(join(staging, RUN_FILES.run), manifest);
+    // the summary notes in the manifest the windows the records used: run.json is written after it
     const summary = writeSummary(staging, manifest, new Map(items.map((item) => [item.id, item])));
+    writeJsonAtomic(join(staging, RUN_FILES.run), manifest);
     rmSync(join(staging, OWNER_FILE));
     renameSync(staging, dir);
     return {
@@ -253,6 +254,7 @@ function mergedManifest(
     request,
     tasks,
     simulated: sources.some((source) => source.manifest.simulated),
+    ...(sources.some((source) => source.manifest.standin) ? { standin: true } : {}),
     startedAt: sessions[0]?.startedAt ?? first.startedAt,
     finishedAt: records === tasks ? finishedAt : undefined,
     sessions,

@@ -1,5 +1,5 @@
 /** The run's model providers: one per model and repeat (the simulator's seed moves with the repeat), made on first use. */
-import type { ModelEntry } from "../../config/models-yaml.ts";
+import { type ModelEntry, type ModelsConfig, resolveModel } from "../../config/models-yaml.ts";
 import { createProvider } from "../../models/factory.ts";
 import type { ModelProvider } from "../../models/types.ts";
 import type { DatasetItem } from "../dataset/types.ts";
@@ -9,6 +9,14 @@ export interface ProviderRequest {
   seed: number;
   record?: string;
   replay?: string;
+}
+
+/** The run's model entries, with `--num-ctx N` over each entry's window (the highest precedence). */
+export function resolveEntries(models: ModelsConfig, request: { models: string[]; numCtx?: number }): ModelEntry[] {
+  return request.models.map((name) => {
+    const entry = resolveModel(models, name);
+    return request.numCtx === undefined ? entry : { ...entry, options: { ...entry.options, numCtx: request.numCtx } };
+  });
 }
 
 export function providerCache(

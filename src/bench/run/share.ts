@@ -5,7 +5,7 @@
  * thread (threads.ts).
  */
 import type { AgentConfig } from "../../agent/index.ts";
-import { loadModelsConfig, resolveModel } from "../../config/models-yaml.ts";
+import { loadModelsConfig } from "../../config/models-yaml.ts";
 import { loadRegistry } from "../../mcp/registry.ts";
 import type { ModelProvider } from "../../models/types.ts";
 import type { DatasetItem } from "../dataset/types.ts";
@@ -16,7 +16,7 @@ import { MockEnvironment, type ToolEnvironment } from "./environment.ts";
 import { executeTasks, type TaskFailure } from "./execute.ts";
 import type { Task } from "./matrix.ts";
 import type { ModelOutageWatch } from "./model-outage.ts";
-import { providerCache } from "./providers.ts";
+import { providerCache, resolveEntries } from "./providers.ts";
 import { type SpanParent, startQueryTracer } from "./spans.ts";
 import { jsonLineBytes, lineBytes } from "./store.ts";
 
@@ -40,6 +40,8 @@ export interface FinishedTask {
   key: string;
   config: string;
   taskSuccess: boolean;
+  /** Its item could not be scored (score.invalid): not in the running accuracy either. */
+  invalid: boolean;
   /** Its records.jsonl line, newline included, as UTF-8 (store.ts lineBytes: a worker transfers it). */
   recordLine: Uint8Array<ArrayBuffer>;
   /** Its spans' traces.jsonl lines, newlines included, as UTF-8. */
@@ -107,6 +109,7 @@ export async function runShare(spec: ShareSpec, tasks: readonly Task[], hooks: S
           key: record.key,
           config: record.config,
           taskSuccess: record.score.taskSuccess,
+          invalid: record.score.invalid !== undefined,
           recordLine,
           spanLines: lineBytes(spanLines.join("")),
         });
@@ -120,6 +123,6 @@ export async function runShare(spec: ShareSpec, tasks: readonly Task[], hooks: S
 
 function shareProviders(spec: ShareSpec, outage: ModelOutageWatch): (model: string, repeat: number) => ModelProvider {
   const models = loadModelsConfig(spec.modelsFile);
-  const entries = spec.request.models.map((name) => resolveModel(models, name));
+  const entries = resolveEntries(models, spec.request);
   return providerCache(entries, spec.items, spec.request, outage);
 }

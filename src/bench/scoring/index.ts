@@ -32,6 +32,8 @@ export { FAILURE_KINDS, type FailureKind, type ItemScore, type VisibilityScore }
 export {
   type Estimate,
   type FailureTableRow,
+  invalidCounts,
+  invalidTotal,
   type PlannerErrorRow,
   type RoutingMatrix,
   type ScoredRecord,
@@ -39,6 +41,7 @@ export {
   type SummaryOptions,
   type SummaryRow,
   summarize,
+  validRecords,
 } from "./summarize.ts";
 export { ToolCatalog } from "./tool-catalog.ts";
 export type { StateCheckOutcome, ToolView, TraceView } from "./types.ts";

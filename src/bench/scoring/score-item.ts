@@ -1,5 +1,6 @@
 /** Scores one item × model × configuration: every metric module over one trace. Pure; never throws on a trace. */
 
+import { INVALID_REASONS, type InvalidReason } from "../../models/types.ts";
 import type { DatasetItem } from "../dataset/types.ts";
 import { scoreAbstention } from "./abstention.ts";
 import { scoreAnswer } from "./answer.ts";
@@ -73,5 +74,21 @@ export function scoreItem({ item, trace, stateChecks, tools }: ScoreItemInput): 
     failures,
     recovered,
     planner,
+    ...invalidOf(trace),
   };
+}
+
+/**
+ * The item's invalid reason: the first of INVALID_REASONS that any of its model calls has. A router
+ * answer cut at its cap is not one: the router reads only the answer's first word (ACTION / DIRECT),
+ * and its few-token cap is how the question is asked, not a limit on the answer.
+ */
+function invalidOf(trace: TraceView): { invalid?: InvalidReason } {
+  const reasons = new Set(
+    trace.modelCalls.map((call) =>
+      call.stage === "router" && call.invalid === "output_truncated" ? undefined : call.invalid,
+    ),
+  );
+  const invalid = INVALID_REASONS.find((reason) => reasons.has(reason));
+  return invalid ? { invalid } : {};
 }

@@ -3,6 +3,7 @@
  * undefined, no NaN — a metric that does not apply to the item is `null`), written into every record.
  */
 
+import type { InvalidReason } from "../../models/types.ts";
 import type { Category, ExpectedRoute } from "../dataset/types.ts";
 import type { ArgErrorType } from "./arg-match.ts";
 import type { PlannerClassification } from "./planner-output.ts";
@@ -226,4 +227,9 @@ export interface ItemScore {
   recovered: FailureKind[];
   /** The planner's raw output classified against the gold calls; null unless the run made a ReWOO plan. */
   planner: PlannerClassification | null;
+  /**
+   * Present when a model call's answer could not be scored (its prompt overflowed the window, its output
+   * hit the cap, the server failed): the item is left out of every rate and counted apart, never as wrong.
+   */
+  invalid?: InvalidReason;
 }

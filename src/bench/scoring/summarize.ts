@@ -5,6 +5,7 @@
  * interval, so the same records always give the same summary.
  */
 
+import { INVALID_REASONS, type InvalidReason } from "../../models/types.ts";
 import { CATEGORIES, type DatasetItem } from "../dataset/types.ts";
 import { bootstrapPercentileCIs, type PercentileEstimate } from "../stats/bootstrap.ts";
 import { percentile } from "../stats/percentile.ts";
@@ -33,6 +34,9 @@ export interface SummaryRow extends MetricRates {
   config: string;
   /** Null on a model × configuration row; the category or server on a breakdown row. */
   group: { by: "category" | "server"; value: string } | null;
+  /** Items left out of the row because a model call's answer could not be scored, per reason. */
+  invalid: Record<InvalidReason, number>;
+  /** Valid items: what every rate and mean of the row is over. */
   n: number;
   callsPerItem: number | null;
   modelCallsPerItem: number | null;
@@ -55,6 +59,8 @@ export interface LatencyBreakdown {
   modelMsPerItem: number | null;
   promptEvalMsPerItem: number | null;
   evalMsPerItem: number | null;
+  /** Model load the server reported (cold start, a reload for another window): apart, in no latency above. */
+  loadMsPerItem: number | null;
   toolsMsPerItem: number | null;
   overheadMsPerItem: number | null;
   overheadP50Ms: number | null;
@@ -111,21 +117,26 @@ export interface SummaryOptions {
   seed?: number;
 }
 
+/**
+ * Invalid items (score.invalid: a prompt that overflowed, an output cut at its cap, a server failure)
+ * are counted on their rows and left out of everything else: no rate, mean or table counts them.
+ */
 export function summarize(records: readonly ScoredRecord[], options: SummaryOptions = {}): Summary {
   const groups = groupBy(records, (record) => JSON.stringify([record.model, record.config]));
   const summary: Summary = { rows: [], byCategory: [], byServer: [], failures: [], routing: [], planner: [] };
-  for (const group of groups.values()) {
-    const { model, config } = group[0]!;
-    summary.rows.push(summaryRow(model, config, null, group, options));
+  for (const all of groups.values()) {
+    const { model, config } = all[0]!;
+    const group = validRecords(all);
+    summary.rows.push(summaryRow(model, config, null, all, options));
     for (const category of CATEGORIES) {
-      const members = group.filter((record) => record.item.category === category);
+      const members = all.filter((record) => record.item.category === category);
       if (members.length > 0) {
         summary.byCategory.push(summaryRow(model, config, { by: "category", value: category }, members, options));
       }
     }
-    const servers = [...new Set(group.flatMap((record) => record.item.servers))].sort();
+    const servers = [...new Set(all.flatMap((record) => record.item.servers))].sort();
     for (const server of servers) {
-      const members = group.filter((record) => record.item.servers.includes(server));
+      const members = all.filter((record) => record.item.servers.includes(server));
       summary.byServer.push(summaryRow(model, config, { by: "server", value: server }, members, options));
     }
     summary.failures.push(failureTable(model, config, group));
@@ -135,13 +146,31 @@ export function summarize(records: readonly ScoredRecord[], options: SummaryOpti
   return summary;
 }
 
+/** The records whose items can be scored (no invalid model call). */
+export function validRecords(records: readonly ScoredRecord[]): ScoredRecord[] {
+  return records.filter((record) => record.score.invalid === undefined);
+}
+
+/** A row's invalid items, all reasons together (0 for a summary written before items could be invalid). */
+export function invalidTotal(row: Partial<Pick<SummaryRow, "invalid">>): number {
+  return Object.values(row.invalid ?? {}).reduce((sum, count) => sum + count, 0);
+}
+
+/** Invalid items per reason. */
+export function invalidCounts(records: readonly ScoredRecord[]): Record<InvalidReason, number> {
+  const counts = zeroCounts(INVALID_REASONS);
+  for (const { score } of records) if (score.invalid) counts[score.invalid]++;
+  return counts;
+}
+
 function summaryRow(
   model: string,
   config: string,
   group: SummaryRow["group"],
-  records: readonly ScoredRecord[],
+  all: readonly ScoredRecord[],
   options: SummaryOptions,
 ): SummaryRow {
+  const records = validRecords(all);
   const scores = records.map((record) => record.score);
   const latency = scores.map((score) => score.latency);
   const totals = latency.map((l) => l.totalMs);
@@ -153,6 +182,7 @@ function summaryRow(
     model,
     config,
     group,
+    invalid: invalidCounts(all),
     n: scores.length,
     ...metricRates(scores),
     callsPerItem: mean(scores.map((s) => s.cost.toolCalls)),
@@ -168,6 +198,7 @@ function summaryRow(
       modelMsPerItem: mean(latency.map((l) => l.modelMs)),
       promptEvalMsPerItem: mean(latency.map((l) => l.promptEvalMs)),
       evalMsPerItem: mean(latency.map((l) => l.evalMs)),
+      loadMsPerItem: mean(latency.map((l) => l.loadMs)),
       toolsMsPerItem: mean(latency.map((l) => l.toolsMs)),
       overheadMsPerItem: mean(overheads),
       overheadP50Ms: nullIfNaN(percentile(overheads, 50)),

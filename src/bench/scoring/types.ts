@@ -6,6 +6,7 @@
  * MCP layer's `ToolDefinition`.
  */
 
+import type { InvalidReason } from "../../models/types.ts";
 import type { StateCheckSpec } from "../dataset/types.ts";
 
 /** One turn of a loop protocol (ReAct, jsonl, native, the ReAct fallback). */
@@ -64,6 +65,8 @@ export interface ModelCallView {
   /** As the provider reported them (simulated for `sim:*`). */
   timings?: { totalMs: number; loadMs?: number; promptEvalMs?: number; evalMs?: number };
   error?: string;
+  /** Set by the provider (or the recorder, for a server failure): this call's answer cannot be scored. */
+  invalid?: InvalidReason;
 }
 
 export interface RescueView {

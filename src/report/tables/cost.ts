@@ -17,7 +17,8 @@ export function costTable(set: RunSet, title: string): ReportTable {
     notes: [
       "Per item (means) unless marked p50/p95. Model, tools and overhead ms are wall clock of the run; prompt-eval and " +
         "eval ms are what the provider reported (the simulator's own figures for simulated models). Duplicate writes " +
-        "blocked by the write guard are counted in all.",
+        "blocked by the write guard are counted in all. Load ms: model loading the server reported (a cold start, or a " +
+        "reload for another context window), left out of every other time.",
     ],
     columns: [
       ...MODEL_CONFIG_COLUMNS,
@@ -29,6 +30,7 @@ export function costTable(set: RunSet, title: string): ReportTable {
       { header: "model ms/item", kind: "number" },
       { header: "prompt-eval ms/item", kind: "number" },
       { header: "eval ms/item", kind: "number" },
+      { header: "load ms/item", kind: "number" },
       { header: "tools ms/item", kind: "number" },
       { header: "overhead ms/item", kind: "number" },
       { header: "model call p50 ms", kind: "number" },
@@ -46,6 +48,8 @@ export function costTable(set: RunSet, title: string): ReportTable {
         numberCell(row.latency.modelMsPerItem, 1),
         numberCell(row.latency.promptEvalMsPerItem, 0),
         numberCell(row.latency.evalMsPerItem, 0),
+        // absent from summaries written before load time was kept apart
+        numberCell(row.latency.loadMsPerItem ?? null, 0),
         numberCell(row.latency.toolsMsPerItem, 1),
         numberCell(row.latency.overheadMsPerItem, 1),
         numberCell(row.latency.modelCallP50Ms?.value ?? null, 1),

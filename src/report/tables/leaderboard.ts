@@ -1,6 +1,7 @@
 /** The leaderboard: one row per model × configuration, best task success first. */
-import type { SummaryRow } from "../../bench/scoring/index.ts";
+import { invalidTotal, type SummaryRow } from "../../bench/scoring/index.ts";
 import { rate } from "../../bench/scoring/rate.ts";
+import { invalidWarnings } from "../invalid.ts";
 import { byRunOrder, type RunSet } from "../runs.ts";
 import {
   checkTable,
@@ -23,7 +24,8 @@ export function leaderboardTable(set: RunSet, title: string): ReportTable {
       "Task success: every part of the item right (calls, end state, answer, abstention), with its 95% Wilson interval. " +
         "Tool choice: the set of gold tools called. Params: right arguments over judged arguments. " +
         "Rescue: of the items whose first plan failed, the share recovered (rescue or fallback). " +
-        "Tokens: prompt + completion per item. Latency: per item, wall clock of the run. " +
+        "Tokens: prompt + completion per item. Latency: per item, wall clock of the run, model load time left out. " +
+        "Invalid: items left out of every rate because a model call's answer could not be scored (see the warnings). " +
         "Gold shown: of the items with gold calls, the share whose gold tools were all in the prompt " +
         "(planner / ReAct: the filter's top N of the session's tools; native, jsonl: every connected tool).",
       ...(repeats > 1
@@ -32,10 +34,12 @@ export function leaderboardTable(set: RunSet, title: string): ReportTable {
               `pass@${repeats} the share with at least one success (items, not tries, with 95% Wilson intervals).`,
           ]
         : []),
+      ...invalidWarnings(rows),
     ],
     columns: [
       ...MODEL_CONFIG_COLUMNS,
       { header: "n", kind: "number" },
+      { header: "invalid", kind: "number" },
       { header: "task success [95% CI]", kind: "rate" },
       { header: "tool choice", kind: "rate" },
       { header: "params", kind: "rate" },
@@ -57,6 +61,7 @@ export function leaderboardTable(set: RunSet, title: string): ReportTable {
       cells: [
         ...modelConfigCells(row),
         numberCell(row.n, 0),
+        numberCell(invalidTotal(row), 0),
         rateCell(row.taskSuccess, "interval"),
         rateCell(row.toolChoice),
         rateCell(row.paramAccuracy),

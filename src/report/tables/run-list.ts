@@ -1,5 +1,6 @@
 /** What the report was made from: one row per run (from its run.json). */
 import { basename } from "node:path";
+import { STANDIN_LABEL } from "../provenance.ts";
 import type { RunSet } from "../runs.ts";
 import { checkTable, numberCell, type ReportTable, textCell } from "../table.ts";
 
@@ -28,9 +29,11 @@ export function runsTable(set: RunSet, title: string): ReportTable {
             .map((model) =>
               model.simulated
                 ? `${model.name} (simulated)`
-                : model.replayedFrom
-                  ? `${model.name} (replayed from ${model.replayedFrom})`
-                  : model.name,
+                : model.standin
+                  ? `${model.name} (${STANDIN_LABEL})`
+                  : model.replayedFrom
+                    ? `${model.name} (replayed from ${model.replayedFrom})`
+                    : model.name,
             )
             .join(", "),
         ),
