@@ -23,13 +23,16 @@ import type { ChatRequest, CompletionRequest, ModelProvider } from "../../src/mo
 
 const gold = loadDataset().map((loaded) => loaded.item);
 const item = gold.find((candidate) => candidate.id === "gh-s001")!;
-const tools: ToolDefinition[] = mockServerSpecs.github!.tools.slice(0, 12).map((tool) => ({
-  server: "github",
-  name: tool.name,
-  description: tool.description,
-  inputSchema: tool.inputSchema,
-  annotations: tool.annotations,
-}));
+// twelve tools and the item's own: a simulated model calls only tools its request shows
+const tools: ToolDefinition[] = mockServerSpecs
+  .github!.tools.filter((tool, index) => index < 12 || item.calls.some((call) => call.tool === tool.name))
+  .map((tool) => ({
+    server: "github",
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    annotations: tool.annotations,
+  }));
 const oracle = () => createSimProvider({ profile: "oracle", gold, seed: 1 });
 
 const planRequest: CompletionRequest = {
