@@ -4,6 +4,8 @@
  * reports in `problems` and skips.
  */
 
+import { MAX_NESTING_DEPTH } from "../nesting.ts";
+
 export interface ParsedCall {
   named: Record<string, unknown>;
   positional: unknown[];
@@ -29,7 +31,6 @@ const KEYWORDS: Record<string, unknown> = {
   undefined: null,
 };
 const ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", b: "\b", f: "\f", "0": "\0" };
-const MAX_DEPTH = 32;
 
 class Scanner {
   pos: number;
@@ -108,7 +109,7 @@ class Scanner {
   readValue(closers: string, depth = 0): unknown {
     this.skipSpace();
     const char = this.peek();
-    if (depth > MAX_DEPTH) {
+    if (depth > MAX_NESTING_DEPTH) {
       this.problems.push("nesting too deep");
       this.recover(closers);
       return null;
