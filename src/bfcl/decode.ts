@@ -11,12 +11,13 @@
  *   a JSON string of those forms and calls wrapped in stray text or code fences.
  */
 
+import { tooDeep } from "../nesting.ts";
 import { PyEvalError } from "../python/evaluate.ts";
 import { parseExpression } from "../python/parser.ts";
 import { type DecodedCall, resolveCalls } from "../python/resolve.ts";
 import { PySyntaxError } from "../python/tokenizer.ts";
 import { dictField, type PyValue } from "../python/value.ts";
-import { JsonSyntaxError, parseTaggedJson } from "./json-tagged.ts";
+import { JsonSyntaxError, MAX_JSON_DEPTH, parseTaggedJson } from "./json-tagged.ts";
 
 export type { DecodedCall } from "../python/resolve.ts";
 
@@ -75,6 +76,10 @@ function lineOf(src: string, pos: number): number {
 
 /** A PyValue (from the tagged JSON parser) or plain JSON, as a list of function-calling entries. */
 function decodeFunctionCalls(output: unknown): DecodeResult {
+  // printing a deeper value for the tagged parser would overflow the stack
+  if (!isPyValue(output) && tooDeep(output, MAX_JSON_DEPTH)) {
+    return { ok: false, reason: `output nested deeper than ${MAX_JSON_DEPTH} levels` };
+  }
   const value = isPyValue(output) ? output : fromPlain(output);
   const entries = value.kind === "list" ? value.items : [value];
   const calls: DecodedCall[] = [];

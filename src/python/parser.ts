@@ -5,6 +5,7 @@
  * `await`, `yield` and `async for` are not supported (a syntax error here). Nothing is evaluated here.
  */
 
+import { valueDepth } from "../nesting.ts";
 import type { BinaryOperator, Comprehension, Keyword, LambdaParam, PyNode } from "./ast.ts";
 import { PySyntaxError, type StringPiece, type Token, tokenize } from "./tokenizer.ts";
 import { py } from "./value.ts";
@@ -33,13 +34,28 @@ const BINARY_LEVEL: ReadonlyMap<string, number> = new Map([
 ]);
 const COMPARE_OPS = new Set(["==", "!=", "<", ">", "<=", ">="]);
 
+/**
+ * Nested expressions (brackets, unary operators, `not`, conditional tails) the parser descends into: CPython's
+ * tokenizer stops at 200 nested brackets too. Past it, a syntax error, never a RangeError.
+ */
+const MAX_NESTING = 200;
+/**
+ * Deepest syntax tree accepted (objects and arrays, as valueDepth counts them). Left-associative chains
+ * (`1+1+1…`, `a.b.c…`) are read in a loop but build a tree as deep as they are long, and evaluation, unparsing
+ * and resolution recurse over it.
+ */
+const MAX_TREE_DEPTH = 400;
+
 /** Parses one Python expression (a bare tuple allowed), like `ast.parse(src, mode="eval").body`. */
 export function parseExpression(src: string): PyNode {
-  return new Parser(tokenize(src)).parseInput();
+  const node = new Parser(tokenize(src)).parseInput();
+  if (valueDepth(node, MAX_TREE_DEPTH) > MAX_TREE_DEPTH) throw new PySyntaxError("expression nested too deeply", 0);
+  return node;
 }
 
 class Parser {
   private index = 0;
+  private depth = 0;
 
   constructor(private readonly tokens: readonly Token[]) {}
 
@@ -83,6 +99,17 @@ class Parser {
     if (!this.eatOp(text)) throw this.error();
   }
 
+  /** Runs one level of descent, counted against MAX_NESTING. */
+  private nested(read: () => PyNode): PyNode {
+    if (this.depth >= MAX_NESTING) throw this.error("too many nested expressions");
+    this.depth++;
+    try {
+      return read();
+    } finally {
+      this.depth--;
+    }
+  }
+
   private error(message = "invalid syntax"): PySyntaxError {
     return new PySyntaxError(message, this.peek().pos);
   }
@@ -116,6 +143,10 @@ class Parser {
   }
 
   private expression(): PyNode {
+    return this.nested(() => this.conditional());
+  }
+
+  private conditional(): PyNode {
     if (this.isKeyword("lambda")) return this.lambda();
     const body = this.disjunction();
     if (!this.eatKeyword("if")) return body;
@@ -172,7 +203,7 @@ class Parser {
   }
 
   private inversion(): PyNode {
-    if (this.eatKeyword("not")) return { type: "UnaryOp", op: "not", operand: this.inversion() };
+    if (this.eatKeyword("not")) return { type: "UnaryOp", op: "not", operand: this.nested(() => this.inversion()) };
     return this.comparison();
   }
 
@@ -217,6 +248,10 @@ class Parser {
   }
 
   private factor(): PyNode {
+    return this.nested(() => this.unary());
+  }
+
+  private unary(): PyNode {
     const tok = this.peek();
     if (tok.type === "op" && (tok.text === "-" || tok.text === "+" || tok.text === "~")) {
       this.index++;

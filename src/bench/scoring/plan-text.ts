@@ -47,7 +47,8 @@ export interface PlanText {
 /** The prompt ends with this, so the completion starts inside the first step. */
 const FIRST_HEADER = "#E1 =";
 const HEADER = /#E(\d+)\s*(?:=|:(?!\/))/g;
-const CALL_START = /([A-Za-z_][\w.-]*)\s*\(/g;
+// A call starts at the start of a word: without the lookbehind every position inside a long word was tried.
+const CALL_START = /(?<![\w.-])([A-Za-z_][\w.-]*)\s*\(/g;
 const REFERENCE = /#E\d+(?:\.[A-Za-z_][\w-]*|\.\d+|\[\d+\]|\[["'][^"'\]]*["']\])*/y;
 const KEYWORD_ARG = /^([A-Za-z_][\w-]*)\s*=(?!=)/;
 const COLON_ARG = /^(["']?)([A-Za-z_][\w-]*)\1\s*:/;
@@ -56,7 +57,7 @@ const NOT_PROSE = /^[\s;,.]*$/;
 const TEMPLATE_TOKEN = /<\|[a-z_]+\|>|<\/s>|<\/?(?:eos|bos)>/i;
 /** Where a value ends and the next begins with no comma between: `a="x" b=2`, `"x" "y"`. */
 const VALUE_END = /["'\]}\d]/;
-const NEXT_VALUE = /^(?:[A-Za-z_][\w-]*\s*=(?!=)|["'[{])/;
+const NEXT_VALUE = /(?:[A-Za-z_][\w-]*\s*=(?!=)|["'[{])/y;
 const JSON_WORDS: Readonly<Record<string, unknown>> = { true: true, false: false, null: null, undefined: null };
 
 /** `isTool` tells a tool call from a parenthesis in prose when no header says so. */
@@ -200,12 +201,7 @@ function splitMissingCommas(source: string): string[] {
     if (ch === '"' || ch === "'") quote = ch;
     else if ("([{".includes(ch)) depth++;
     else if (")]}".includes(ch)) depth = Math.max(0, depth - 1);
-    else if (
-      depth === 0 &&
-      /\s/.test(ch) &&
-      endsValue(source, start, i) &&
-      NEXT_VALUE.test(source.slice(i).trimStart())
-    ) {
+    else if (depth === 0 && /\s/.test(ch) && endsValue(source, start, i) && startsValue(source, i)) {
       parts.push(source.slice(start, i).trim());
       start = i + 1;
     }
@@ -214,10 +210,21 @@ function splitMissingCommas(source: string): string[] {
   return parts.filter((part, index) => part !== "" || index === 0);
 }
 
-/** The text from `start` up to `end` holds a complete value (it ends like one, after a name or not). */
+/**
+ * The text from `start` up to the whitespace at `end` holds a complete value (it ends like one). Only the
+ * first whitespace of a run is asked (the others give the same answer), which keeps the split linear.
+ */
 function endsValue(source: string, start: number, end: number): boolean {
-  const before = source.slice(start, end).trimEnd();
-  return before.length > 0 && VALUE_END.test(before[before.length - 1]!) && !/=\s*$/.test(before);
+  const last = source[end - 1] ?? "";
+  return end > start && !/\s/.test(last) && VALUE_END.test(last);
+}
+
+/** A next value (`name=`, a string, a list or a dict) starts after the whitespace at `from`. */
+function startsValue(source: string, from: number): boolean {
+  let next = from;
+  while (next < source.length && /\s/.test(source[next] ?? "")) next++;
+  NEXT_VALUE.lastIndex = next;
+  return NEXT_VALUE.test(source);
 }
 
 interface ArgumentScan {
