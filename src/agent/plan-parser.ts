@@ -13,8 +13,9 @@ import { findTool, parameterOrder, requiredParams } from "./tool-schema.ts";
 import type { ParsedPlan, PlanStep } from "./types.ts";
 
 const STEP_HEADER = /#E(\d+)\s*(?:=|:(?!\/))/g;
-// A call starts at the start of a word: without the lookbehind every position inside a long word was tried.
-const CALL_START = /(?<![\w.-])([A-Za-z_][\w.-]*)\s*\(/g;
+// Tried only where a word starts (the name begins at its first letter, as `1.get_me(`): trying every position
+// inside a long word was quadratic.
+const CALL_START = /(?<![\w.-])[\d.-]*([A-Za-z_][\w.-]*)\s*\(/g;
 
 interface RawStep {
   index: number;
@@ -103,7 +104,7 @@ function readBareCalls(text: string, known: ReadonlySet<string>): RawStep[] {
   let consumed = 0;
   for (const match of text.matchAll(CALL_START)) {
     const name = match[1] ?? "";
-    if (match.index < consumed || !known.has(name)) continue;
+    if (match.index + match[0].indexOf(name) < consumed || !known.has(name)) continue;
     const open = match.index + match[0].length - 1;
     const parsed = readCall(text, name, open, steps.length + 1);
     steps.push(parsed);
