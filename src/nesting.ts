@@ -12,14 +12,25 @@ export const MAX_NESTING_DEPTH = 32;
  * `limit + 1`: enough to say it is too deep without walking all of it.
  */
 export function valueDepth(value: unknown, limit = MAX_NESTING_DEPTH): number {
+  if (value === null || typeof value !== "object") return 0;
+  // two parallel stacks of objects only: no pair per value, no scalar ever pushed
+  const items: object[] = [value];
+  const depths: number[] = [1];
   let deepest = 0;
-  const stack: [unknown, number][] = [[value, 0]];
-  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-    const [item, depth] = next;
-    if (item === null || typeof item !== "object") continue;
-    deepest = Math.max(deepest, depth + 1);
-    if (deepest > limit) return deepest;
-    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  while (items.length > 0) {
+    const item = items.pop() as object;
+    const depth = depths.pop() as number;
+    if (depth > deepest) {
+      deepest = depth;
+      if (deepest > limit) return deepest;
+    }
+    const children = Array.isArray(item) ? item : Object.values(item);
+    for (const child of children) {
+      if (child !== null && typeof child === "object") {
+        items.push(child);
+        depths.push(depth + 1);
+      }
+    }
   }
   return deepest;
 }

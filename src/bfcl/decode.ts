@@ -11,7 +11,7 @@
  *   a JSON string of those forms and calls wrapped in stray text or code fences.
  */
 
-import { tooDeep } from "../nesting.ts";
+import { textDepth, tooDeep } from "../nesting.ts";
 import { PyEvalError } from "../python/evaluate.ts";
 import { parseExpression } from "../python/parser.ts";
 import { type DecodedCall, resolveCalls } from "../python/resolve.ts";
@@ -154,6 +154,8 @@ function decodeLenient(text: string): DecodeResult {
   for (const candidate of lenientCandidates(text)) {
     budget -= candidate.length;
     if (budget < 0) break;
+    // deeper than either parser reads: reading it whole only to fail is what made nested outputs slow
+    if (textDepth(candidate) > MAX_JSON_DEPTH) continue;
     const json = tryJson(candidate);
     if (json?.ok && json.calls.length > 0) return json;
     const python = decodePromptOutput(candidate);

@@ -225,7 +225,7 @@ export function formatFuzzReport(report: FuzzReport): string {
     [
       `${name}: ${figures.inputs} inputs, ${figures.runs} ${unit}, ${figures.escapes} escaped exceptions`,
       `  slowest ${ms(figures.slowest.ms)} (${figures.slowest.where}, ${figures.slowest.origin}, ${figures.slowest.chars} chars)   p99 ${ms(figures.p99Ms)}   target: none over 100 ms`,
-      ...figures.escaped.map((escape) => `  escaped from ${escape.where} on ${escape.origin}: ${escape.error}`),
+      ...figures.escaped.map((found) => `  escaped from ${found.where} on ${found.origin}: ${found.error}`),
     ].join("\n");
   return [
     `fuzz corpus (seed ${report.seed}), model output cut at ${MAX_OUTPUT_CHARS} chars`,
