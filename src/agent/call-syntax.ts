@@ -19,7 +19,8 @@ export interface ParsedCall {
 export const REFERENCE_SOURCE = String.raw`#E(\d+)((?:\.[A-Za-z_][\w-]*|\.\d+|\[\d+\]|\[["'][^"'\]]*["']\])*)`;
 
 const IDENTIFIER = /[A-Za-z_][\w.-]*/y;
-const NUMBER = /-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?(?![\w.])/y;
+// `\d+(?:\.\d*)?`, not `\d+\.?\d*`: two digit runs side by side re-split a long run at every backtrack (quadratic).
+const NUMBER = /-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?(?![\w.])/y;
 const REFERENCE = new RegExp(REFERENCE_SOURCE, "y");
 const KEYWORDS: Record<string, unknown> = {
   true: true,

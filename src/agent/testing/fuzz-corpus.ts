@@ -113,6 +113,8 @@ const REPEATED = [
   ":",
   "=",
   "a",
+  "7",
+  "1.",
   "a.",
   "(",
   ")",
@@ -154,7 +156,7 @@ export function adversarialOutput(maxChars: number): fc.Arbitrary<FuzzInput> {
       fc.constantFrom(...REPEATED),
       size(maxChars),
       prefix,
-      fc.constantFrom("", ")", "}", '"', "\nFinal Answer: x"),
+      fc.constantFrom("", ")", "}", '"', "x", "\nFinal Answer: x"),
     )
     .map(([unit, length, start, end]) => ({
       origin: `repeat ${JSON.stringify(unit)} to ${length}`,
