@@ -56,7 +56,10 @@ export interface FuzzEscape {
 }
 
 export interface FuzzSlowest {
+  /** Best of RETRIES timings of the run that was slowest so (among the RETIMED slowest of the pass). */
   ms: number;
+  /** Its time in the pass itself. */
+  firstMs: number;
   where: string;
   origin: string;
   chars: number;
@@ -100,7 +103,7 @@ export async function measureFuzz(options: FuzzOptions): Promise<FuzzReport> {
   const gc = garbageCollector();
   gc?.();
   const before = process.memoryUsage().heapUsed;
-  const parsers = fuzzParsers(inputs);
+  const parsers = await fuzzParsers(inputs);
   const agent = await fuzzAgent(agentInputs);
   gc?.();
   const after = process.memoryUsage().heapUsed;
@@ -108,19 +111,12 @@ export async function measureFuzz(options: FuzzOptions): Promise<FuzzReport> {
 }
 
 /** Every input, cut as the recorder cuts it, through every parser; each result must be printable. */
-export function fuzzParsers(inputs: readonly FuzzInput[]): FuzzStageReport {
+export async function fuzzParsers(inputs: readonly FuzzInput[]): Promise<FuzzStageReport> {
   const stage = new StageStats(inputs.length);
   for (const input of inputs) {
     const text = input.text.slice(0, MAX_OUTPUT_CHARS);
-    for (const parser of FUZZ_PARSERS) {
-      const started = performance.now();
-      try {
-        JSON.stringify(parser.parse(text));
-        stage.done(parser.name, input, performance.now() - started);
-      } catch (error) {
-        stage.escaped(parser.name, input, error);
-      }
-    }
+    for (const parser of FUZZ_PARSERS)
+      await stage.measure(parser.name, input, () => JSON.stringify(parser.parse(text)));
   }
   return stage.report();
 }
@@ -130,34 +126,31 @@ export async function fuzzAgent(inputs: readonly FuzzInput[]): Promise<FuzzStage
   const host = await MemoryToolHost.open([hubSpec, chatSpec]);
   const stage = new StageStats(inputs.length);
   let cut = 0;
+  const run = async (input: FuzzInput, strategy: Strategy) => {
+    host.reset();
+    host.received.length = 0;
+    const result = await runAgent("Who am I on GitHub? Then list the open issues in acme/webapp", {
+      model: scriptedEcho(input.text),
+      tools: host,
+      config: {
+        strategy,
+        limits: { reactMaxIterations: 2, fallbackIterations: 1, jsonlMaxIterations: 2, nativeMaxCalls: 2 },
+      },
+    });
+    // a record must be writable whatever the model wrote
+    JSON.stringify(result);
+    return result.modelCalls.some((call) => call.outputCut);
+  };
   try {
     for (const input of inputs) {
       for (const strategy of FUZZ_STRATEGIES) {
-        host.reset();
-        host.received.length = 0;
-        const started = performance.now();
-        try {
-          const result = await runAgent("Who am I on GitHub? Then list the open issues in acme/webapp", {
-            model: scriptedEcho(input.text),
-            tools: host,
-            config: {
-              strategy,
-              limits: { reactMaxIterations: 2, fallbackIterations: 1, jsonlMaxIterations: 2, nativeMaxCalls: 2 },
-            },
-          });
-          // a record must be writable whatever the model wrote
-          JSON.stringify(result);
-          if (result.modelCalls.some((call) => call.outputCut)) cut += 1;
-          stage.done(strategy, input, performance.now() - started);
-        } catch (error) {
-          stage.escaped(strategy, input, error);
-        }
+        if (await stage.measure(strategy, input, () => run(input, strategy))) cut += 1;
       }
     }
+    return { ...(await stage.report()), cut };
   } finally {
     await host.close();
   }
-  return { ...stage.report(), cut };
 }
 
 /** A scripted model that answers every stage with `text` (native: also one call with `text` as its arguments). */
@@ -175,34 +168,71 @@ function scriptedEcho(text: string): ScriptedModel {
   });
 }
 
+/** The slowest runs are timed again, best of RETRIES: a garbage collection or a busy machine is not the input's cost. */
+const RETIMED = 20;
+const RETRIES = 5;
+
+interface Sample {
+  ms: number;
+  where: string;
+  input: FuzzInput;
+  run: () => unknown;
+}
+
 class StageStats {
   private readonly times: number[] = [];
   private readonly escapes: FuzzEscape[] = [];
   private escapeCount = 0;
-  private slowest: FuzzSlowest = { ms: 0, where: "", origin: "", chars: 0 };
+  /** The RETIMED slowest runs so far, slowest first. */
+  private readonly slowest: Sample[] = [];
 
   constructor(private readonly inputs: number) {}
 
-  done(where: string, input: FuzzInput, ms: number): void {
-    this.times.push(ms);
-    if (ms > this.slowest.ms) this.slowest = { ms, where, origin: input.origin, chars: input.text.length };
-  }
-
-  escaped(where: string, input: FuzzInput, error: unknown): void {
-    this.escapeCount += 1;
-    if (this.escapes.length < 20) {
-      const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-      this.escapes.push({ where, origin: input.origin, chars: input.text.length, error: message.slice(0, 200) });
+  /** Times one run; an exception is counted as an escape, never thrown. */
+  async measure<T>(where: string, input: FuzzInput, run: () => T | Promise<T>): Promise<T | undefined> {
+    const started = performance.now();
+    try {
+      const value = await run();
+      this.record({ ms: performance.now() - started, where, input, run });
+      return value;
+    } catch (error) {
+      this.escapeCount += 1;
+      if (this.escapes.length < 20) {
+        const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+        this.escapes.push({ where, origin: input.origin, chars: input.text.length, error: message.slice(0, 200) });
+      }
+      return undefined;
     }
   }
 
-  report(): FuzzStageReport {
+  private record(sample: Sample): void {
+    this.times.push(sample.ms);
+    if (this.slowest.length === RETIMED && sample.ms <= (this.slowest.at(-1)?.ms ?? 0)) return;
+    this.slowest.push(sample);
+    this.slowest.sort((a, b) => b.ms - a.ms);
+    this.slowest.length = Math.min(this.slowest.length, RETIMED);
+  }
+
+  async report(): Promise<FuzzStageReport> {
+    let slowest: FuzzSlowest = { ms: 0, firstMs: 0, where: "", origin: "", chars: 0 };
+    for (const sample of this.slowest) {
+      let best = sample.ms;
+      for (let attempt = 0; attempt < RETRIES; attempt++) {
+        const started = performance.now();
+        await sample.run();
+        best = Math.min(best, performance.now() - started);
+      }
+      if (best > slowest.ms) {
+        const { where, input } = sample;
+        slowest = { ms: best, firstMs: sample.ms, where, origin: input.origin, chars: input.text.length };
+      }
+    }
     return {
       inputs: this.inputs,
       runs: this.times.length + this.escapeCount,
       escapes: this.escapeCount,
       escaped: this.escapes,
-      slowest: this.slowest,
+      slowest,
       p99Ms: percentile(this.times, 99),
     };
   }
@@ -224,7 +254,7 @@ export function formatFuzzReport(report: FuzzReport): string {
   const stage = (name: string, figures: FuzzStageReport, unit: string) =>
     [
       `${name}: ${figures.inputs} inputs, ${figures.runs} ${unit}, ${figures.escapes} escaped exceptions`,
-      `  slowest ${ms(figures.slowest.ms)} (${figures.slowest.where}, ${figures.slowest.origin}, ${figures.slowest.chars} chars)   p99 ${ms(figures.p99Ms)}   target: none over 100 ms`,
+      `  slowest ${ms(figures.slowest.ms)} (best of ${RETRIES}; ${ms(figures.slowest.firstMs)} in the pass) ${figures.slowest.where} on ${figures.slowest.origin}, ${figures.slowest.chars} chars   p99 ${ms(figures.p99Ms)}   target: none over 100 ms`,
       ...figures.escaped.map((found) => `  escaped from ${found.where} on ${found.origin}: ${found.error}`),
     ].join("\n");
   return [
