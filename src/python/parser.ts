@@ -99,15 +99,15 @@ class Parser {
     if (!this.eatOp(text)) throw this.error();
   }
 
-  /** Runs one level of descent, counted against MAX_NESTING. */
-  private nested(read: () => PyNode): PyNode {
+  /** One level of descent, counted against MAX_NESTING (no unwinding needed: an error ends the parse). */
+  private descend(): void {
     if (this.depth >= MAX_NESTING) throw this.error("too many nested expressions");
     this.depth++;
-    try {
-      return read();
-    } finally {
-      this.depth--;
-    }
+  }
+
+  private ascend(node: PyNode): PyNode {
+    this.depth--;
+    return node;
   }
 
   private error(message = "invalid syntax"): PySyntaxError {
@@ -143,7 +143,8 @@ class Parser {
   }
 
   private expression(): PyNode {
-    return this.nested(() => this.conditional());
+    this.descend();
+    return this.ascend(this.conditional());
   }
 
   private conditional(): PyNode {
@@ -203,7 +204,10 @@ class Parser {
   }
 
   private inversion(): PyNode {
-    if (this.eatKeyword("not")) return { type: "UnaryOp", op: "not", operand: this.nested(() => this.inversion()) };
+    if (this.eatKeyword("not")) {
+      this.descend();
+      return this.ascend({ type: "UnaryOp", op: "not", operand: this.inversion() });
+    }
     return this.comparison();
   }
 
@@ -248,7 +252,8 @@ class Parser {
   }
 
   private factor(): PyNode {
-    return this.nested(() => this.unary());
+    this.descend();
+    return this.ascend(this.unary());
   }
 
   private unary(): PyNode {
