@@ -42,6 +42,12 @@ export function parseTaggedJson(text: string): PyValue {
 
 /** Deepest arrays/objects read (the Python parser's limit too): past it a syntax error, never a RangeError. */
 export const MAX_JSON_DEPTH = 200;
+/** Keys of one object past which repeated keys are found through a map (a scan per key is quadratic). */
+const INDEXED_KEYS = 16;
+
+function keyText(key: PyValue): string | undefined {
+  return key.kind === "str" ? key.value : undefined;
+}
 
 class TaggedJsonParser {
   private pos = 0;
@@ -155,8 +161,8 @@ class TaggedJsonParser {
   private object(): PyValue {
     this.pos++;
     const entries: [PyValue, PyValue][] = [];
-    // key → its place in `entries`: a scan per key was quadratic in the number of keys
-    const places = new Map<string, number>();
+    // key → its place in `entries`, built once the object has INDEXED_KEYS keys
+    let places: Map<string | undefined, number> | undefined;
     if (this.eat("}")) return py.dict(entries);
     do {
       this.space();
@@ -166,9 +172,13 @@ class TaggedJsonParser {
       this.expect(":");
       const value = this.value();
       // Like json.loads: a repeated key keeps its first position and takes the last value.
-      const existing = places.get(name);
-      if (existing !== undefined) entries[existing] = [key, value];
-      else places.set(name, entries.push([key, value]) - 1);
+      if (!places && entries.length >= INDEXED_KEYS) places = new Map(entries.map(([k], at) => [keyText(k), at]));
+      const existing = places ? (places.get(name) ?? -1) : entries.findIndex(([k]) => keyText(k) === name);
+      if (existing >= 0) entries[existing] = [key, value];
+      else {
+        entries.push([key, value]);
+        places?.set(name, entries.length - 1);
+      }
     } while (this.eat(","));
     this.expect("}");
     return py.dict(entries);

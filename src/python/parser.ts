@@ -5,7 +5,6 @@
  * `await`, `yield` and `async for` are not supported (a syntax error here). Nothing is evaluated here.
  */
 
-import { valueDepth } from "../nesting.ts";
 import type { BinaryOperator, Comprehension, Keyword, LambdaParam, PyNode } from "./ast.ts";
 import { PySyntaxError, type StringPiece, type Token, tokenize } from "./tokenizer.ts";
 import { py } from "./value.ts";
@@ -35,22 +34,16 @@ const BINARY_LEVEL: ReadonlyMap<string, number> = new Map([
 const COMPARE_OPS = new Set(["==", "!=", "<", ">", "<=", ">="]);
 
 /**
- * Nested expressions (brackets, unary operators, `not`, conditional tails) the parser descends into: CPython's
- * tokenizer stops at 200 nested brackets too. Past it, a syntax error, never a RangeError.
+ * Levels of nesting read: brackets, unary operators, `not`, conditional tails, and the links of left-leaning
+ * chains (`1+1+1…`, `a.b(c)[0]…`, read in a loop but as deep a tree as they are long, which evaluation and
+ * unparsing recurse over). CPython's tokenizer stops at 200 nested brackets too. Past it, a syntax error,
+ * never a RangeError.
  */
 const MAX_NESTING = 200;
-/**
- * Deepest syntax tree accepted (objects and arrays, as valueDepth counts them). Left-associative chains
- * (`1+1+1…`, `a.b.c…`) are read in a loop but build a tree as deep as they are long, and evaluation, unparsing
- * and resolution recurse over it.
- */
-const MAX_TREE_DEPTH = 400;
 
 /** Parses one Python expression (a bare tuple allowed), like `ast.parse(src, mode="eval").body`. */
 export function parseExpression(src: string): PyNode {
-  const node = new Parser(tokenize(src)).parseInput();
-  if (valueDepth(node, MAX_TREE_DEPTH) > MAX_TREE_DEPTH) throw new PySyntaxError("expression nested too deeply", 0);
-  return node;
+  return new Parser(tokenize(src)).parseInput();
 }
 
 class Parser {
@@ -241,12 +234,17 @@ class Parser {
 
   /** Precedence climbing over the binary operators binding at least as tight as `minLevel`. */
   private binary(minLevel: number): PyNode {
+    const depth = this.depth;
     let left = this.factor();
     for (;;) {
       const tok = this.peek();
       const level = tok.type === "op" ? BINARY_LEVEL.get(tok.text) : undefined;
-      if (level === undefined || level < minLevel) return left;
+      if (level === undefined || level < minLevel) {
+        this.depth = depth;
+        return left;
+      }
       this.index++;
+      this.descend(); // each operator deepens the left-leaning tree
       left = { type: "BinOp", op: tok.text as BinaryOperator, left, right: this.binary(level + 1) };
     }
   }
@@ -272,8 +270,11 @@ class Parser {
   }
 
   private primary(): PyNode {
+    const depth = this.depth;
     let node = this.atom();
     for (;;) {
+      // each trailer (`.a`, `(…)`, `[…]`) wraps the node so far: one level deeper
+      if (this.isOp(".") || this.isOp("(") || this.isOp("[")) this.descend();
       if (this.eatOp(".")) {
         const tok = this.peek();
         if (tok.type !== "name") throw this.error();
@@ -285,6 +286,7 @@ class Parser {
         node = { type: "Subscript", value: node, slice: this.slices() };
         this.expectOp("]");
       } else {
+        this.depth = depth;
         return node;
       }
     }
