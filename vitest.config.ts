@@ -1,6 +1,7 @@
 import { defineConfig } from "vitest/config";
 
-// Two projects: `unit` is the fast default loop; `e2e` spawns stdio servers, the stand-in and full matrices.
+// Three projects: `unit` is the fast default loop; `e2e` spawns stdio servers, the stand-in and full matrices;
+// `slow` (pnpm test:slow, CI only) holds the long fuzz and stress suites.
 export default defineConfig({
   test: {
     projects: [
@@ -8,16 +9,25 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["src/**/*.test.ts", "mock-servers/**/*.test.ts", "test/unit/**/*.test.ts"],
-          exclude: ["**/*.e2e.test.ts", "**/node_modules/**"],
+          exclude: ["**/*.e2e.test.ts", "**/*.slow.test.ts", "**/node_modules/**"],
         },
       },
       {
         test: {
           name: "e2e",
           include: ["**/*.e2e.test.ts", "test/e2e/**/*.test.ts"],
-          exclude: ["**/node_modules/**"],
+          exclude: ["**/*.slow.test.ts", "**/node_modules/**"],
           globalSetup: ["test/e2e/global-setup.ts"],
           testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: "slow",
+          include: ["**/*.slow.test.ts"],
+          exclude: ["**/node_modules/**"],
+          testTimeout: 600_000,
           hookTimeout: 60_000,
         },
       },

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type Script, ScriptedModel } from "../models/scripted.ts";
 import type { ModelProvider } from "../models/types.ts";
 import { runAgent } from "./agent.ts";
+import { MAX_OUTPUT_CHARS } from "./recorder.ts";
 import { MemoryToolHost } from "./testing/memory-host.ts";
 import { type ChatState, chatSpec, type HubState, hubSpec } from "./testing/servers.ts";
 import type { AgentConfigInput } from "./types.ts";
@@ -428,5 +429,68 @@ describe("failures end the run with a recorded error, never an exception", () =>
     });
     expect(result.error).toMatchObject({ stage: "planner", code: "RUN_ABORTED" });
     expect(result.error?.message).toContain("aborted by the caller");
+  });
+});
+
+async function runHostile(script: Script, config: AgentConfigInput) {
+  const model = new ScriptedModel(script);
+  const result = await runAgent("Who am I on GitHub?", { config, model, tools: host });
+  // a record must be writable whatever the model wrote
+  expect(() => JSON.stringify(result)).not.toThrow();
+  return result;
+}
+
+const DEEP_JSONL = '{"type":"tool_call","name":"get_me","arguments":'.repeat(5000);
+
+// Issue 17's hostile outputs: cut at MAX_OUTPUT_CHARS (and recorded as cut), too-deep values refused.
+describe("hostile model outputs", () => {
+  it("jsonl nested 5,000 deep: a parse error fed back to the model, no tool call, no RangeError", async () => {
+    const result = await runHostile(
+      { jsonl: [DEEP_JSONL, '{"type":"final_answer","content":"done"}'] },
+      { strategy: "jsonl", limits: { jsonlMaxIterations: 2 } },
+    );
+    expect(result.toolCalls).toEqual([]);
+    expect(result.answer).toBe("done");
+    expect(result.modelCalls[0]?.outputCut).toEqual({ at: MAX_OUTPUT_CHARS, of: DEEP_JSONL.length });
+    expect(result.modelCalls[0]?.output).toHaveLength(MAX_OUTPUT_CHARS);
+  });
+
+  it("a 128 KB plan of repeated steps is cut, read once per step and de-duplicated", async () => {
+    const plan = "#E1 = get_me()\n".repeat(Math.ceil((128 * 1024) / 15));
+    const result = await runHostile({ planner: [plan], solver: ["You are octocat."] }, { strategy: "rewoo" });
+    expect(result.modelCalls[0]?.outputCut).toEqual({ at: MAX_OUTPUT_CHARS, of: plan.length });
+    expect(result.plan?.steps.map((step) => step.tool)).toEqual(["get_me"]);
+    expect(result.toolCalls).toHaveLength(1);
+  });
+
+  it("128 KB of ReAct stars is cut and read as no action", async () => {
+    const stars = "**".repeat(64 * 1024);
+    const result = await runHostile(
+      { react: [stars, "Final Answer: nothing to do"] },
+      { strategy: "react", limits: { reactMaxIterations: 2 } },
+    );
+    expect(result.modelCalls[0]?.outputCut).toEqual({ at: MAX_OUTPUT_CHARS, of: stars.length });
+    expect(result.toolCalls).toEqual([]);
+  });
+
+  it("native arguments nested too deep are refused with a reason, and the call made with none", async () => {
+    let deep: Record<string, unknown> = {};
+    for (let level = 0; level < 5000; level++) deep = { a: deep };
+    const result = await runHostile(
+      { native: [{ text: "", toolCalls: [{ name: "get_me", arguments: deep }] }, { text: "done" }] },
+      { strategy: "native" },
+    );
+    expect(result.modelCalls[0]?.toolCalls?.[0]).toMatchObject({
+      name: "get_me",
+      arguments: {},
+      argumentsError: "arguments nested deeper than 32 levels",
+    });
+    expect(result.toolCalls[0]).toMatchObject({ tool: "get_me", args: {} });
+  });
+
+  it("an output within the cap is recorded whole, with no cut", async () => {
+    const result = await runHostile({ planner: ["#E1 = get_me()"], solver: ["octocat"] }, { strategy: "rewoo" });
+    expect(result.modelCalls[0]?.output).toBe("#E1 = get_me()");
+    expect(result.modelCalls[0]).not.toHaveProperty("outputCut");
   });
 });

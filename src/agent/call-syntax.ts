@@ -4,6 +4,8 @@
  * reports in `problems` and skips.
  */
 
+import { MAX_NESTING_DEPTH } from "../nesting.ts";
+
 export interface ParsedCall {
   named: Record<string, unknown>;
   positional: unknown[];
@@ -17,7 +19,8 @@ export interface ParsedCall {
 export const REFERENCE_SOURCE = String.raw`#E(\d+)((?:\.[A-Za-z_][\w-]*|\.\d+|\[\d+\]|\[["'][^"'\]]*["']\])*)`;
 
 const IDENTIFIER = /[A-Za-z_][\w.-]*/y;
-const NUMBER = /-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?(?![\w.])/y;
+// `\d+(?:\.\d*)?`, not `\d+\.?\d*`: two digit runs side by side re-split a long run at every backtrack (quadratic).
+const NUMBER = /-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?(?![\w.])/y;
 const REFERENCE = new RegExp(REFERENCE_SOURCE, "y");
 const KEYWORDS: Record<string, unknown> = {
   true: true,
@@ -29,7 +32,6 @@ const KEYWORDS: Record<string, unknown> = {
   undefined: null,
 };
 const ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", b: "\b", f: "\f", "0": "\0" };
-const MAX_DEPTH = 32;
 
 class Scanner {
   pos: number;
@@ -108,7 +110,7 @@ class Scanner {
   readValue(closers: string, depth = 0): unknown {
     this.skipSpace();
     const char = this.peek();
-    if (depth > MAX_DEPTH) {
+    if (depth > MAX_NESTING_DEPTH) {
       this.problems.push("nesting too deep");
       this.recover(closers);
       return null;

@@ -7,13 +7,15 @@
 import type { ToolDefinition } from "../mcp/types.ts";
 import { canonicalJson } from "../models/json.ts";
 import { parseCallArguments } from "./call-syntax.ts";
-import { findReferences, renameReference } from "./references.ts";
+import { findReferences, renameReferences } from "./references.ts";
 import { looseKey } from "./text.ts";
 import { findTool, parameterOrder, requiredParams } from "./tool-schema.ts";
 import type { ParsedPlan, PlanStep, Validation } from "./types.ts";
 
 const STEP_HEADER = /#E(\d+)\s*(?:=|:(?!\/))/g;
-const CALL_START = /([A-Za-z_][\w.-]*)\s*\(/g;
+// Tried only where a word starts (the name begins at its first letter, as `1.get_me(`): trying every position
+// inside a long word was quadratic.
+const CALL_START = /(?<![\w.-])[\d.-]*([A-Za-z_][\w.-]*)\s*\(/g;
 
 interface RawStep {
   index: number;
@@ -106,7 +108,7 @@ function readBareCalls(text: string, known: ReadonlySet<string>): RawStep[] {
   let consumed = 0;
   for (const match of text.matchAll(CALL_START)) {
     const name = match[1] ?? "";
-    if (match.index < consumed || !known.has(name)) continue;
+    if (match.index + match[0].indexOf(name) < consumed || !known.has(name)) continue;
     const open = match.index + match[0].length - 1;
     const parsed = readCall(text, name, open, steps.length + 1);
     steps.push(parsed);
@@ -132,7 +134,7 @@ function readCall(text: string, tool: string, open: number, index: number): RawS
 /** A step number used twice for different calls: the later one gets the next free number. */
 function renumberCollisions(raws: RawStep[], notes: string[]): { id: string; raw: RawStep }[] {
   const used = new Set<number>();
-  let highest = Math.max(0, ...raws.map((raw) => raw.index));
+  let highest = raws.reduce((max, raw) => Math.max(max, raw.index), 0);
   return raws.map((raw) => {
     let index = raw.index;
     if (used.has(index)) {
@@ -205,17 +207,16 @@ export function missingRequired(
 function removeDuplicates(steps: PlanStep[], notes: string[]): PlanStep[] {
   const kept: PlanStep[] = [];
   const byCall = new Map<string, string>();
-  let renames: [string, string][] = [];
+  // A dropped step's id → the earlier step it repeats (always a kept one, so one lookup resolves it).
+  const renames = new Map<string, string>();
   for (const original of steps) {
-    let step = original;
-    for (const [from, to] of renames)
-      step = { ...step, args: renameReference(step.args, from, to) as PlanStep["args"] };
-    step = { ...step, dependsOn: findReferences(step.args) };
+    const args = renames.size > 0 ? (renameReferences(original.args, renames) as PlanStep["args"]) : original.args;
+    const step = { ...original, args, dependsOn: findReferences(args) };
     const key = `${step.tool}(${canonicalJson(step.args)})`;
     const earlier = byCall.get(key);
     if (earlier !== undefined) {
       notes.push(`${step.id} repeats ${earlier}: dropped`);
-      renames = [...renames, [step.id, earlier]];
+      renames.set(step.id, earlier);
       continue;
     }
     byCall.set(key, step.id);

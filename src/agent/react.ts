@@ -94,15 +94,18 @@ export interface ParsedReact {
   error?: string;
 }
 
-const ACTION = /(?:^|\n)[ \t]*\**Action\**[ \t]*\d*[ \t]*:\**/i;
-const ACTION_INPUT = /(?:^|\n)[ \t]*\**Action[ \t]*Input\**[ \t]*\d*[ \t]*:\**/i;
-const FINAL = /\**Final[ \t]*Answer\**[ \t]*:\**/i;
+// Every pattern starts at a line start or a fixed word and has no two adjacent repeats that can take the
+// same characters (`[ \t]*\d*[ \t]*` backtracked quadratically on a run of spaces), so each is linear.
+const ACTION = /(?:^|\n)[ \t]*\**Action\**[ \t]*(?:\d+[ \t]*)?:\**/i;
+const ACTION_INPUT = /(?:^|\n)[ \t]*\**Action[ \t]*Input\**[ \t]*(?:\d+[ \t]*)?:\**/i;
+// Found from its word, then widened over the stars before it: `\**Final` tried every star of a long run.
+const FINAL = /Final[ \t]*Answer\**[ \t]*:\**/i;
 const SECTION_END = /\n[ \t]*\**(?:Observation|Thought|Action|Final[ \t]*Answer)\b/i;
 
 /** Reads one model turn. An Action before a Final Answer wins (the answer after it would be imagined). */
 export function parseReactOutput(text: string): ParsedReact {
   const action = ACTION.exec(text);
-  const final = FINAL.exec(text);
+  const final = findFinal(text);
   const firstMarker = Math.min(action?.index ?? text.length, final?.index ?? text.length);
   const thought = text
     .slice(0, firstMarker)
@@ -110,7 +113,7 @@ export function parseReactOutput(text: string): ParsedReact {
     .trim();
 
   if (final && (!action || final.index < action.index)) {
-    return { thought, final: sectionAfter(text, final.index + final[0].length) };
+    return { thought, final: sectionAfter(text, final.end) };
   }
   if (!action) return { thought, error: "no Action or Final Answer" };
 
@@ -129,6 +132,15 @@ export function parseReactOutput(text: string): ParsedReact {
   return { thought, action: name, input: parseActionInput(inputText).value, inputText };
 }
 
+/** `Final Answer:` with the `**` before it (`**Final Answer:**`): where it starts and ends. */
+function findFinal(text: string): { index: number; end: number } | undefined {
+  const found = FINAL.exec(text);
+  if (!found) return undefined;
+  let index = found.index;
+  while (index > 0 && text[index - 1] === "*") index -= 1;
+  return { index, end: found.index + found[0].length };
+}
+
 /** The text of a section: up to the next Observation / Thought / Action / Final Answer marker. */
 function sectionAfter(text: string, start: number): string {
   const rest = text.slice(start);
@@ -136,11 +148,14 @@ function sectionAfter(text: string, start: number): string {
   return (end ? rest.slice(0, end.index) : rest).trim();
 }
 
+const NAME_LEAD = /[`"'*[\s]/;
+const NAME_TRAIL = /[`"'*\].,:;\s]/;
+
+/** The first word of an Action line, quotes, stars and brackets around it trimmed (by index: linear). */
 function cleanToolName(line: string): string {
-  return (
-    line
-      .replace(/^[`"'*[\s]+|[`"'*\].,:;\s]+$/g, "")
-      .split(/\s+/)[0]
-      ?.trim() ?? ""
-  );
+  let start = 0;
+  let end = line.length;
+  while (start < end && NAME_LEAD.test(line[start] as string)) start += 1;
+  while (end > start && NAME_TRAIL.test(line[end - 1] as string)) end -= 1;
+  return line.slice(start, end).split(/\s+/)[0]?.trim() ?? "";
 }

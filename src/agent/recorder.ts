@@ -5,6 +5,7 @@
  */
 
 import { failureInvalid } from "../models/errors.ts";
+import { parseToolArguments } from "../models/tool-arguments.ts";
 import type {
   ChatRequest,
   ChatResponse,
@@ -17,6 +18,13 @@ import { RequestCompactor, recordedToolText } from "./record-format.ts";
 import type { AgentStage, AgentTimings, ModelCallRecord, ToolCallRecord } from "./types.ts";
 
 type Interval = [number, number];
+
+/**
+ * Model text longer than this is cut before any parser reads it (and recorded as cut). 32 KB is ~8,000
+ * tokens, 16 times the largest output cap the agent asks for (512): only a model that ignored its cap,
+ * or a server that did, gets here.
+ */
+export const MAX_OUTPUT_CHARS = 32_768;
 
 export class RunRecorder {
   readonly modelCalls: ModelCallRecord[] = [];
@@ -56,8 +64,7 @@ export class RunRecorder {
       durationMs: 0,
     };
     const response = await this.track(stage, record, () => this.model.complete({ ...request, signal: this.signal }));
-    record.output = response.text;
-    return response;
+    return { ...response, text: boundOutput(record, response.text) };
   }
 
   async chat(stage: AgentStage, request: Omit<ChatRequest, "signal">): Promise<ChatResponse> {
@@ -77,9 +84,10 @@ export class RunRecorder {
       durationMs: 0,
     };
     const response = await this.track(stage, record, () => this.model.chat({ ...request, signal: this.signal }));
-    record.output = response.text;
-    record.toolCalls = response.toolCalls;
-    return response;
+    // Providers that hand over parsed objects (the sim, scripts) skip the wire's depth check: applied here.
+    const toolCalls = response.toolCalls.map((call) => ({ ...call, ...parseToolArguments(call.arguments) }));
+    record.toolCalls = toolCalls;
+    return { ...response, text: boundOutput(record, response.text), toolCalls };
   }
 
   /** Times a tool call so tool time is measured as wall clock, overlapping calls counted once. */
@@ -145,6 +153,13 @@ export class RunRecorder {
       this.modelIntervals.push([record.startMs, this.now()]);
     }
   }
+}
+
+/** The text the agent reads: cut at MAX_OUTPUT_CHARS, the cut noted on the record. */
+function boundOutput(record: ModelCallRecord, text: string): string {
+  if (text.length > MAX_OUTPUT_CHARS) record.outputCut = { at: MAX_OUTPUT_CHARS, of: text.length };
+  record.output = text.slice(0, MAX_OUTPUT_CHARS);
+  return record.output;
 }
 
 /** Length of the union of intervals. */

@@ -18,10 +18,9 @@ export function findReferences(value: unknown): string[] {
   return [...found];
 }
 
-/** Rewrites references to `from` as references to `to` (when a duplicate step is dropped). */
-export function renameReference(value: unknown, from: string, to: string): unknown {
-  const pattern = new RegExp(`${from}(?!\\d)`, "g");
-  return mapStrings(value, (text) => text.replace(pattern, to));
+/** Rewrites references to each dropped step as references to the step it repeated, in one pass. */
+export function renameReferences(value: unknown, renames: ReadonlyMap<string, string>): unknown {
+  return mapStrings(value, (text) => text.replace(/#E\d+/g, (id) => renames.get(id) ?? id));
 }
 
 export interface Resolution {

@@ -93,11 +93,13 @@ export function shareBudget(lengths: readonly number[], budget: number): number[
 
 const OPENERS = [
   /^(?:final answer|answer)\s*:\s*/i,
-  /^(?:based on|according to|from|given|using|looking at)\s+(?:the|these|this|my|your)?\s*(?:tool|search|api)?\s*(?:results?|data|information|observations?|outputs?|responses?|context|above)[^,.:]{0,40}[,:]\s*/i,
+  // each optional word takes the space after it: three adjacent `\s*` backtracked cubically on a run of spaces
+  /^(?:based on|according to|from|given|using|looking at)\s+(?:(?:the|these|this|my|your)\s*)?(?:(?:tool|search|api)\s*)?(?:results?|data|information|observations?|outputs?|responses?|context|above)[^,.:]{0,40}[,:]\s*/i,
   /^(?:the\s+)?(?:tool\s+)?(?:results?|data|outputs?)\s+(?:show|shows|indicate|indicates|say|says|suggest|suggests)(?:\s+that)?\s*[,:]?\s*/i,
 ];
+// `(?<!\s)`: a match starts where a run of spaces starts (where it would anyway), not at each space of the run.
 const NOTE_PARENTHETICAL =
-  /\s*\((?:note|notes|nb|based on|according to|from the|source|see|as per|this is|which|i |i'|assuming|if |per |using|via|#E\d)[^()]*\)/gi;
+  /(?<!\s)\s*\((?:note|notes|nb|based on|according to|from the|source|see|as per|this is|which|i |i'|assuming|if |per |using|via|#E\d)[^()]*\)/gi;
 
 export function cleanAnswer(text: string): string {
   let answer = text.trim();
@@ -108,7 +110,7 @@ export function cleanAnswer(text: string): string {
   }
   answer = answer
     .replace(NOTE_PARENTHETICAL, "")
-    .replace(/\s+([.,;:!?])/g, "$1")
+    .replace(/(?<!\s)\s+([.,;:!?])/g, "$1")
     .replace(/[ \t]+/g, " ")
     .trim();
   answer = dropCutOffSentence(answer);

@@ -260,8 +260,10 @@ export interface ModelCallRecord {
   /** The same tools were offered as to call `seq`. */
   toolsFrom?: number;
   options?: GenerationOptions;
-  /** Raw model text (empty when it failed). */
+  /** Raw model text (empty when it failed), at most MAX_OUTPUT_CHARS (recorder.ts) of it. */
   output: string;
+  /** The model wrote more than MAX_OUTPUT_CHARS: `output` and every parser got the first `at` of `of` chars. */
+  outputCut?: { at: number; of: number };
   toolCalls?: NativeToolCall[];
   usage?: ModelUsage;
   /** As the provider reported them. */

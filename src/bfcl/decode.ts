@@ -11,12 +11,13 @@
  *   a JSON string of those forms and calls wrapped in stray text or code fences.
  */
 
+import { textDepth, tooDeep } from "../nesting.ts";
 import { PyEvalError } from "../python/evaluate.ts";
 import { parseExpression } from "../python/parser.ts";
 import { type DecodedCall, resolveCalls } from "../python/resolve.ts";
 import { PySyntaxError } from "../python/tokenizer.ts";
 import { dictField, type PyValue } from "../python/value.ts";
-import { JsonSyntaxError, parseTaggedJson } from "./json-tagged.ts";
+import { JsonSyntaxError, MAX_JSON_DEPTH, parseTaggedJson } from "./json-tagged.ts";
 
 export type { DecodedCall } from "../python/resolve.ts";
 
@@ -75,6 +76,10 @@ function lineOf(src: string, pos: number): number {
 
 /** A PyValue (from the tagged JSON parser) or plain JSON, as a list of function-calling entries. */
 function decodeFunctionCalls(output: unknown): DecodeResult {
+  // printing a deeper value for the tagged parser would overflow the stack
+  if (!isPyValue(output) && tooDeep(output, MAX_JSON_DEPTH)) {
+    return { ok: false, reason: `output nested deeper than ${MAX_JSON_DEPTH} levels` };
+  }
   const value = isPyValue(output) ? output : fromPlain(output);
   const entries = value.kind === "list" ? value.items : [value];
   const calls: DecodedCall[] = [];
@@ -133,12 +138,24 @@ function withArguments(name: string, raw: PyValue): DecodedCall | string {
 
 const MAX_CANDIDATES = 64;
 const FENCE = /```[\w-]*\n?([\s\S]*?)```/g;
-const CALL_START = /[A-Za-z_][\w.]*\s*\(/g;
+// Tried only where a word starts (the name begins at its first letter): every position of a long word was quadratic.
+const CALL_START = /(?<![\w.])[\d.]*([A-Za-z_][\w.]*)\s*\(/g;
+
+/**
+ * Candidates are tried in order until their total length reaches this many times the text's: nested spans
+ * of a long output would otherwise each be parsed whole (quadratic), and an ordinary output never gets near.
+ */
+const CANDIDATE_BUDGET = 4;
 
 function decodeLenient(text: string): DecodeResult {
   const strict = decodePromptOutput(text);
   if (strict.ok) return strict;
+  let budget = CANDIDATE_BUDGET * text.length;
   for (const candidate of lenientCandidates(text)) {
+    budget -= candidate.length;
+    if (budget < 0) break;
+    // deeper than either parser reads: reading it whole only to fail is what made nested outputs slow
+    if (textDepth(candidate) > MAX_JSON_DEPTH) continue;
     const json = tryJson(candidate);
     if (json?.ok && json.calls.length > 0) return json;
     const python = decodePromptOutput(candidate);
@@ -161,18 +178,25 @@ function tryJson(candidate: string): DecodeResult | undefined {
 /** Code-fence bodies, balanced `[...]` / `{...}` spans, then runs of `name(...)` calls. */
 function lenientCandidates(text: string): string[] {
   const out: string[] = [];
+  const ends = new BracketEnds(text);
   for (const m of text.matchAll(FENCE)) out.push(m[1]!);
   for (let i = 0; i < text.length && out.length < MAX_CANDIDATES; i++) {
     if (text[i] === "[" || text[i] === "{") {
-      const end = balancedEnd(text, i);
+      const end = ends.after(i);
       if (end > i) out.push(text.slice(i, end));
     }
   }
   const calls: string[] = [];
+  let lastEnd = 0;
   for (const m of text.matchAll(CALL_START)) {
+    const start = m.index + m[0].indexOf(m[1]!);
     const open = m.index + m[0].length - 1;
-    const end = balancedEnd(text, open);
-    if (end > open && !calls.some((c) => c.includes(text.slice(m.index, end)))) calls.push(text.slice(m.index, end));
+    const end = ends.after(open);
+    if (end <= open) continue;
+    // a call inside the previous one is part of its text (checked by position: the text search is slow)
+    const inside = end <= lastEnd;
+    lastEnd = Math.max(lastEnd, end);
+    if (!inside && !calls.some((c) => c.includes(text.slice(start, end)))) calls.push(text.slice(start, end));
     if (calls.length >= MAX_CANDIDATES) break;
   }
   if (calls.length > 0) out.push(calls.join(", "));
@@ -181,23 +205,44 @@ function lenientCandidates(text: string): string[] {
 
 const PAIRS: Readonly<Record<string, string>> = { "(": ")", "[": "]", "{": "}" };
 
-/** The index just past the bracket matching the one at `start`, skipping quoted text; -1 if none. */
-function balancedEnd(text: string, start: number): number {
-  const stack: string[] = [];
-  let quote: string | undefined;
-  for (let i = start; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quote) {
-      if (ch === "\\") i++;
-      else if (ch === quote) quote = undefined;
-    } else if (ch === "'" || ch === '"') {
-      quote = ch;
-    } else if (PAIRS[ch]) {
-      stack.push(PAIRS[ch]);
-    } else if (ch === ")" || ch === "]" || ch === "}") {
-      if (stack.pop() !== ch) return -1;
-      if (stack.length === 0) return i + 1;
-    }
+/**
+ * For each bracket, the index just past the one matching it, skipping quoted text; -1 if none. One scan
+ * from a bracket also settles every bracket opened inside it (their scans would read the same characters),
+ * so asking about every bracket of a text reads it about once, not once per bracket.
+ */
+class BracketEnds {
+  private readonly known = new Map<number, number>();
+
+  constructor(private readonly text: string) {}
+
+  after(start: number): number {
+    if (!this.known.has(start)) this.scan(start);
+    return this.known.get(start) ?? -1;
   }
-  return -1;
+
+  private scan(start: number): void {
+    const open: [closer: string, at: number][] = [];
+    let quote: string | undefined;
+    for (let i = start; i < this.text.length; i++) {
+      const ch = this.text[i]!;
+      if (quote) {
+        if (ch === "\\") i++;
+        else if (ch === quote) quote = undefined;
+      } else if (ch === "'" || ch === '"') {
+        quote = ch;
+      } else if (PAIRS[ch]) {
+        open.push([PAIRS[ch], i]);
+      } else if (ch === ")" || ch === "]" || ch === "}") {
+        const top = open.pop();
+        if (top?.[0] !== ch) {
+          if (top) open.push(top);
+          break;
+        }
+        this.known.set(top[1], i + 1);
+        if (open.length === 0) return;
+      }
+    }
+    // unbalanced (a wrong closer, or the end of the text): the brackets still open have no match
+    for (const [, at] of open) this.known.set(at, -1);
+  }
 }

@@ -40,8 +40,18 @@ export function parseTaggedJson(text: string): PyValue {
   return value;
 }
 
+/** Deepest arrays/objects read (the Python parser's limit too): past it a syntax error, never a RangeError. */
+export const MAX_JSON_DEPTH = 200;
+/** Keys of one object past which repeated keys are found through a map (a scan per key is quadratic). */
+const INDEXED_KEYS = 16;
+
+function keyText(key: PyValue): string | undefined {
+  return key.kind === "str" ? key.value : undefined;
+}
+
 class TaggedJsonParser {
   private pos = 0;
+  private depth = 0;
 
   constructor(private readonly text: string) {}
 
@@ -60,9 +70,9 @@ class TaggedJsonParser {
     const ch = this.text[this.pos];
     switch (ch) {
       case "{":
-        return this.object();
+        return this.nested(() => this.object());
       case "[":
-        return this.array();
+        return this.nested(() => this.array());
       case '"':
         return py.str(this.string());
       case "t":
@@ -129,6 +139,15 @@ class TaggedJsonParser {
     return true;
   }
 
+  private nested(read: () => PyValue): PyValue {
+    if (this.depth >= MAX_JSON_DEPTH)
+      throw new JsonSyntaxError(`nested deeper than ${MAX_JSON_DEPTH} levels`, this.pos);
+    this.depth++;
+    const value = read();
+    this.depth--;
+    return value;
+  }
+
   private array(): PyValue {
     this.pos++;
     const items: PyValue[] = [];
@@ -142,17 +161,24 @@ class TaggedJsonParser {
   private object(): PyValue {
     this.pos++;
     const entries: [PyValue, PyValue][] = [];
+    // key → its place in `entries`, built once the object has INDEXED_KEYS keys
+    let places: Map<string | undefined, number> | undefined;
     if (this.eat("}")) return py.dict(entries);
     do {
       this.space();
       if (this.text[this.pos] !== '"') throw new JsonSyntaxError("expected a string key", this.pos);
-      const key = py.str(this.string());
+      const name = this.string();
+      const key = py.str(name);
       this.expect(":");
       const value = this.value();
       // Like json.loads: a repeated key keeps its first position and takes the last value.
-      const existing = entries.findIndex(([k]) => k.kind === "str" && key.kind === "str" && k.value === key.value);
+      if (!places && entries.length >= INDEXED_KEYS) places = new Map(entries.map(([k], at) => [keyText(k), at]));
+      const existing = places ? (places.get(name) ?? -1) : entries.findIndex(([k]) => keyText(k) === name);
       if (existing >= 0) entries[existing] = [key, value];
-      else entries.push([key, value]);
+      else {
+        entries.push([key, value]);
+        places?.set(name, entries.length - 1);
+      }
     } while (this.eat(","));
     this.expect("}");
     return py.dict(entries);

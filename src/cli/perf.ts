@@ -1,4 +1,4 @@
-/** `perf [harness|mcp|bfcl] [--json]`: speed and memory figures, measured by scripts (never unit tests). */
+/** `perf [harness|mcp|bfcl|fuzz] [--json]`: speed and memory figures, measured by scripts (never unit tests). */
 import { loadavg } from "node:os";
 import type { Command } from "commander";
 import { measureHarness } from "../bench/perf/harness.ts";
@@ -7,7 +7,7 @@ import { formatBfclPerf, measureBfclScoring } from "../bfcl/perf.ts";
 import { loadRegistry } from "../mcp/registry.ts";
 import { FlagError, parsePositiveInt } from "./flags.ts";
 
-const SUBJECTS = ["harness", "mcp", "bfcl"] as const;
+const SUBJECTS = ["harness", "mcp", "bfcl", "fuzz"] as const;
 
 interface PerfFlags {
   json?: boolean;
@@ -18,6 +18,9 @@ interface PerfFlags {
   matrix: string;
   concurrency: string;
   threads?: string;
+  inputs: string;
+  agentInputs: string;
+  seed: string;
 }
 
 export function registerPerfCommand(program: Command): void {
@@ -33,6 +36,9 @@ export function registerPerfCommand(program: Command): void {
     .option("--matrix <name>", "harness: the matrix of models.yaml", "default")
     .option("--concurrency <n>", "harness: queries in flight in memory (over stdio: 4)", "1")
     .option("--threads <n>", "harness: threads of each run (default: one per core)")
+    .option("--inputs <n>", "fuzz: hostile outputs through every parser", "10000")
+    .option("--agent-inputs <n>", "fuzz: of which also through the agent, once per strategy", "100")
+    .option("--seed <n>", "fuzz: the corpus's seed", "17")
     .action(async (subject: string, options: PerfFlags) => {
       if (!(SUBJECTS as readonly string[]).includes(subject)) {
         throw new FlagError("BAD_FLAG", `perf subject must be one of ${SUBJECTS.join(", ")}, not "${subject}"`);
@@ -67,6 +73,16 @@ export function registerPerfCommand(program: Command): void {
             "",
           ].join("\n"),
         );
+        return;
+      }
+      if (subject === "fuzz") {
+        const inputs = parsePositiveInt("--inputs", options.inputs);
+        const agentInputs = parsePositiveInt("--agent-inputs", options.agentInputs);
+        process.stderr.write(`fuzzing the parsers with ${inputs} outputs, the agent with ${agentInputs}…\n`);
+        // loaded only here: the corpus is built with fast-check, a development dependency
+        const { formatFuzzReport, measureFuzz } = await import("../bench/perf/fuzz.ts");
+        const report = await measureFuzz({ inputs, agentInputs, seed: parsePositiveInt("--seed", options.seed) });
+        write(report, formatFuzzReport(report));
         return;
       }
       if (subject === "bfcl") {

@@ -53,6 +53,14 @@ describe("coerceArguments", () => {
     expect(result.coerced).toEqual([]);
   });
 
+  it("leaves a JSON string nested past the limit as it is, a problem (its value could not be recorded)", () => {
+    const deep = `${'{"k":'.repeat(40)}1${"}".repeat(40)}`;
+    const result = coerceArguments(schema, { filter: deep });
+    expect(result.args.filter).toBe(deep);
+    expect(result.problems).toEqual([expect.stringMatching(/^filter: expected object, got string/)]);
+    expect(coerceArguments(schema, { filter: '{"k":{"k":1}}' }).args.filter).toEqual({ k: { k: 1 } });
+  });
+
   it("matches an enum value case-insensitively when exactly one option fits", () => {
     expect(coerceArguments(schema, { state: "open" })).toEqual({
       args: { state: "OPEN" },

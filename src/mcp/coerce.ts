@@ -1,3 +1,4 @@
+import { tooDeep } from "../nesting.ts";
 import type { JsonSchema } from "./types.ts";
 
 export interface CoercionResult {
@@ -155,7 +156,9 @@ function convert(value: unknown, target: string): Conversion {
 function parseJson(value: unknown, opener: string): unknown {
   if (typeof value !== "string" || !value.trim().startsWith(opener)) return undefined;
   try {
-    return JSON.parse(value);
+    const parsed: unknown = JSON.parse(value);
+    // a model-written string nested past the limit would make the call's record unprintable
+    return tooDeep(parsed) ? undefined : parsed;
   } catch {
     return undefined; // not JSON: the caller reports it as a problem
   }

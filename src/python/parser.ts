@@ -33,6 +33,14 @@ const BINARY_LEVEL: ReadonlyMap<string, number> = new Map([
 ]);
 const COMPARE_OPS = new Set(["==", "!=", "<", ">", "<=", ">="]);
 
+/**
+ * Levels of nesting read: brackets, unary operators, `not`, conditional tails, and the links of left-leaning
+ * chains (`1+1+1…`, `a.b(c)[0]…`, read in a loop but as deep a tree as they are long, which evaluation and
+ * unparsing recurse over). CPython's tokenizer stops at 200 nested brackets too. Past it, a syntax error,
+ * never a RangeError.
+ */
+const MAX_NESTING = 200;
+
 /** Parses one Python expression (a bare tuple allowed), like `ast.parse(src, mode="eval").body`. */
 export function parseExpression(src: string): PyNode {
   return new Parser(tokenize(src)).parseInput();
@@ -40,6 +48,7 @@ export function parseExpression(src: string): PyNode {
 
 class Parser {
   private index = 0;
+  private depth = 0;
 
   constructor(private readonly tokens: readonly Token[]) {}
 
@@ -83,6 +92,17 @@ class Parser {
     if (!this.eatOp(text)) throw this.error();
   }
 
+  /** One level of descent, counted against MAX_NESTING (no unwinding needed: an error ends the parse). */
+  private descend(): void {
+    if (this.depth >= MAX_NESTING) throw this.error("too many nested expressions");
+    this.depth++;
+  }
+
+  private ascend(node: PyNode): PyNode {
+    this.depth--;
+    return node;
+  }
+
   private error(message = "invalid syntax"): PySyntaxError {
     return new PySyntaxError(message, this.peek().pos);
   }
@@ -116,6 +136,11 @@ class Parser {
   }
 
   private expression(): PyNode {
+    this.descend();
+    return this.ascend(this.conditional());
+  }
+
+  private conditional(): PyNode {
     if (this.isKeyword("lambda")) return this.lambda();
     const body = this.disjunction();
     if (!this.eatKeyword("if")) return body;
@@ -172,7 +197,10 @@ class Parser {
   }
 
   private inversion(): PyNode {
-    if (this.eatKeyword("not")) return { type: "UnaryOp", op: "not", operand: this.inversion() };
+    if (this.eatKeyword("not")) {
+      this.descend();
+      return this.ascend({ type: "UnaryOp", op: "not", operand: this.inversion() });
+    }
     return this.comparison();
   }
 
@@ -206,17 +234,27 @@ class Parser {
 
   /** Precedence climbing over the binary operators binding at least as tight as `minLevel`. */
   private binary(minLevel: number): PyNode {
+    const depth = this.depth;
     let left = this.factor();
     for (;;) {
       const tok = this.peek();
       const level = tok.type === "op" ? BINARY_LEVEL.get(tok.text) : undefined;
-      if (level === undefined || level < minLevel) return left;
+      if (level === undefined || level < minLevel) {
+        this.depth = depth;
+        return left;
+      }
       this.index++;
+      this.descend(); // each operator deepens the left-leaning tree
       left = { type: "BinOp", op: tok.text as BinaryOperator, left, right: this.binary(level + 1) };
     }
   }
 
   private factor(): PyNode {
+    this.descend();
+    return this.ascend(this.unary());
+  }
+
+  private unary(): PyNode {
     const tok = this.peek();
     if (tok.type === "op" && (tok.text === "-" || tok.text === "+" || tok.text === "~")) {
       this.index++;
@@ -232,8 +270,11 @@ class Parser {
   }
 
   private primary(): PyNode {
+    const depth = this.depth;
     let node = this.atom();
     for (;;) {
+      // each trailer (`.a`, `(…)`, `[…]`) wraps the node so far: one level deeper
+      if (this.isOp(".") || this.isOp("(") || this.isOp("[")) this.descend();
       if (this.eatOp(".")) {
         const tok = this.peek();
         if (tok.type !== "name") throw this.error();
@@ -245,6 +286,7 @@ class Parser {
         node = { type: "Subscript", value: node, slice: this.slices() };
         this.expectOp("]");
       } else {
+        this.depth = depth;
         return node;
       }
     }

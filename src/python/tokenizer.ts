@@ -94,6 +94,8 @@ const OPERATORS = [
 const OPERATORS_BY_CHAR = new Map<string, string[]>();
 for (const op of OPERATORS) OPERATORS_BY_CHAR.set(op[0]!, [...(OPERATORS_BY_CHAR.get(op[0]!) ?? []), op]);
 const CLOSERS: Readonly<Record<string, string>> = { ")": "(", "]": "[", "}": "{" };
+/** CPython's tokenizer limit (MAXLEVEL): a deeper text fails where it gets too deep, not after reading it all. */
+const MAX_BRACKETS = 200;
 /** One-character operators that start no longer operator: nothing more to look for (brackets and commas are most of what is read). */
 const SINGLE_CHAR_OPERATORS: ReadonlySet<string> = new Set(
   OPERATORS.filter((op) => op.length === 1 && OPERATORS_BY_CHAR.get(op)!.length === 1),
@@ -419,7 +421,10 @@ class Tokenizer {
       );
     }
     this.pos += op.length;
-    if (op === "(" || op === "[" || op === "{") this.brackets.push({ ch: op, pos: start });
+    if (op === "(" || op === "[" || op === "{") {
+      if (this.brackets.length >= MAX_BRACKETS) throw new PySyntaxError("too many nested parentheses", start);
+      this.brackets.push({ ch: op, pos: start });
+    }
     const opener = CLOSERS[op];
     if (opener !== undefined) {
       const open = this.brackets.pop();

@@ -47,7 +47,9 @@ export interface PlanText {
 /** The prompt ends with this, so the completion starts inside the first step. */
 const FIRST_HEADER = "#E1 =";
 const HEADER = /#E(\d+)\s*(?:=|:(?!\/))/g;
-const CALL_START = /([A-Za-z_][\w.-]*)\s*\(/g;
+// Tried only where a word starts (the name begins at its first letter, as `1.get_me(`): trying every position
+// inside a long word was quadratic.
+const CALL_START = /(?<![\w.-])[\d.-]*([A-Za-z_][\w.-]*)\s*\(/g;
 const REFERENCE = /#E\d+(?:\.[A-Za-z_][\w-]*|\.\d+|\[\d+\]|\[["'][^"'\]]*["']\])*/y;
 const KEYWORD_ARG = /^([A-Za-z_][\w-]*)\s*=(?!=)/;
 const COLON_ARG = /^(["']?)([A-Za-z_][\w-]*)\1\s*:/;
@@ -56,21 +58,22 @@ const NOT_PROSE = /^[\s;,.]*$/;
 const TEMPLATE_TOKEN = /<\|[a-z_]+\|>|<\/s>|<\/?(?:eos|bos)>/i;
 /** Where a value ends and the next begins with no comma between: `a="x" b=2`, `"x" "y"`. */
 const VALUE_END = /["'\]}\d]/;
-const NEXT_VALUE = /^(?:[A-Za-z_][\w-]*\s*=(?!=)|["'[{])/;
+const NEXT_VALUE = /(?:[A-Za-z_][\w-]*\s*=(?!=)|["'[{])/y;
 const JSON_WORDS: Readonly<Record<string, unknown>> = { true: true, false: false, null: null, undefined: null };
 
 /** `isTool` tells a tool call from a parenthesis in prose when no header says so. */
 export function readPlanText(completion: string, isTool: (name: string) => boolean): PlanText {
   const text = `${FIRST_HEADER}${completion}`;
   const out: PlanText = { steps: [], prose: [], templateToken: TEMPLATE_TOKEN.test(completion) };
+  const budget = new ScanBudget(text.length);
   let pos = 0;
   while (pos < text.length) {
     const header = matchFrom(HEADER, text, pos);
     if (!header) {
-      readLoose(text, pos, text.length, isTool, out);
+      readLoose(text, pos, text.length, isTool, out, budget);
       break;
     }
-    readLoose(text, pos, header.index, isTool, out);
+    readLoose(text, pos, header.index, isTool, out, budget);
     const bodyStart = header.index + header[0].length;
     const regionEnd = matchFrom(HEADER, text, bodyStart)?.index ?? text.length;
     const call = pickCall(text, bodyStart, regionEnd, isTool);
@@ -80,7 +83,7 @@ export function readPlanText(completion: string, isTool: (name: string) => boole
       continue;
     }
     addProse(out, text.slice(bodyStart, call.start));
-    const step = readCall(text, call, regionEnd, `#E${header[1]}`);
+    const step = readCall(text, call, regionEnd, `#E${header[1]}`, budget);
     out.steps.push(step.step);
     pos = step.end;
   }
@@ -102,20 +105,27 @@ interface CallStart {
 function pickCall(text: string, from: number, to: number, isTool: (name: string) => boolean): CallStart | undefined {
   const candidates: CallStart[] = [];
   for (const match of text.slice(from, to).matchAll(CALL_START)) {
-    const start = from + match.index;
+    const start = from + match.index + match[0].indexOf(match[1]!);
     candidates.push({ name: match[1]!, start, open: start + match[0].length - 1 });
   }
   return candidates.find((candidate) => isTool(candidate.name)) ?? candidates[0];
 }
 
 /** Text outside any header: calls of known tools in it are steps without a header, the rest prose. */
-function readLoose(text: string, from: number, to: number, isTool: (name: string) => boolean, out: PlanText): void {
+function readLoose(
+  text: string,
+  from: number,
+  to: number,
+  isTool: (name: string) => boolean,
+  out: PlanText,
+  budget: ScanBudget,
+): void {
   let pos = from;
   for (const match of text.slice(from, to).matchAll(CALL_START)) {
-    const start = from + match.index;
+    const start = from + match.index + match[0].indexOf(match[1]!);
     if (start < pos || !isTool(match[1]!)) continue;
     addProse(out, text.slice(pos, start));
-    const step = readCall(text, { name: match[1]!, start, open: start + match[0].length - 1 }, to, null);
+    const step = readCall(text, { name: match[1]!, start, open: start + match[0].length - 1 }, to, null, budget);
     out.steps.push(step.step);
     pos = step.end;
   }
@@ -131,10 +141,12 @@ function readCall(
   call: CallStart,
   regionEnd: number,
   id: string | null,
+  budget: ScanBudget,
 ): { step: PlanTextStep; end: number } {
-  let scan = scanArguments(text, call.open, text.length);
+  const headerEnd = Math.max(regionEnd, call.open + 1);
+  let scan = budget.spend(scanArguments(text, call.open, budget.left() ? text.length : headerEnd), call.open);
   // An unclosed call stops at the next header, so the steps after it are still read.
-  if (!scan.closed) scan = scanArguments(text, call.open, Math.max(regionEnd, call.open + 1));
+  if (!scan.closed) scan = scanArguments(text, call.open, headerEnd);
   const problems: string[] = [];
   if (!scan.closed) problems.push("call is not closed with )");
   if (id === null) problems.push("no #En = header");
@@ -200,12 +212,7 @@ function splitMissingCommas(source: string): string[] {
     if (ch === '"' || ch === "'") quote = ch;
     else if ("([{".includes(ch)) depth++;
     else if (")]}".includes(ch)) depth = Math.max(0, depth - 1);
-    else if (
-      depth === 0 &&
-      /\s/.test(ch) &&
-      endsValue(source, start, i) &&
-      NEXT_VALUE.test(source.slice(i).trimStart())
-    ) {
+    else if (depth === 0 && /\s/.test(ch) && endsValue(source, start, i) && startsValue(source, i)) {
       parts.push(source.slice(start, i).trim());
       start = i + 1;
     }
@@ -214,10 +221,43 @@ function splitMissingCommas(source: string): string[] {
   return parts.filter((part, index) => part !== "" || index === 0);
 }
 
-/** The text from `start` up to `end` holds a complete value (it ends like one, after a name or not). */
+/**
+ * The text from `start` up to the whitespace at `end` holds a complete value (it ends like one). Only the
+ * first whitespace of a run is asked (the others give the same answer), which keeps the split linear.
+ */
 function endsValue(source: string, start: number, end: number): boolean {
-  const before = source.slice(start, end).trimEnd();
-  return before.length > 0 && VALUE_END.test(before[before.length - 1]!) && !/=\s*$/.test(before);
+  const last = source[end - 1] ?? "";
+  return end > start && !/\s/.test(last) && VALUE_END.test(last);
+}
+
+/** A next value (`name=`, a string, a list or a dict) starts after the whitespace at `from`. */
+function startsValue(source: string, from: number): boolean {
+  let next = from;
+  while (next < source.length && /\s/.test(source[next] ?? "")) next++;
+  NEXT_VALUE.lastIndex = next;
+  return NEXT_VALUE.test(source);
+}
+
+/**
+ * A call may run past the next header (a header-like text in a string): its first scan reads to the end of
+ * the text. Many unclosed calls would make that quadratic, so those scans share a budget of a few times the
+ * text's length; once it is spent, a call is looked for only up to the next header (as after an unclosed one).
+ */
+class ScanBudget {
+  private chars: number;
+
+  constructor(length: number) {
+    this.chars = 4 * length;
+  }
+
+  left(): boolean {
+    return this.chars > 0;
+  }
+
+  spend(scan: ArgumentScan, open: number): ArgumentScan {
+    this.chars -= scan.end - open;
+    return scan;
+  }
 }
 
 interface ArgumentScan {
