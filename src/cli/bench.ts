@@ -2,7 +2,6 @@
  * `bench --model M[,M2] [--config C | --matrix NAME] …`: the command users run. Progress goes to stderr;
  * stdout gets the results table, or with --json the summary rows (rates as fractions, intervals beside).
  */
-import Table from "cli-table3";
 import type { Command } from "commander";
 import type { AgentConfigInput } from "../agent/index.ts";
 import { parseFilter } from "../bench/dataset/select.ts";
@@ -14,6 +13,7 @@ import { OnsetlabError } from "../errors.ts";
 import { checkRecordTarget } from "../models/cassette.ts";
 import { FlagError, parsePositiveInt, parseTransport } from "./flags.ts";
 import { startProgress } from "./progress.ts";
+import { renderSummaryTable } from "./summary-table.ts";
 
 interface BenchFlags {
   model?: string;
@@ -99,7 +99,7 @@ export function registerBenchCommand(program: Command): void {
         progress.stop();
       }
       const { summary, runId, failures, skipped } = outcome;
-      process.stdout.write(flags.json ? `${JSON.stringify(jsonSummary(summary))}\n` : renderTable(summary));
+      process.stdout.write(flags.json ? `${JSON.stringify(jsonSummary(summary))}\n` : renderSummaryTable(summary));
       process.stderr.write(
         `run ${runId}: ${summary.records} records${skipped ? ` (${skipped} from before the resume)` : ""} → results/${runId}/\n`,
       );
@@ -182,59 +182,6 @@ function runningText(running: Record<string, { ok: number; n: number }>): string
     .slice(0, 4)
     .map(([config, tally]) => `${config} ${Math.round((tally.ok / tally.n) * 100)}%`)
     .join(" · ");
-}
-
-const pct = (rate: Rate) => (rate.value === null ? "–" : `${(rate.value * 100).toFixed(1)}%`);
-const ci = (rate: Rate) =>
-  rate.lo === null || rate.hi === null ? "" : ` [${(rate.lo * 100).toFixed(0)}–${(rate.hi * 100).toFixed(0)}]`;
-const num = (value: number | null | undefined, digits = 1) =>
-  value === null || value === undefined ? "–" : value.toFixed(digits);
-
-function renderTable(summary: RunSummary): string {
-  const label = summary.simulated
-    ? " (simulated)"
-    : summary.replayedFrom
-      ? ` (replayed from ${summary.replayedFrom})`
-      : "";
-  const withRepeats = summary.rows.some((row) => row.repeats);
-  const table = new Table({
-    head: [
-      "model",
-      "config",
-      "n",
-      "task success [95% CI]",
-      "tool choice",
-      "params",
-      "rescue",
-      "calls/item",
-      "gold shown",
-      ...(withRepeats ? ["pass^k [95% CI]", "pass@k"] : []),
-      "p50 / p95 ms",
-    ],
-  });
-  for (const row of summary.rows) {
-    table.push([
-      row.model,
-      row.config,
-      row.n,
-      `${pct(row.taskSuccess)}${ci(row.taskSuccess)}`,
-      pct(row.toolChoice),
-      pct(row.paramAccuracy),
-      row.rescueRate.n > 0 ? `${pct(row.rescueRate)} of ${row.rescueRate.n}` : "–",
-      num(row.callsPerItem),
-      pct(row.goldVisible),
-      ...(withRepeats ? repeatCells(row) : []),
-      `${num(row.p50Ms?.value, 0)} / ${num(row.p95Ms?.value, 0)}`,
-    ]);
-  }
-  return `Results${label}\n${table.toString()}\n`;
-}
-
-/** pass^k with its interval and pass@k, with k in the header's place: `k=4 62.0% [55–68]`. */
-function repeatCells(row: SummaryRow): string[] {
-  if (!row.repeats) return ["–", "–"];
-  const { k, passHatK, passAtK } = row.repeats;
-  return [`k=${k} ${pct(passHatK)}${ci(passHatK)}`, `${pct(passAtK)}${ci(passAtK)}`];
 }
 
 /** The --json shape: `{runId, simulated, rows: [{model, config, n, taskSuccess, taskSuccessCi, …}]}`. */

@@ -4,12 +4,12 @@
  */
 import { closeSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
-import Table from "cli-table3";
 import type { Command } from "commander";
 import type { RunManifest } from "../bench/run/bench.ts";
 import { readManifest } from "../bench/run/manifest.ts";
 import { mergeRuns } from "../bench/run/merge.ts";
 import { listRunIds, RESULTS_DIR, RUN_FILES, runDir } from "../bench/run/store.ts";
+import { cliTable } from "./table.ts";
 
 export interface RunListing {
   id: string;
@@ -127,7 +127,7 @@ export function registerResultsCommands(program: Command): void {
 
 function renderListing(runs: readonly (RunListing | UnreadableRun)[]): string {
   if (runs.length === 0) return `no runs under ${RESULTS_DIR}: run \`pnpm bench --model sim:slm-3b\` first\n`;
-  const table = new Table({
+  const table = cliTable({
     head: ["run", "models", "configurations", "items", "records", "simulated", "started", "finished"],
   });
   for (const run of runs) {
