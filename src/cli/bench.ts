@@ -8,7 +8,7 @@ import { parseFilter } from "../bench/dataset/select.ts";
 import { type BenchRequest, modelsOfMatrix, runBench } from "../bench/run/bench.ts";
 import type { RunSummary } from "../bench/run/compare-configs.ts";
 import { parseShard } from "../bench/run/matrix.ts";
-import type { Rate, SummaryRow } from "../bench/scoring/index.ts";
+import type { SummaryRow } from "../bench/scoring/index.ts";
 import { OnsetlabError } from "../errors.ts";
 import { checkRecordTarget } from "../models/cassette.ts";
 import { FlagError, parsePositiveInt, parseTransport } from "./flags.ts";
