@@ -22,6 +22,7 @@ interface BenchFlags {
   dataset?: string[];
   filter?: string;
   limit?: string;
+  first?: string;
   seed: string;
   repeats: string;
   concurrency?: string;
@@ -52,7 +53,8 @@ export function registerBenchCommand(program: Command): void {
     .option("--matrix <name>", "a matrix from models.yaml (default: its default_matrix)")
     .option("--dataset <paths...>", "dataset files, folders or patterns (default: datasets/*.jsonl)")
     .option("--filter <spec>", "only items matching, e.g. category=single|parallel,server=github")
-    .option("--limit <n>", "only the first N items (after --filter)")
+    .option("--limit <n>", "N items sampled over the categories with the seed (after --filter)")
+    .option("--first <n>", "the first N items in file order (after --filter)")
     .option("--seed <n>", "seed of the simulator and every random draw", "1")
     .option("--repeats <k>", "run every item K times", "1")
     .option("--concurrency <n>", "queries in flight (default 1; 4 for the simulator over stdio)")
@@ -139,6 +141,7 @@ function benchRequest(flags: BenchFlags): BenchRequest {
     dataset: flags.dataset ?? [],
     filter: flags.filter ? parseFilter(flags.filter) : {},
     ...(flags.limit ? { limit: parsePositiveInt("--limit", flags.limit) } : {}),
+    ...(flags.first ? { first: parsePositiveInt("--first", flags.first) } : {}),
     seed: parseSeed(flags.seed),
     repeats: parsePositiveInt("--repeats", flags.repeats),
     ...(flags.timeout ? { timeoutS: parsePositiveInt("--timeout", flags.timeout) } : {}),
