@@ -128,7 +128,9 @@ describe("gate on simulated runs (exact)", () => {
     expect(result.stdout).toContain(
       'note: sim:slm-3b × onsetlab-plus resolves differently from the baseline: fallback true → false, rescue "extended" → "off"',
     );
-    expect(result.stderr).toMatch(new RegExp(`^error: gate failed: \\d+ of ${CHECKS} checks regressed`, "m"));
+    expect(result.stderr).toMatch(
+      new RegExp(`^error: gate failed: \\d+ of ${CHECKS} checks against .* \\([1-9]\\d* regressed, \\d+ improved`, "m"),
+    );
   });
 
   it("exits 2 on a baseline of another dataset, a missing baseline, or an unknown run", async () => {
