@@ -103,7 +103,9 @@ export function narrowItems(items: readonly DatasetItem[], filter: ItemFilter, c
 export function stratifiedSample(items: readonly DatasetItem[], size: number, seed: number): DatasetItem[] {
   if (size >= items.length) return [...items];
   const groups = new Map<string, number[]>();
-  items.forEach((item, index) => groups.set(item.category, [...(groups.get(item.category) ?? []), index]));
+  items.forEach((item, index) => {
+    groups.set(item.category, [...(groups.get(item.category) ?? []), index]);
+  });
   const strata = [...groups.values()];
   const floor = size >= strata.length ? 1 : 0;
   const rest = size - floor * strata.length;
