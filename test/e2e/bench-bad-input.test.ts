@@ -12,14 +12,9 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { runInProcess } from "../support/cli-in-process.ts";
 
 // before any import reads it: the results folder of this test
-const { root, results } = await vi.hoisted(async () => {
-  const { mkdtempSync } = await import("node:fs");
-  const { tmpdir } = await import("node:os");
-  const { join } = await import("node:path");
-  const root = mkdtempSync(join(tmpdir(), "onsetlab-bad-input-"));
-  process.env.ONSETLAB_RESULTS_DIR = join(root, "results");
-  return { root, results: join(root, "results") };
-});
+const { root, results } = await vi.hoisted(async () =>
+  (await import("../support/temp-results.ts")).useTempResults("onsetlab-bad-input-"),
+);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** A port nothing listens on: bound once by us, then released. */

@@ -27,7 +27,7 @@ const CHECKS = BINARY_METRICS.length + POOLED_METRICS.length;
 /** models.yaml with `onsetlab-plus` broken on purpose: no rescue, no fallback. */
 function regressedModelsFile(): string {
   const original = readFileSync("models.yaml", "utf8");
-  const broken = original.replace(/^ {2}onsetlab-plus:[^{\n]*\{[^}]*\}$/m, (block) =>
+  const broken = original.replace(/^ {2}onsetlab-plus:[^{]*\{[^}]*\}$/m, (block) =>
     block.replace("rescue: extended", "rescue: off").replace("fallback: true", "fallback: false"),
   );
   expect(broken).not.toBe(original);
