@@ -1,6 +1,7 @@
 import { defineConfig } from "vitest/config";
 
-// Two projects: `unit` is the fast default loop; `e2e` spawns stdio servers, the stand-in and full matrices.
+// Three projects: `unit` is the fast default loop; `e2e` spawns stdio servers and the stand-in; `slow`
+// (`pnpm test:slow`, run by .ci/run after `pnpm test`) holds the runs of whole matrices.
 export default defineConfig({
   test: {
     projects: [
@@ -18,6 +19,16 @@ export default defineConfig({
           exclude: ["**/node_modules/**"],
           globalSetup: ["test/e2e/global-setup.ts"],
           testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: "slow",
+          include: ["test/slow/**/*.test.ts"],
+          exclude: ["**/node_modules/**"],
+          globalSetup: ["test/e2e/global-setup.ts"],
+          testTimeout: 300_000,
           hookTimeout: 60_000,
         },
       },
