@@ -3,6 +3,7 @@
  * forces it, FORCE_COLOR=0 forbids it): piped output, CI logs and files get plain text.
  */
 import Table from "cli-table3";
+import { BORDERLESS } from "../report/terminal.ts";
 
 export type TableOptions = Table.TableConstructorOptions;
 
@@ -22,30 +23,7 @@ export function cliTable(options: TableOptions): Table.Table {
   return new Table({ ...options, style: { ...plain, ...options.style } });
 }
 
-const NO_BORDER = Object.fromEntries(
-  [
-    "top",
-    "top-mid",
-    "top-left",
-    "top-right",
-    "bottom",
-    "bottom-mid",
-    "bottom-left",
-    "bottom-right",
-    "left",
-    "left-mid",
-    "mid",
-    "mid-mid",
-    "right",
-    "right-mid",
-  ].map((name) => [name, ""]),
-);
-
-/** No borders, columns two spaces apart: the most columns that fit a terminal of 100. */
+/** No borders, columns two spaces apart, plain: the most columns that fit a terminal of 100. */
 export function compactTable(options: TableOptions): Table.Table {
-  return cliTable({
-    ...options,
-    chars: { ...NO_BORDER, middle: "  " },
-    style: { compact: true, "padding-left": 0, "padding-right": 0, ...options.style },
-  });
+  return new Table({ ...options, ...BORDERLESS });
 }
