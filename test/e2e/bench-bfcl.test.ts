@@ -20,7 +20,7 @@ describe.skipIf(!sharedBfclPresent("bench --dataset bfcl test"))("pnpm bench --d
         matrix: undefined,
         dataset: ["bfcl:simple,parallel"],
         filter: { category: ["single", "parallel"] },
-        limit: 12,
+        first: 12,
       }),
       resultsRoot: root,
     });

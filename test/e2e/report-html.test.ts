@@ -104,7 +104,7 @@ describe.skipIf(!CHROMIUM)("report.html in headless Chromium", () => {
       expect(cell(row, "n").text).toBe(String(expected.n));
       expect(cell(row, "tool choice").text).toBe(rateText(expected.toolChoice));
       expect(cell(row, "params").text).toBe(rateText(expected.paramAccuracy));
-      expect(cell(row, "rescue").text).toBe(rateText(expected.rescueRate, "counts"));
+      expect(cell(row, "rescue or fallback").text).toBe(rateText(expected.rescueRate, "counts"));
       expect(cell(row, "calls/item").text).toBe(numberText(expected.callsPerItem, 2));
       expect(cell(row, "p95 ms").value).toBe(String(expected.p95Ms?.value ?? ""));
     }
