@@ -1,7 +1,7 @@
 import { defineConfig } from "vitest/config";
 
-// Three projects: `unit` is the fast default loop; `e2e` spawns stdio servers, the stand-in and full matrices;
-// `slow` (pnpm test:slow, CI only) holds the long fuzz and stress suites.
+// Three projects: `unit` is the fast default loop; `e2e` spawns stdio servers and the stand-in; `slow`
+// (`pnpm test:slow`, run by .ci/run after `pnpm test`) holds whole-matrix runs and the fuzz and stress suites.
 export default defineConfig({
   test: {
     projects: [
@@ -25,8 +25,9 @@ export default defineConfig({
       {
         test: {
           name: "slow",
-          include: ["**/*.slow.test.ts"],
+          include: ["**/*.slow.test.ts", "test/slow/**/*.test.ts"],
           exclude: ["**/node_modules/**"],
+          globalSetup: ["test/e2e/global-setup.ts"],
           testTimeout: 600_000,
           hookTimeout: 60_000,
         },

@@ -1,9 +1,10 @@
 /**
- * Layering (DESIGN §11): dependencies between the folders of src/ run one way, so the folder-level
- * import graph of the shipped code (test files are not scanned) has no cycle. A unit is a top-level
- * folder under src/, except that each folder of src/bench/ is a unit of its own; the files directly
- * under src/ (errors.ts, paths.ts, memo.ts, …) are the shared base every unit may import, and they
- * import no unit themselves.
+ * Layering (DESIGN §11): every import from one folder to another is an edge the table below allows,
+ * and the folder-level import graph of the shipped code (test files are not scanned) has no cycle.
+ * A unit is a top-level folder under src/, except that each folder of src/bench/ is a unit of its own;
+ * under mock-servers/, each server folder is a unit and the files directly under it (the registry) are
+ * `mock-servers`. The files directly under src/ (errors.ts, paths.ts, memo.ts, …) are the shared base
+ * every unit may import, and they import no unit themselves.
  */
 
 import { dirname, join, relative, sep } from "node:path";
@@ -12,13 +13,87 @@ import { describe, expect, it } from "vitest";
 import { isInside, localImports, sourceFiles } from "./testing/source-imports.ts";
 
 const srcRoot = dirname(fileURLToPath(import.meta.url));
+const repoRoot = dirname(srcRoot);
+const mockRoot = join(repoRoot, "mock-servers");
 
-/** The unit a path under src/ belongs to; undefined for the shared base and for paths outside src/. */
+/** The unit a path belongs to; undefined for the shared base and for paths outside src/ and mock-servers/. */
 function unitOf(path: string): string | undefined {
+  if (isInside(path, mockRoot)) {
+    const parts = relative(mockRoot, path).split(sep);
+    return parts.length === 1 ? "mock-servers" : `mock-servers/${parts[0]}`;
+  }
   if (!isInside(path, srcRoot)) return undefined;
   const parts = relative(srcRoot, path).split(sep);
   if (parts.length === 1) return undefined;
   return parts[0] === "bench" && parts.length > 2 ? `bench/${parts[1]}` : parts[0];
+}
+
+/** A server folder of mock-servers/ with no row of its own takes this one's: servers are not a closed list. */
+const ANY_SERVER = "mock-servers/*";
+
+/**
+ * Which units each unit may import, written from the code (DESIGN §11: cli → bench/report → agent →
+ * models, mcp; the agent never imports the bench, the scorer never imports the agent). A new edge is a
+ * design decision: add it here, in the same change.
+ */
+const ALLOWED: Readonly<Record<string, readonly string[]>> = {
+  mcp: [],
+  python: [],
+  trace: [],
+  testing: [],
+  models: ["mcp"],
+  agent: ["mcp", "models", "mock-servers/kit"],
+  config: ["agent", "models"],
+  "bench/stats": [],
+  "bench/dataset": ["agent", "mcp", "mock-servers"],
+  "bench/scoring": ["bench/dataset", "bench/stats", "models", "python"],
+  bfcl: ["agent", "bench/dataset", "bench/scoring", "mcp", "mock-servers/kit", "models", "python"],
+  "bench/run": [
+    "agent",
+    "bench/dataset",
+    "bench/scoring",
+    "bfcl",
+    "config",
+    "mcp",
+    "mock-servers",
+    "mock-servers/kit",
+    "models",
+    "trace",
+  ],
+  "bench/perf": ["bench/dataset", "bench/run", "bench/stats", "config", "mcp", "mock-servers"],
+  report: ["agent", "bench/run", "bench/scoring", "bench/stats", "models"],
+  cli: [
+    "agent",
+    "bench/dataset",
+    "bench/perf",
+    "bench/run",
+    "bench/scoring",
+    "bfcl",
+    "config",
+    "mcp",
+    "mock-servers",
+    "mock-servers/ollama",
+    "models",
+    "report",
+  ],
+  // the registry lists every server
+  "mock-servers": [ANY_SERVER],
+  "mock-servers/kit": [],
+  [ANY_SERVER]: ["mock-servers/kit"],
+  "mock-servers/builtin": ["mock-servers/kit", "mock-servers/lab"],
+  // a fake Ollama HTTP endpoint (not an MCP server): it answers with the simulated models
+  "mock-servers/ollama": ["models"],
+};
+
+/** The table's row for a unit: its own, or the generic server row; undefined for a unit the table lacks. */
+function allowedFor(unit: string): readonly string[] | undefined {
+  return ALLOWED[unit] ?? (unit.startsWith("mock-servers/") ? ALLOWED[ANY_SERVER] : undefined);
+}
+
+function allows(from: string, to: string): boolean {
+  return (allowedFor(from) ?? []).some(
+    (edge) => edge === to || (edge === ANY_SERVER && to.startsWith("mock-servers/")),
+  );
 }
 
 /** One import line that crosses from one unit to another. */
@@ -35,7 +110,7 @@ function crossImports(files: readonly string[]): CrossImport[] {
     if (from === undefined) return [];
     return localImports(file).flatMap(({ specifier, target }) => {
       const to = unitOf(target);
-      return to === undefined || to === from ? [] : [{ from, to, file: relative(srcRoot, file), specifier }];
+      return to === undefined || to === from ? [] : [{ from, to, file: relative(repoRoot, file), specifier }];
     });
   });
 }
@@ -80,7 +155,7 @@ function cycles(edges: readonly Pick<CrossImport, "from" | "to">[]): string[][] 
 function describeCycles(imports: readonly CrossImport[]): string[] {
   return cycles(imports).map((units) => {
     const inside = imports.filter(({ from, to }) => units.includes(from) && units.includes(to));
-    const lines = inside.map(({ from, to, file, specifier }) => `  ${from} → ${to}: src/${file} imports ${specifier}`);
+    const lines = inside.map(({ from, to, file, specifier }) => `  ${from} → ${to}: ${file} imports ${specifier}`);
     return [`cycle among ${units.join(", ")}:`, ...[...new Set(lines)].sort()].join("\n");
   });
 }
@@ -105,14 +180,26 @@ describe("folder layering", () => {
     ]);
   });
 
-  it("names a unit by its top-level folder, or its folder of src/bench", () => {
+  it("names a unit by its top-level folder, its folder of src/bench, or its mock server", () => {
     expect(unitOf(`${srcRoot}/agent/skills/github.ts`)).toBe("agent");
     expect(unitOf(`${srcRoot}/bench/scoring/testing/fixtures.ts`)).toBe("bench/scoring");
     expect(unitOf(`${srcRoot}/errors.ts`)).toBeUndefined();
-    expect(unitOf(join(srcRoot, "../mock-servers/index.ts"))).toBeUndefined();
+    expect(unitOf(join(mockRoot, "index.ts"))).toBe("mock-servers");
+    expect(unitOf(join(mockRoot, "github/tools/issues.ts"))).toBe("mock-servers/github");
+    expect(unitOf(join(repoRoot, "scripts/x.ts"))).toBeUndefined();
   });
 
-  const files = sourceFiles(srcRoot);
+  it("the table keeps DESIGN §11's two rules and reads a new server folder as a server", () => {
+    const benchUnits = Object.keys(ALLOWED).filter((unit) => unit.startsWith("bench/"));
+    expect(benchUnits.length).toBeGreaterThan(3);
+    expect(benchUnits.filter((unit) => allows("agent", unit))).toEqual([]);
+    expect(allows("bench/scoring", "agent")).toBe(false);
+    expect(allows("mock-servers/weather", "mock-servers/kit")).toBe(true);
+    expect(allows("mock-servers/weather", "models")).toBe(false);
+    expect(allows("mock-servers", "mock-servers/weather")).toBe(true);
+  });
+
+  const files = [...sourceFiles(srcRoot), ...sourceFiles(mockRoot)];
 
   it("the shared base files directly under src/ import no folder of src/", () => {
     const base = files.filter((file) => unitOf(file) === undefined);
@@ -120,14 +207,31 @@ describe("folder layering", () => {
     const upward = base.flatMap((file) =>
       localImports(file)
         .filter(({ target }) => unitOf(target) !== undefined)
-        .map(({ specifier }) => `src/${relative(srcRoot, file)} imports ${specifier}`),
+        .map(({ specifier }) => `${relative(repoRoot, file)} imports ${specifier}`),
     );
     expect(upward).toEqual([]);
   });
 
-  it("the folders of src/ import each other without a cycle", () => {
-    const imports = crossImports(files);
+  const imports = crossImports(files);
+
+  it("the folders import each other without a cycle", () => {
     expect(new Set(imports.map(({ from }) => from)).size).toBeGreaterThan(8);
     expect(describeCycles(imports)).toEqual([]);
+  });
+
+  it("every import from one folder to another is an edge of the table", () => {
+    const forbidden = imports
+      .filter(({ from, to }) => !allows(from, to))
+      .map(({ from, to, file, specifier }) =>
+        allowedFor(from) === undefined
+          ? `${file} imports ${specifier}: the folder ${from} has no row in the table`
+          : `${file} imports ${specifier}: ${from} → ${to} is not an allowed edge`,
+      );
+    expect([...new Set(forbidden)].sort()).toEqual([]);
+  });
+
+  it("the table has no row for a folder that is gone", () => {
+    const units = new Set(files.map(unitOf));
+    expect(Object.keys(ALLOWED).filter((unit) => unit !== ANY_SERVER && !units.has(unit))).toEqual([]);
   });
 });

@@ -39,15 +39,15 @@ describe("github mock: surface", () => {
   });
 
   it("equals the shared machine-readable reference plus the four properties it lost (title, description)", () => {
-    // ../shared/reference/github-default-tools.json dropped every property named `title` or `description`
-    // (schema annotation names); mcp-tools.md, read from the same snapshots, lists them.
+    // fixtures/github-default-tools.json (a copy of ../shared/reference/github-default-tools.json) dropped
+    // every property named `title` or `description` (schema annotation names); mcp-tools.md lists them.
     const restored: Record<string, string> = {
       issue_write: "title",
       create_pull_request: "title",
       update_pull_request: "title",
       create_repository: "description",
     };
-    const referenceFile = new URL("../../../shared/reference/github-default-tools.json", import.meta.url);
+    const referenceFile = new URL("fixtures/github-default-tools.json", import.meta.url);
     const reference = JSON.parse(readFileSync(referenceFile, "utf8")) as typeof surface;
     expect(surface.tools.map((tool) => tool.name)).toEqual(reference.tools.map((tool) => tool.name));
     for (const ours of surface.tools) {

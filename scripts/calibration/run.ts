@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { mockServerSpecs } from "../../mock-servers/index.ts";
 import { selectItems } from "../../src/bench/dataset/select.ts";
-import { type RunRecord, runBench } from "../../src/bench/run/bench.ts";
+import { itemCount, type RunRecord, runBench } from "../../src/bench/run/bench.ts";
 import { forEachJsonl, RUN_FILES } from "../../src/bench/run/store.ts";
 import { ToolCatalog } from "../../src/bench/scoring/index.ts";
 import { OnsetlabError } from "../../src/errors.ts";
@@ -58,7 +58,11 @@ export async function calibrateProfiles(profiles: readonly string[]): Promise<Ca
         { context: { runId: outcome.runId, failures: outcome.failures.length } },
       );
     }
-    const { items } = selectItems(outcome.manifest.request.dataset, outcome.manifest.request.filter);
+    const { items } = selectItems(
+      outcome.manifest.request.dataset,
+      outcome.manifest.request.filter,
+      itemCount(outcome.manifest.request),
+    );
     const catalog = new ToolCatalog(mockToolDefinitions());
     const tallies = new Map(
       models.map((model, index) => [

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readDataset } from "../bench/dataset/load.ts";
@@ -6,7 +6,10 @@ import { loadBfclDataset, questionOfItem } from "./dataset.ts";
 import { BfclInputError } from "./errors.ts";
 import { DEFAULT_BFCL_DATA_DIR } from "./paths.ts";
 import { type SampleDirs, writeSample } from "./testing/sample.ts";
+import { sharedBfclPresent } from "./testing/shared.ts";
 import { writeBfclDataset } from "./write-dataset.ts";
+
+const sharedPresent = sharedBfclPresent("BFCL dataset test of the whole shared sample");
 
 let sample: SampleDirs;
 beforeAll(() => {
@@ -80,7 +83,7 @@ describe("BFCL categories as bench datasets", () => {
     });
   });
 
-  it.skipIf(!existsSync(DEFAULT_BFCL_DATA_DIR))("every shared BFCL question imports into a valid dataset item", () => {
+  it.skipIf(!sharedPresent)("every shared BFCL question imports into a valid dataset item", () => {
     const outDir = join(sample.root, "shared");
     const categories = ["simple", "multiple", "parallel", "parallel_multiple", "irrelevance"];
     const written = writeBfclDataset({ dataDir: DEFAULT_BFCL_DATA_DIR, categories, outDir });

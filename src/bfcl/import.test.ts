@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { matchJsonArgs } from "../bench/scoring/arg-match.ts";
@@ -6,7 +5,10 @@ import { type PyValue, py } from "../python/value.ts";
 import { loadPossibleAnswers, loadQuestions } from "./data.ts";
 import { bfclDifficulty, bfclFunctionToTool, bfclQuestionToItem, bfclTypeToJsonSchema } from "./import.ts";
 import { DEFAULT_BFCL_DATA_DIR } from "./paths.ts";
+import { sharedBfclPresent } from "./testing/shared.ts";
 import type { BfclFunctionDoc, BfclQuestion } from "./types.ts";
+
+const sharedPresent = sharedBfclPresent("BFCL import test of the whole shared sample");
 
 const doc: BfclFunctionDoc = {
   name: "calc.area",
@@ -146,7 +148,7 @@ describe("BFCL question → dataset item", () => {
     expect(matchJsonArgs({ base: 11 }, item.calls[0]!.args, tool.inputSchema).valid).toBe(false);
   });
 
-  it.skipIf(!existsSync(DEFAULT_BFCL_DATA_DIR))("converts every shared BFCL question and tool", () => {
+  it.skipIf(!sharedPresent)("converts every shared BFCL question and tool", () => {
     for (const category of ["simple", "multiple", "parallel", "parallel_multiple"]) {
       const answers = loadPossibleAnswers(join(DEFAULT_BFCL_DATA_DIR, "possible_answer", `BFCL_v3_${category}.json`));
       for (const q of loadQuestions(join(DEFAULT_BFCL_DATA_DIR, `BFCL_v3_${category}.json`))) {

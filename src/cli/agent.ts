@@ -21,6 +21,7 @@ import { loadRegistry } from "../mcp/registry.ts";
 import type { ToolHost } from "../mcp/types.ts";
 import { createProvider } from "../models/factory.ts";
 import { parseSeed } from "./bench.ts";
+import { closeItems } from "./close-items.ts";
 import { FlagError, parsePositiveInt, parseTransport, type TransportFlag } from "./flags.ts";
 import { formatTrace } from "./trace-print.ts";
 
@@ -50,6 +51,8 @@ export interface AgentQueryOutcome {
   item?: DatasetItem;
   /** The bench's score of the run (dataset items only). */
   score?: ItemScore;
+  /** The simulator given a query of no dataset item: the items whose queries are closest to it. */
+  closeItems?: DatasetItem[];
 }
 
 interface AgentFlags {
@@ -111,6 +114,7 @@ export function registerAgentCommand(program: Command): void {
         process.off("SIGINT", stop);
       }
       const { result, entry, item, score } = outcome;
+      if (outcome.closeItems) process.stderr.write(simulatorHint(entry.name, outcome.closeItems));
       const simulated = entry.provider === "sim";
       process.stdout.write(
         flags.json
@@ -164,7 +168,7 @@ export async function runAgentQuery(options: AgentQueryOptions): Promise<AgentQu
       signal: options.signal,
     });
     if (outage.outage) throw outage.outage;
-    if (!item) return { result, entry };
+    if (!item) return { result, entry, ...(entry.provider === "sim" ? { closeItems: closeItems(items, query) } : {}) };
     const stateChecks = await runStateChecks(pool, item.state ?? []);
     const allowed = item.tools;
     const tools = allowed ? pool.listTools().filter((tool) => allowed.includes(tool.name)) : pool.listTools();
@@ -195,5 +199,17 @@ function findItem(items: readonly DatasetItem[], options: AgentQueryOptions): Da
 function simulationNote(item: DatasetItem | undefined): string {
   return item
     ? `simulated: answers from the gold labels of dataset item ${item.id}`
-    : "simulated: the query is no dataset item's, so the simulator answers as it does any unknown prompt";
+    : "simulated: the simulator answers dataset queries only, and this is no dataset item's";
+}
+
+/** Why a simulated answer to a free query says nothing useful, and what to run instead. */
+function simulatorHint(model: string, close: readonly DatasetItem[]): string {
+  const lines = [
+    `note: ${model} answers dataset queries only (from their gold labels); this query is no dataset item's.`,
+    ...(close.length > 0
+      ? ["Closest dataset queries (by shared words):", ...close.map((item) => `  --item ${item.id}  ${item.query}`)]
+      : []),
+    "Run one with --item ID, or ask a real model (e.g. --model qwen2.5:3b).",
+  ];
+  return `${lines.join("\n")}\n`;
 }

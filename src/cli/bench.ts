@@ -2,14 +2,13 @@
  * `bench --model M[,M2] [--config C | --matrix NAME] …`: the command users run. Progress goes to stderr;
  * stdout gets the results table, or with --json the summary rows (rates as fractions, intervals beside).
  */
-import Table from "cli-table3";
 import type { Command } from "commander";
 import type { AgentConfigInput } from "../agent/index.ts";
 import { parseFilter } from "../bench/dataset/select.ts";
 import { type BenchRequest, modelsOfMatrix, runBench } from "../bench/run/bench.ts";
 import type { RunSummary } from "../bench/run/compare-configs.ts";
 import { parseShard } from "../bench/run/matrix.ts";
-import { invalidTotal, type Rate, type SummaryRow } from "../bench/scoring/index.ts";
+import type { SummaryRow } from "../bench/scoring/index.ts";
 import { OnsetlabError } from "../errors.ts";
 import { FAULTS_ENV, type FaultConfig, parseFaults } from "../mcp/faults.ts";
 import { checkRecordTarget } from "../models/cassette.ts";
@@ -17,6 +16,7 @@ import { INVALID_LIMIT, invalidText, invalidWarnings, rowsOverInvalidLimit } fro
 import { FlagError, parsePositiveInt, parseTransport } from "./flags.ts";
 import { startProgress } from "./progress.ts";
 import { StopOnSignal } from "./stop-signal.ts";
+import { renderSummaryTable } from "./summary-table.ts";
 
 interface BenchFlags {
   model?: string;
@@ -25,6 +25,7 @@ interface BenchFlags {
   dataset?: string[];
   filter?: string;
   limit?: string;
+  first?: string;
   seed: string;
   repeats: string;
   concurrency?: string;
@@ -61,7 +62,8 @@ export function registerBenchCommand(program: Command): void {
     .option("--matrix <name>", "a matrix from models.yaml (default: its default_matrix)")
     .option("--dataset <paths...>", "dataset files, folders or patterns (default: datasets/*.jsonl)")
     .option("--filter <spec>", "only items matching, e.g. category=single|parallel,server=github")
-    .option("--limit <n>", "only the first N items (after --filter)")
+    .option("--limit <n>", "N items sampled over the categories with the seed (after --filter)")
+    .option("--first <n>", "the first N items in file order (after --filter)")
     .option("--seed <n>", "seed of the simulator and every random draw", "1")
     .option("--repeats <k>", "run every item K times", "1")
     .option("--concurrency <n>", "queries in flight (default 1; 4 for the simulator over stdio)")
@@ -117,7 +119,7 @@ export function registerBenchCommand(program: Command): void {
         });
       stop.exitIfStopped();
       const { summary, runId, failures, skipped } = outcome;
-      process.stdout.write(flags.json ? `${JSON.stringify(jsonSummary(summary))}\n` : renderTable(summary));
+      process.stdout.write(flags.json ? `${JSON.stringify(jsonSummary(summary))}\n` : renderSummaryTable(summary));
       process.stderr.write(
         `run ${runId}: ${summary.records} records${skipped ? ` (${skipped} from before the resume)` : ""} → results/${runId}/\n`,
       );
@@ -170,6 +172,7 @@ function benchRequest(flags: BenchFlags): BenchRequest {
     dataset: flags.dataset ?? [],
     filter: flags.filter ? parseFilter(flags.filter) : {},
     ...(flags.limit ? { limit: parsePositiveInt("--limit", flags.limit) } : {}),
+    ...(flags.first ? { first: parsePositiveInt("--first", flags.first) } : {}),
     seed: parseSeed(flags.seed),
     repeats: parsePositiveInt("--repeats", flags.repeats),
     ...(flags.timeout ? { timeoutS: parsePositiveInt("--timeout", flags.timeout) } : {}),
@@ -222,64 +225,6 @@ function runningText(running: Record<string, { ok: number; n: number }>): string
     .slice(0, 4)
     .map(([config, tally]) => `${config} ${Math.round((tally.ok / tally.n) * 100)}%`)
     .join(" · ");
-}
-
-const pct = (rate: Rate) => (rate.value === null ? "–" : `${(rate.value * 100).toFixed(1)}%`);
-const ci = (rate: Rate) =>
-  rate.lo === null || rate.hi === null ? "" : ` [${(rate.lo * 100).toFixed(0)}–${(rate.hi * 100).toFixed(0)}]`;
-const num = (value: number | null | undefined, digits = 1) =>
-  value === null || value === undefined ? "–" : value.toFixed(digits);
-
-function renderTable(summary: RunSummary): string {
-  const label = summary.simulated
-    ? " (simulated)"
-    : summary.standin
-      ? " (simulated (stand-in))"
-      : summary.replayedFrom
-        ? ` (replayed from ${summary.replayedFrom})`
-        : "";
-  const withRepeats = summary.rows.some((row) => row.repeats);
-  const table = new Table({
-    head: [
-      "model",
-      "config",
-      "n",
-      "invalid",
-      "task success [95% CI]",
-      "tool choice",
-      "params",
-      "rescue",
-      "calls/item",
-      "gold shown",
-      ...(withRepeats ? ["pass^k [95% CI]", "pass@k"] : []),
-      "p50 / p95 ms",
-    ],
-  });
-  for (const row of summary.rows) {
-    table.push([
-      row.model,
-      row.config,
-      row.n,
-      invalidTotal(row),
-      `${pct(row.taskSuccess)}${ci(row.taskSuccess)}`,
-      pct(row.toolChoice),
-      pct(row.paramAccuracy),
-      row.rescueRate.n > 0 ? `${pct(row.rescueRate)} of ${row.rescueRate.n}` : "–",
-      num(row.callsPerItem),
-      pct(row.goldVisible),
-      ...(withRepeats ? repeatCells(row) : []),
-      `${num(row.p50Ms?.value, 0)} / ${num(row.p95Ms?.value, 0)}`,
-    ]);
-  }
-  const warnings = invalidWarnings(summary.rows).map((line) => `${line}\n`);
-  return `Results${label}\n${table.toString()}\n${warnings.join("")}`;
-}
-
-/** pass^k with its interval and pass@k, with k in the header's place: `k=4 62.0% [55–68]`. */
-function repeatCells(row: SummaryRow): string[] {
-  if (!row.repeats) return ["–", "–"];
-  const { k, passHatK, passAtK } = row.repeats;
-  return [`k=${k} ${pct(passHatK)}${ci(passHatK)}`, `${pct(passAtK)}${ci(passAtK)}`];
 }
 
 /** The --json shape: `{runId, simulated, rows: [{model, config, n, taskSuccess, taskSuccessCi, …}]}`. */

@@ -1,10 +1,10 @@
 /** `dataset check [--dataset PATH…] [--json]`: is the labeled data fit to benchmark with? (exit 2 when not) */
-import Table from "cli-table3";
 import type { Command } from "commander";
 import { checkDataset, type DatasetCheckReport } from "../bench/dataset/check.ts";
 import { formatProblem } from "../bench/dataset/errors.ts";
 import { InputError } from "../errors.ts";
 import { startProgress } from "./progress.ts";
+import { cliTable } from "./table.ts";
 
 const SHOWN = 20;
 
@@ -42,9 +42,9 @@ export function registerDatasetCommands(program: Command): void {
 }
 
 function renderReport(report: DatasetCheckReport): string {
-  const table = new Table({ head: ["category", "items"] });
+  const table = cliTable({ head: ["category", "items"] });
   for (const [category, count] of Object.entries(report.byCategory)) table.push([category, count]);
-  const servers = new Table({ head: ["server", "items"] });
+  const servers = cliTable({ head: ["server", "items"] });
   for (const [server, count] of Object.entries(report.byServer)) servers.push([server, count]);
   const lines = [
     `${report.items} items in ${report.files.length} files; writes ${report.writes} (${(report.writeShare * 100).toFixed(1)}%); ` +

@@ -5,7 +5,7 @@
 import type { Command } from "commander";
 import { buildBaseline, policyFor, readBaseline, writeBaseline } from "../report/baseline.ts";
 import { GateFailedError, RunSetError } from "../report/errors.ts";
-import { checkSameMatrix, runGate } from "../report/gate.ts";
+import { checkSameMatrix, runGate, verdictTally } from "../report/gate.ts";
 import { renderGate } from "../report/gate-text.ts";
 import { loadOutcomes, mergeOutcomes } from "../report/outcomes.ts";
 import { isComplete, loadRunSet } from "../report/runs.ts";
@@ -58,9 +58,14 @@ export function registerGateCommand(program: Command): void {
         );
       }
       if (result.failures.length > 0) {
+        const onlyBetter = result.failures.every((check) => check.verdict === "improved");
         throw new GateFailedError(
           "GATE_FAILED",
-          `gate failed: ${result.failures.length} of ${result.checks.length} checks regressed against ${flags.baseline}`,
+          `gate failed: ${result.failures.length} of ${result.checks.length} checks against ${flags.baseline} ` +
+            `(${verdictTally(result.failures)})` +
+            (onlyBetter
+              ? "; a deterministic run must reproduce its baseline: --update it if the change is intended"
+              : ""),
         );
       }
     });

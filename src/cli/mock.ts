@@ -1,9 +1,9 @@
-import Table from "cli-table3";
 import type { Command } from "commander";
 import { mockServerFactories } from "../../mock-servers/index.ts";
 import { ClientPool } from "../mcp/pool.ts";
 import { loadRegistry } from "../mcp/registry.ts";
 import { parseTransport } from "./flags.ts";
+import { cliTable } from "./table.ts";
 
 export interface ServerListing {
   server: string;
@@ -46,7 +46,7 @@ export function registerMockCommands(program: Command): void {
         process.stdout.write(`${JSON.stringify(listing)}\n`);
         return;
       }
-      const table = new Table({ head: ["server", "tools", "read-only", "with output schema"] });
+      const table = cliTable({ head: ["server", "tools", "read-only", "with output schema"] });
       for (const entry of listing) {
         const readOnly = entry.tools.filter((tool) => tool.readOnly).length;
         const withSchema = entry.tools.filter((tool) => tool.hasOutputSchema).length;

@@ -4,12 +4,12 @@
  */
 import { closeSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
-import Table from "cli-table3";
 import type { Command } from "commander";
 import type { RunManifest } from "../bench/run/bench.ts";
 import { readManifest } from "../bench/run/manifest.ts";
 import { mergeRuns } from "../bench/run/merge.ts";
 import { listRunIds, RESULTS_DIR, RUN_FILES, runDir } from "../bench/run/store.ts";
+import { compactTable } from "./table.ts";
 
 export interface RunListing {
   id: string;
@@ -128,14 +128,17 @@ export function registerResultsCommands(program: Command): void {
     });
 }
 
+/** Within 100 columns: the run id names its models and start time, so the table leaves them out. */
 function renderListing(runs: readonly (RunListing | UnreadableRun)[]): string {
   if (runs.length === 0) return `no runs under ${RESULTS_DIR}: run \`pnpm bench --model sim:slm-3b\` first\n`;
-  const table = new Table({
-    head: ["run", "models", "configurations", "items", "records", "simulated", "started", "finished"],
+  const table = compactTable({
+    head: ["run", "simulated", "configs", "items", "records", "finished"],
+    colAligns: ["left", "left", "right", "right", "right", "left"],
   });
+  const incomplete: string[] = [];
   for (const run of runs) {
     if ("problem" in run) {
-      table.push([run.id, { colSpan: 7, content: `unreadable: ${run.problem}` }]);
+      table.push([run.id, { colSpan: 5, content: `unreadable: ${run.problem}` }]);
       continue;
     }
     const origin = run.shard
@@ -143,22 +146,17 @@ function renderListing(runs: readonly (RunListing | UnreadableRun)[]): string {
       : run.mergedFrom
         ? ` (merged from ${run.mergedFrom.length})`
         : "";
+    if (!run.finishedAt) incomplete.push(`incomplete, to finish: pnpm bench --resume ${run.id}`);
     table.push([
       `${run.id}${origin}`,
-      run.models.join(", "),
-      shortList(run.configs),
+      run.simulated ? "yes" : run.standin ? "stand-in" : "no",
+      run.configs.length,
       run.items,
-      `${run.records} / ${run.planned}`,
-      run.simulated ? "simulated" : run.standin ? "simulated (stand-in)" : "no",
-      minutes(run.startedAt),
-      run.finishedAt ? minutes(run.finishedAt) : `incomplete (resume with --resume ${run.id})`,
+      `${run.records}/${run.planned}`,
+      run.finishedAt ? minutes(run.finishedAt) : "incomplete",
     ]);
   }
-  return `${table.toString()}\n`;
-}
-
-function shortList(names: readonly string[], shown = 3): string {
-  return names.length > shown ? `${names.slice(0, shown).join(", ")} +${names.length - shown}` : names.join(", ");
+  return `${[table.toString(), ...incomplete].join("\n")}\n`;
 }
 
 /** `2026-11-23T03:20:44.123Z` → `2026-11-23 03:20Z`. */

@@ -39,6 +39,8 @@ export interface Baseline {
   about: string;
   runIds: string[];
   dataset: { hash: string; items: number };
+  /** The runs' --seed; absent in a baseline made before it was recorded. */
+  seed?: number;
   repeats: number;
   models: BaselineModel[];
   configs: string[];
@@ -58,6 +60,7 @@ export function buildBaseline(set: RunSet, outcomes: Outcomes, policy: GatePolic
       "Edit only `policy`; everything else comes from the runs.",
     runIds: set.runs.map((run) => run.id),
     dataset: { hash: set.datasetHash, items: first.dataset.items },
+    seed: first.request.seed,
     repeats: first.request.repeats,
     models: set.sources.map((source) => ({ ...source, deterministic: isDeterministic(source) })),
     configs: set.configs,
@@ -81,6 +84,7 @@ const validateBaseline = new Ajv({ allErrors: true }).compile({
       required: ["hash", "items"],
       properties: { hash: { type: "string" }, items: { type: "integer" } },
     },
+    seed: { type: "integer" },
     repeats: { type: "integer", minimum: 1 },
     models: {
       type: "array",

@@ -1,7 +1,7 @@
 /** The gate's verdict for people: one line per failing metric (old, new, interval, why), then a tally. */
 import type { Rate } from "../bench/scoring/rate.ts";
 import { intervalText, percentText, pointsIntervalText, pointsText, pValueText } from "./format.ts";
-import type { GateCheck, GateResult } from "./gate.ts";
+import { type GateCheck, type GateResult, verdictTally } from "./gate.ts";
 import { metricInfo } from "./metrics.ts";
 
 export function renderGate(result: GateResult, header: string): string {
@@ -15,7 +15,7 @@ export function renderGate(result: GateResult, header: string): string {
   lines.push(
     result.failures.length === 0
       ? `gate: all ${result.checks.length} checks hold (${scope})`
-      : `gate: ${result.failures.length} of ${result.checks.length} checks failed (${scope})`,
+      : `gate: ${result.failures.length} of ${result.checks.length} checks failed: ${verdictTally(result.failures)} (${scope})`,
   );
   return `${lines.join("\n")}\n`;
 }
@@ -29,7 +29,7 @@ function failureLine(check: GateCheck): string {
           change.after.value === null || change.before.value === null ? null : change.after.value - change.before.value,
         )}`;
   return (
-    `FAIL ${check.model} × ${check.config} · ${metricInfo(check.metric).label}: ` +
+    `${check.verdict === "improved" ? "IMPROVED" : "FAIL"} ${check.model} × ${check.config} · ${metricInfo(check.metric).label}: ` +
     `${rateWithCounts(change.before)} → ${rateWithCounts(change.after)}; ${delta}, ` +
     `p = ${pValueText(change.pValue)} over ${change.pairs} paired items — ${check.reasons.join("; ")}`
   );

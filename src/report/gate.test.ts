@@ -55,7 +55,25 @@ describe("the gate on a deterministic (simulated) model", () => {
     const task = failures.find((failure) => failure.metric === "taskSuccess")!;
     expect(task.change.before.k).toBe(12);
     expect(task.change.after.k).toBe(12);
-    expect(task.reasons[0]).toMatch(/^2 item outcomes changed in a deterministic run \(gh-000#0, gh-012#0\)/);
+    expect(task.reasons[0]).toMatch(
+      /^2 item outcomes changed in a deterministic run \(1 better, 1 worse: gh-000#0, gh-012#0\)/,
+    );
+    expect(task.verdict).toBe("regressed");
+  });
+
+  it("calls a change that is only better an improvement, still to be taken into the baseline", () => {
+    const baseline = baselineOf({ simulated: true, items: 20, configs: configs(range(0, 12)) });
+    const run = gated({ simulated: true, items: 20, configs: configs(range(0, 14)) });
+    const result = runGate(baseline, run.set, run.outcomes);
+    const task = result.failures.find((failure) => failure.metric === "taskSuccess")!;
+    expect([task.verdict, task.reasons[0]]).toEqual([
+      "improved",
+      "2 item outcomes changed in a deterministic run (2 better, 0 worse: gh-012#0, gh-013#0)",
+    ]);
+    expect(result.failures.filter((failure) => failure.verdict === "regressed")).toEqual([]);
+    const text = renderGate(result, "gate");
+    expect(text).toContain("IMPROVED sim:slm-3b × onsetlab · task success: 12/20");
+    expect(text).toMatch(/checks failed: 0 regressed, \d+ improved/);
   });
 });
 
@@ -87,6 +105,15 @@ describe("the gate on a live model", () => {
     );
   });
 
+  it("holds on a significant rise: an improvement is no regression", () => {
+    const baseline = baselineOf({ simulated: false, items: 200, configs: configs(range(0, 120)) });
+    const run = gated({ simulated: false, items: 200, configs: configs(range(0, 150)) });
+    const result = runGate(baseline, run.set, run.outcomes);
+    const task = result.checks.find((check) => check.metric === "taskSuccess")!;
+    expect(task.change.pValue).toBeLessThan(0.05);
+    expect([task.ok, task.verdict]).toEqual([true, "holds"]);
+  });
+
   it("fails a metric below its absolute floor even without a significant drop", () => {
     const policy = { ...DEFAULT_POLICY, floors: { taskSuccess: 0.8 } };
     const baseline = baselineOf({ simulated: false, items: 20, configs: configs(range(0, 15)) }, policy);
@@ -116,6 +143,25 @@ describe("checkSameMatrix", () => {
     const same = gated({ simulated: true, items: 20, configs: [{ name: "onsetlab", succeed: [] }] });
     expect(() => checkSameMatrix(moved, same.set, same.outcomes, "b.json")).toThrow(/dataset hash other/);
     expect(() => checkSameMatrix(baseline, same.set, same.outcomes, "b.json")).not.toThrow();
+  });
+
+  it("refuses a run of another seed in one line, and says nothing for a baseline that recorded none", () => {
+    const baseline = baselineOf({ simulated: true, items: 20, configs: [{ name: "onsetlab", succeed: [] }] });
+    expect(baseline.seed).toBe(1);
+    const same = gated({ simulated: true, items: 20, configs: [{ name: "onsetlab", succeed: [] }] });
+    const reseeded = { ...baseline, seed: 2 };
+    const refusal = (() => {
+      try {
+        checkSameMatrix(reseeded, same.set, same.outcomes, "b.json");
+      } catch (error) {
+        return error as BaselineError;
+      }
+    })();
+    expect(refusal).toBeInstanceOf(BaselineError);
+    expect(refusal!.code).toBe("BASELINE_OTHER_SEED");
+    expect(refusal!.message).toMatch(/^b\.json was made with --seed 2; run run used --seed 1: [^\n]+$/);
+    const { seed: _, ...unseeded } = baseline;
+    expect(() => checkSameMatrix(unseeded, same.set, same.outcomes, "b.json")).not.toThrow();
   });
 });
 

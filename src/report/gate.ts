@@ -14,12 +14,20 @@ import { align, type PairedChange, pairedBinary, pairedPooled } from "./paired.t
 import { isDeterministic } from "./provenance.ts";
 import type { RunSet } from "./runs.ts";
 
+/**
+ * Which way a failing check moved: `improved` only in a deterministic run (its outcomes must reproduce
+ * the baseline, so a better item fails too, until the baseline is updated on purpose); `changed` when
+ * items only moved in or out of the metric's scope.
+ */
+export type GateVerdict = "holds" | "regressed" | "improved" | "changed";
+
 export interface GateCheck {
   model: string;
   config: string;
   metric: MetricName;
   mode: "exact" | "paired";
   ok: boolean;
+  verdict: GateVerdict;
   /** Why it failed (empty when ok). */
   reasons: string[];
   change: PairedChange;
@@ -42,6 +50,17 @@ export function checkSameMatrix(baseline: Baseline, set: RunSet, outcomes: Outco
       `${file} was made on dataset hash ${baseline.dataset.hash} (${baseline.dataset.items} items); run ${runs} ` +
         `used ${set.datasetHash} (${manifest.dataset.items} items). Run the baseline's dataset, or --update the baseline on purpose`,
     );
+  }
+  // a baseline made before seeds were recorded has none to compare
+  if (baseline.seed !== undefined) {
+    const seeds = [...new Set(set.runs.map((run) => run.manifest.request.seed))];
+    if (seeds.length !== 1 || seeds[0] !== baseline.seed) {
+      throw new BaselineError(
+        "BASELINE_OTHER_SEED",
+        `${file} was made with --seed ${baseline.seed}; run ${runs} used --seed ${seeds.join(", ")}: ` +
+          "the same items would draw other outcomes. Run with the baseline's seed, or --update the baseline on purpose",
+      );
+    }
   }
   const differ = (what: string, before: readonly string[], after: readonly string[]) => {
     if ([...before].sort().join("\n") === [...after].sort().join("\n")) return;
@@ -95,10 +114,13 @@ function judge(
 ): GateCheck {
   const reasons: string[] = [];
   const { better } = metricInfo(metric);
+  const [improved, worsened] = better === "higher" ? [change.up, change.down] : [change.down, change.up];
+  let dropped = false;
   if (mode === "exact") {
     if (change.changedKeys.length > 0) {
       reasons.push(
-        `${change.changedKeys.length} item outcomes changed in a deterministic run (${shortList(change.changedKeys)})`,
+        `${change.changedKeys.length} item outcomes changed in a deterministic run ` +
+          `(${improved} better, ${worsened} worse: ${shortList(change.changedKeys)})`,
       );
     }
   } else {
@@ -108,6 +130,7 @@ function judge(
     if (before !== null && after !== null) {
       const worse = better === "higher" ? before - after : after - before;
       if (worse > tolerance && change.pValue < alpha) {
+        dropped = true;
         reasons.push(
           `${better === "higher" ? "dropped" : "rose"} by ${(worse * 100).toFixed(1)} points (> tolerance ` +
             `${(tolerance * 100).toFixed(1)}), significant (p = ${change.pValue.toPrecision(2)} < ${alpha})`,
@@ -118,9 +141,28 @@ function judge(
   const after = change.after.value;
   const floor = baseline.policy.floors[metric];
   const ceiling = baseline.policy.ceilings[metric];
+  const beyondLimit =
+    (after !== null && floor !== undefined && after < floor) ||
+    (after !== null && ceiling !== undefined && after > ceiling);
   if (after !== null && floor !== undefined && after < floor) reasons.push(`below the floor ${floor}`);
   if (after !== null && ceiling !== undefined && after > ceiling) reasons.push(`above the ceiling ${ceiling}`);
-  return { model: entry.model, config: entry.config, metric, mode, ok: reasons.length === 0, reasons, change };
+  const verdict: GateVerdict =
+    reasons.length === 0
+      ? "holds"
+      : dropped || beyondLimit || worsened > 0
+        ? "regressed"
+        : improved > 0
+          ? "improved"
+          : "changed";
+  return { model: entry.model, config: entry.config, metric, mode, ok: reasons.length === 0, verdict, reasons, change };
+}
+
+/** `3 regressed, 1 improved`: the failing checks by the way they moved. */
+export function verdictTally(failures: readonly GateCheck[]): string {
+  const count = (verdict: GateVerdict) => failures.filter((check) => check.verdict === verdict).length;
+  const parts = [`${count("regressed")} regressed`, `${count("improved")} improved`];
+  if (count("changed") > 0) parts.push(`${count("changed")} changed scope only`);
+  return parts.join(", ");
 }
 
 function shortList(keys: readonly string[]): string {

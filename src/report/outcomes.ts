@@ -156,12 +156,16 @@ export function outcomesFromRecords(run: LoadedRun, file: string): OutcomesFile 
       model,
       config,
       binary: Object.fromEntries(
-        BINARY_METRICS.map((metric) => [metric.name, encodeBinary(complete.map((score) => metric.of(score)))]),
+        // an invalid item (a call the harness could not measure fairly) counts in no rate, as in the summary
+        BINARY_METRICS.map((metric) => [
+          metric.name,
+          encodeBinary(complete.map((score) => (score.invalid ? null : metric.of(score)))),
+        ]),
       ) as Record<BinaryMetric, string>,
       pooled: Object.fromEntries(
         POOLED_METRICS.map((metric) => [
           metric.name,
-          encodePooled(complete.map((score) => metric.of(score) as PooledValue)),
+          encodePooled(complete.map((score) => (score.invalid ? [0, 0] : (metric.of(score) as PooledValue)))),
         ]),
       ) as Record<PooledMetric, string>,
     };

@@ -63,7 +63,10 @@ export function readSummary(dir: string): RunSummary {
 interface Counted {
   model: string;
   config: string;
+  /** Items the rates count: the valid ones. */
   n: number;
+  /** Records, invalid items included. */
+  records: number;
   rates: Record<string, Rate>;
 }
 
@@ -77,12 +80,14 @@ export function checkRunFiles(run: LoadedRun): void {
 
 function countRecords(run: LoadedRun, file: string): Counted[] {
   return readRunRecords(run, file).map(({ model, config, scores }) => {
-    const present = scores.filter((score) => score !== undefined);
+    const recorded = scores.filter((score) => score !== undefined);
+    // the summary's rates and n leave invalid items out; its record count does not
+    const present = recorded.filter((score) => score.invalid === undefined);
     const rates = Object.fromEntries([
       ...BINARY_METRICS.map((metric) => [metric.name, binaryRate(present.map(metric.of))]),
       ...POOLED_METRICS.map((metric) => [metric.name, pooledRate(present.map(metric.of))]),
     ]);
-    return { model, config, n: present.length, rates };
+    return { model, config, n: present.length, records: recorded.length, rates };
   });
 }
 
@@ -93,7 +98,8 @@ function countOutcomes(run: LoadedRun, file: string): Counted[] {
       ...BINARY_METRICS.map((metric) => [metric.name, binaryRate(decodeBinary(entry.binary[metric.name]))]),
       ...POOLED_METRICS.map((metric) => [metric.name, pooledRate(decodePooled(entry.pooled[metric.name]))]),
     ]);
-    return { model: entry.model, config: entry.config, n: outcomes.keys.length, rates };
+    const judged = rates.taskSuccess?.n ?? outcomes.keys.length;
+    return { model: entry.model, config: entry.config, n: judged, records: outcomes.keys.length, rates };
   });
 }
 
@@ -111,7 +117,7 @@ function compare(run: LoadedRun, counted: readonly Counted[], file: string, from
       `${summaryFile}: the summary of run ${summary.runId}, but run.json is run ${manifest.runId}`,
     );
   }
-  const total = counted.reduce((sum, entry) => sum + entry.n, 0);
+  const total = counted.reduce((sum, entry) => sum + entry.records, 0);
   if (summary.records !== total) throw mismatch(`counts ${summary.records} records, ${file} has ${total}`);
   const rows = new Map(summary.rows.map((row) => [`${row.model} × ${row.config}`, row]));
   for (const entry of counted) {
@@ -119,7 +125,7 @@ function compare(run: LoadedRun, counted: readonly Counted[], file: string, from
     const row = rows.get(name);
     rows.delete(name);
     if (!row) {
-      if (entry.n > 0) throw mismatch(`has no row for ${name}, which has ${entry.n} records in ${file}`);
+      if (entry.records > 0) throw mismatch(`has no row for ${name}, which has ${entry.records} records in ${file}`);
       continue;
     }
     if (row.n !== entry.n) throw mismatch(`${name} has n = ${row.n}, ${file} has ${entry.n}`);

@@ -1,14 +1,71 @@
-/** A report table in the terminal (cli-table3): the same text as the markdown, with its title above. */
+/**
+ * A report table in the terminal (cli-table3): the same text as the markdown, with its title above,
+ * within 100 columns. Borderless, columns two spaces apart; a table still wider is cut into parts
+ * stacked one under the other, each repeating the leading name columns (model, config).
+ */
 import Table from "cli-table3";
 import { cellText, isNumeric, type ReportTable } from "./table.ts";
 
-export function renderTerminal(table: ReportTable): string {
-  const rendered = new Table({
-    head: table.columns.map((column) => column.header),
-    colAligns: table.columns.map((column) => (isNumeric(column.kind) ? "right" : "left")),
-    // plain text: the table lands in CI logs and files as often as on a terminal
-    style: { head: [], border: [] },
+export const TERMINAL_WIDTH = 100;
+const GAP = 2;
+const NO_BORDER: Record<string, string> = Object.fromEntries(
+  [
+    "top",
+    "top-mid",
+    "top-left",
+    "top-right",
+    "bottom",
+    "bottom-mid",
+    "bottom-left",
+    "bottom-right",
+    "left",
+    "left-mid",
+    "mid",
+    "mid-mid",
+    "right",
+    "right-mid",
+  ].map((name) => [name, ""]),
+);
+
+/** cli-table3 options of a plain borderless table, columns two spaces apart (also the bench's summary). */
+export const BORDERLESS = {
+  chars: { ...NO_BORDER, middle: " ".repeat(GAP) },
+  // plain text: the table lands in CI logs and files as often as on a terminal
+  style: { head: [], border: [], compact: true, "padding-left": 0, "padding-right": 0 },
+} satisfies Table.TableConstructorOptions;
+
+export function renderTerminal(table: ReportTable, width: number = TERMINAL_WIDTH): string {
+  const texts = table.rows.map((row) => row.cells.map(cellText));
+  const widths = table.columns.map((column, index) =>
+    Math.max(column.header.length, ...texts.map((cells) => cells[index]!.length)),
+  );
+  const keyCount = Math.max(
+    1,
+    table.columns.findIndex((column) => isNumeric(column.kind)),
+  );
+  const keys = [...Array(keyCount).keys()];
+  const keyWidth = keys.reduce((sum, index) => sum + widths[index]! + GAP, 0);
+  const parts: number[][] = [];
+  let used = keyWidth;
+  for (let index = keyCount; index < table.columns.length; index++) {
+    const part = parts.at(-1);
+    if (part && part.length > 0 && used + widths[index]! <= width) {
+      part.push(index);
+    } else {
+      parts.push([index]);
+      used = keyWidth;
+    }
+    used += widths[index]! + GAP;
+  }
+  const rendered = (parts.length > 0 ? parts : [[]]).map((part) => {
+    const columns = [...keys, ...part];
+    const out = new Table({
+      head: columns.map((index) => table.columns[index]!.header),
+      colAligns: columns.map((index) => (isNumeric(table.columns[index]!.kind) ? "right" : "left")),
+      ...BORDERLESS,
+    });
+    for (const cells of texts) out.push(columns.map((index) => cells[index]!));
+    return out.toString();
   });
-  for (const row of table.rows) rendered.push(row.cells.map(cellText));
-  return `${table.title}\n${rendered.toString()}\n`;
+  return `${table.title}\n${rendered.join("\n\n")}\n`;
 }

@@ -12,14 +12,9 @@ import { RUN_FILES } from "../../src/bench/run/store.ts";
 import { runInProcess } from "../support/cli-in-process.ts";
 
 // before any import reads it: the results folder of this test
-const { root, results } = await vi.hoisted(async () => {
-  const { mkdtempSync } = await import("node:fs");
-  const { tmpdir } = await import("node:os");
-  const { join } = await import("node:path");
-  const root = mkdtempSync(join(tmpdir(), "onsetlab-bad-files-"));
-  process.env.ONSETLAB_RESULTS_DIR = join(root, "results");
-  return { root, results: join(root, "results") };
-});
+const { root, results } = await vi.hoisted(async () =>
+  (await import("../support/temp-results.ts")).useTempResults("onsetlab-bad-files-"),
+);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const file = (name: string, text: string) => {

@@ -77,14 +77,17 @@ describe("agent CLI", () => {
 
     expect(free.code).toBe(0);
     expect(free.stdout).toContain(
-      "(simulated: the query is no dataset item's, so the simulator answers as it does any unknown prompt)",
+      "(simulated: the simulator answers dataset queries only, and this is no dataset item's)",
     );
+    expect(free.stderr).toMatch(/^note: sim:oracle answers dataset queries only .*\n/);
+    expect(free.stderr).toMatch(/^Run one with --item ID, or ask a real model/m);
     expect(free.stdout).toContain("config      rewoo: strategy rewoo");
     expect(free.stdout).toContain("prompt:");
     expect(free.stdout).toContain("Task: Tell me a joke about compilers");
     expect(free.stdout).not.toMatch(/^score/m);
 
     expect(json.code).toBe(0);
+    expect(json.stderr).toBe("");
     const result = JSON.parse(json.stdout) as { query: string; path: string; toolCalls: { tool: string }[] };
     expect(result.query).toBe("What open issues do we have in acme/webapp?");
     expect(result.toolCalls.map((call) => call.tool)).toEqual(["list_issues"]);

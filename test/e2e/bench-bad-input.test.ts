@@ -1,19 +1,20 @@
 /**
- * Bad input to the real `bench` CLI: exit code 2 and one line on stderr naming the flag or file; an
- * unreachable Ollama: exit code 1 and one line telling how to start it. None of them leaves a run
- * folder behind.
+ * Bad input to the `bench` CLI (run in process: the program bin.ts runs, the same exit codes): exit code
+ * 2 and one line on stderr naming the flag or file; an unreachable Ollama: exit code 1 and one line
+ * telling how to start it. None of them leaves a run folder behind.
  */
 
 import { once } from "node:events";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { runCli } from "../support/bench-run.ts";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { runInProcess } from "../support/cli-in-process.ts";
 
-const root = mkdtempSync(join(tmpdir(), "onsetlab-bad-input-"));
-const results = join(root, "results");
+// before any import reads it: the results folder of this test
+const { root, results } = await vi.hoisted(async () =>
+  (await import("../support/temp-results.ts")).useTempResults("onsetlab-bad-input-"),
+);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** A port nothing listens on: bound once by us, then released. */
@@ -70,6 +71,11 @@ describe("bench on bad input", () => {
       },
       { args: ["--model", "sim:oracle", "--seed", "-1"], code: 2, line: /--seed must be a whole number ≥ 0, not "-1"/ },
       {
+        args: ["--model", "sim:oracle", "--config", "onsetlab", "--first", "2"],
+        code: 2,
+        line: /--limit N \(a sample over the categories\) and --first N \(file order\): one or the other/,
+      },
+      {
         args: ["--model", "qwen2.5:3b", "--config", "onsetlab", "--threads", "2"],
         code: 2,
         line: /--threads above 1 runs the simulator only, without --record\/--replay/,
@@ -83,9 +89,13 @@ describe("bench on bad input", () => {
         ),
       },
     ];
-    const outcomes = await Promise.all(
-      cases.map(({ args, env }) => runCli([...base, ...args], { ONSETLAB_RESULTS_DIR: results, ...env })),
-    );
+    // one at a time: the in-process runs share stdout/stderr and the environment
+    const outcomes = [];
+    for (const { args, env } of cases) {
+      vi.stubEnv("OLLAMA_HOST", env?.OLLAMA_HOST);
+      outcomes.push(await runInProcess([...base, ...args]));
+    }
+    vi.unstubAllEnvs();
     outcomes.forEach((outcome, index) => {
       const { args, code, line } = cases[index]!;
       const context = `bench ${args.join(" ")}: ${outcome.stderr}`;

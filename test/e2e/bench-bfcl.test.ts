@@ -4,12 +4,14 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runBench } from "../../src/bench/run/bench.ts";
 import { RUN_FILES, readJsonl } from "../../src/bench/run/store.ts";
+import { sharedBfclPresent } from "../../src/bfcl/testing/shared.ts";
 import { benchRequest } from "../support/bench-run.ts";
 
 const root = mkdtempSync(join(tmpdir(), "bench-bfcl-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-describe("pnpm bench --dataset bfcl:<category>", () => {
+// `--dataset bfcl:…` reads the shared BFCL sample (its folder is not an option of the bench)
+describe.skipIf(!sharedBfclPresent("bench --dataset bfcl test"))("pnpm bench --dataset bfcl:<category>", () => {
   it("runs BFCL questions through the pipeline, each against its own function set", async () => {
     const outcome = await runBench({
       request: benchRequest({
@@ -18,7 +20,7 @@ describe("pnpm bench --dataset bfcl:<category>", () => {
         matrix: undefined,
         dataset: ["bfcl:simple,parallel"],
         filter: { category: ["single", "parallel"] },
-        limit: 12,
+        first: 12,
       }),
       resultsRoot: root,
     });

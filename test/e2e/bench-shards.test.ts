@@ -220,8 +220,13 @@ describe("results list", () => {
     expect(runs.find((run) => run.id === "merged-ok")?.mergedFrom).toEqual([first.runId, second.runId]);
     expect(runs.find((run) => run.id === incomplete)).toMatchObject({ records: 5, finishedAt: null });
 
-    expect(table.stdout).toContain(`incomplete (resume with --resume ${incomplete})`);
-    expect(table.stdout).toContain(`${whole.manifest.tasks} / ${whole.manifest.tasks}`);
+    expect(table.stdout).toMatch(new RegExp(`^${incomplete} .* incomplete *$`, "m"));
+    expect(table.stdout).toContain(`incomplete, to finish: pnpm bench --resume ${incomplete}`);
+    expect(table.stdout).toContain(`${whole.manifest.tasks}/${whole.manifest.tasks}`);
+    expect(
+      table.stdout.split("\n").filter((line) => line.length > 100),
+      table.stdout,
+    ).toEqual([]);
     expect(table.stdout).toContain("simulated");
   });
 });

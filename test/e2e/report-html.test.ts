@@ -1,10 +1,9 @@
 /**
- * The html report in a real browser (Debian's chromium, installed here when missing): it renders with no
+ * The html report in a real browser (Debian's chromium; `.ci/run` installs it, a test never does): it renders with no
  * console error and fetches nothing, its three charts have data marks, and the leaderboard in the DOM
  * shows exactly the numbers of the summary.json written beside it. The page is made from the committed
  * calibration runs (four simulated models, the default matrix).
  */
-import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -17,7 +16,9 @@ import { buildReport } from "../../src/report/report.ts";
 import { loadRunSet } from "../../src/report/runs.ts";
 import { writeReport } from "../../src/report/write.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
+// Debian's and Ubuntu's names for the system package; without one the test is skipped, loudly.
+const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((path) => existsSync(path));
+if (!CHROMIUM) console.warn("report-html test skipped: no Chromium at /usr/bin/chromium (`.ci/run` installs it)");
 const out = mkdtempSync(join(tmpdir(), "report-html-"));
 let context: BrowserContext;
 
@@ -27,15 +28,8 @@ interface DomRow {
   cells: { text: string; value?: string; k?: string; n?: string }[];
 }
 
-function installChromium(): void {
-  if (existsSync(CHROMIUM)) return;
-  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
-  execFileSync("apt-get", ["update", "-qq"], { stdio: "inherit", env });
-  execFileSync("apt-get", ["install", "-y", "-qq", "chromium"], { stdio: "inherit", env });
-}
-
 beforeAll(async () => {
-  installChromium();
+  if (!CHROMIUM) return;
   const { runIds } = JSON.parse(readFileSync("reports/calibration/summary.json", "utf8")) as { runIds: string[] };
   writeReport(buildReport(loadRunSet(runIds.map((id) => `results/calibration/${id}`))), out);
   context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), "chromium-profile-")), {
@@ -52,13 +46,13 @@ beforeAll(async () => {
       "--disable-sync",
     ],
   });
-}, 600_000);
+}, 60_000);
 
 afterAll(async () => {
   await context?.close();
 });
 
-describe("report.html in headless Chromium", () => {
+describe.skipIf(!CHROMIUM)("report.html in headless Chromium", () => {
   it("renders with no console error, fetching nothing but itself, charts full of marks, leaderboard = summary.json", async () => {
     const page = await context.newPage();
     const errors: string[] = [];
@@ -110,7 +104,7 @@ describe("report.html in headless Chromium", () => {
       expect(cell(row, "n").text).toBe(String(expected.n));
       expect(cell(row, "tool choice").text).toBe(rateText(expected.toolChoice));
       expect(cell(row, "params").text).toBe(rateText(expected.paramAccuracy));
-      expect(cell(row, "rescue").text).toBe(rateText(expected.rescueRate, "counts"));
+      expect(cell(row, "rescue or fallback").text).toBe(rateText(expected.rescueRate, "counts"));
       expect(cell(row, "calls/item").text).toBe(numberText(expected.callsPerItem, 2));
       expect(cell(row, "p95 ms").value).toBe(String(expected.p95Ms?.value ?? ""));
     }

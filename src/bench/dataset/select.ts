@@ -1,10 +1,12 @@
 /**
  * The items a run uses: the dataset files, narrowed by `--filter key=v1|v2,key2=…` (category, server,
- * tag, difficulty, id) and `--limit N` (the first N after filtering, in file order).
+ * tag, difficulty, id), then `--limit N` (a sample over the categories, drawn with the run's seed) or
+ * `--first N` (the first N in file order).
  */
 import { createHash } from "node:crypto";
 import { InputError } from "../../errors.ts";
 import { loadRegistry, type Registry } from "../../mcp/registry.ts";
+import { seededRandom } from "../../random.ts";
 import { DatasetError } from "./errors.ts";
 import { unknownToolProblems } from "./known-tools.ts";
 import { loadDataset } from "./load.ts";
@@ -46,11 +48,20 @@ export function matchesFilter(item: DatasetItem, filter: ItemFilter): boolean {
   );
 }
 
+/** How many of the filtered items a run takes: a sample over the categories, or the first N. */
+export interface ItemCount {
+  /** `--limit N`: N items, each category's share kept (at least one each when N allows), drawn with `seed`. */
+  limit?: number;
+  /** `--first N`: the first N in file order. */
+  first?: number;
+  seed: number;
+}
+
 /** The run's items; a gold call to a tool no server of `registry` lists is bad input (known-tools.ts). */
 export function selectItems(
   paths: readonly string[],
   filter: ItemFilter,
-  limit?: number,
+  count: ItemCount,
   registry: Registry = loadRegistry(),
 ): { items: DatasetItem[]; files: string[] } {
   const loaded = loadDataset(paths.length > 0 ? paths : undefined);
@@ -61,20 +72,68 @@ export function selectItems(
     items: narrowItems(
       loaded.map((entry) => entry.item),
       filter,
-      limit,
+      count,
     ),
     files,
   };
 }
 
-/** The items matching the filter, the first `limit` of them; none at all is bad input. */
-export function narrowItems(items: readonly DatasetItem[], filter: ItemFilter, limit?: number): DatasetItem[] {
+/** The items matching the filter, as many as `count` asks; none at all is bad input. */
+export function narrowItems(items: readonly DatasetItem[], filter: ItemFilter, count: ItemCount): DatasetItem[] {
   if (items.length === 0) throw new InputError("EMPTY_DATASET", "the dataset has no items");
+  if (count.limit !== undefined && count.first !== undefined) {
+    throw new InputError(
+      "BAD_FLAG",
+      "--limit N (a sample over the categories) and --first N (file order): one or the other",
+    );
+  }
   const kept = items.filter((item) => matchesFilter(item, filter));
   if (kept.length === 0) {
     throw new InputError("EMPTY_SELECTION", `no dataset item matches --filter ${JSON.stringify(filter)}`);
   }
-  return limit === undefined ? kept : kept.slice(0, limit);
+  if (count.first !== undefined) return kept.slice(0, count.first);
+  return count.limit === undefined ? kept : stratifiedSample(kept, count.limit, count.seed);
+}
+
+/**
+ * `size` items with every category in its share of `items` (largest remainders; one each first when
+ * `size` allows, so a small sample still sees every category), the items of a category drawn at random
+ * with `seed`, returned in file order.
+ */
+export function stratifiedSample(items: readonly DatasetItem[], size: number, seed: number): DatasetItem[] {
+  if (size >= items.length) return [...items];
+  const groups = new Map<string, number[]>();
+  items.forEach((item, index) => {
+    groups.set(item.category, [...(groups.get(item.category) ?? []), index]);
+  });
+  const strata = [...groups.values()];
+  const floor = size >= strata.length ? 1 : 0;
+  const rest = size - floor * strata.length;
+  const spare = strata.reduce((sum, members) => sum + members.length - floor, 0);
+  const exact = strata.map((members) => (rest * (members.length - floor)) / spare);
+  const quota = exact.map((share) => floor + Math.floor(share));
+  const byRemainder = exact
+    .map((share, index) => ({ index, remainder: share - Math.floor(share) }))
+    .sort((a, b) => b.remainder - a.remainder || a.index - b.index);
+  let missing = size - quota.reduce((sum, n) => sum + n, 0);
+  for (const { index } of byRemainder) {
+    if (missing === 0) break;
+    quota[index]! += 1;
+    missing -= 1;
+  }
+  const random = seededRandom(seed);
+  const chosen = strata.flatMap((members, index) => shuffled(members, random).slice(0, quota[index]));
+  return chosen.sort((a, b) => a - b).map((index) => items[index]!);
+}
+
+/** Fisher–Yates with the given random source. */
+function shuffled<T>(values: readonly T[], random: () => number): T[] {
+  const out = [...values];
+  for (let index = out.length - 1; index > 0; index--) {
+    const other = Math.floor(random() * (index + 1));
+    [out[index], out[other]] = [out[other]!, out[index]!];
+  }
+  return out;
 }
 
 /** A hash of the items a run uses (their full content, in order): a resume refuses a changed dataset. */

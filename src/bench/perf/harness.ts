@@ -128,7 +128,8 @@ async function measureTransport(
         seed: 1,
         repeats,
         transport,
-        limit,
+        // file order, as the figures measured so far were
+        first: limit,
       },
       resultsRoot: root,
       concurrency: transport === "stdio" ? 4 : options.concurrency,

@@ -24,7 +24,7 @@ import type { FaultConfig } from "../../mcp/faults.ts";
 import { providerId } from "../../models/factory.ts";
 import type { ModelFacts, WarmUp } from "../../models/types.ts";
 import { REPO_ROOT } from "../../paths.ts";
-import { datasetHash, narrowItems, selectItems } from "../dataset/select.ts";
+import { datasetHash, type ItemCount, narrowItems, selectItems } from "../dataset/select.ts";
 import type { DatasetItem } from "../dataset/types.ts";
 import { type ItemScore, type ScoredRecord, summarize, validRecords } from "../scoring/index.ts";
 import { isBfclDataset } from "./bfcl-environment.ts";
@@ -58,7 +58,10 @@ export interface BenchRequest {
   matrix?: string;
   dataset: string[];
   filter: Record<string, string[]>;
+  /** `--limit N`: a sample over the categories, drawn with the seed. */
   limit?: number;
+  /** `--first N`: the first N items in file order. */
+  first?: number;
   seed: number;
   repeats: number;
   timeoutS?: number;
@@ -184,10 +187,10 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
   }
   const { items, files } = bfcl
     ? {
-        items: narrowItems(loadBfclDataset(request.dataset[0]!).items, request.filter, request.limit),
+        items: narrowItems(loadBfclDataset(request.dataset[0]!).items, request.filter, itemCount(request)),
         files: request.dataset,
       }
-    : selectItems(request.dataset, request.filter, request.limit);
+    : selectItems(request.dataset, request.filter, itemCount(request));
   const runId = previous?.runId ?? newRunId(request.models.join("+"));
   const dir = runDir(runId, root);
   const resolved = resolveAll(models, entries, configs, options.cli, request.timeoutS);
@@ -418,6 +421,11 @@ function threadCount(
   }
   if (!eligible) return 1;
   return Math.max(1, Math.min(availableParallelism(), 1 + Math.floor(tasks / TASKS_PER_EXTRA_THREAD)));
+}
+
+/** How many of the filtered items the request takes (`--limit`, `--first`). */
+export function itemCount(request: Pick<BenchRequest, "limit" | "first" | "seed">): ItemCount {
+  return { limit: request.limit, first: request.first, seed: request.seed };
 }
 
 function configNames(models: ModelsConfig, request: BenchRequest): string[] {

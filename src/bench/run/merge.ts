@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { InputError } from "../../errors.ts";
 import { canonicalJson } from "../../models/json.ts";
 import { datasetHash, selectItems } from "../dataset/select.ts";
-import { type BenchRequest, type RunManifest, type RunRecord, writeSummary } from "./bench.ts";
+import { type BenchRequest, itemCount, type RunManifest, type RunRecord, writeSummary } from "./bench.ts";
 import type { RunSummary } from "./compare-configs.ts";
 import { readManifest } from "./manifest.ts";
 import { contentHash } from "./record-content.ts";
@@ -64,7 +64,7 @@ export function mergeRuns(options: MergeOptions): MergeOutcome {
   for (const other of sources.slice(1)) checkSameMatrix(first, other);
 
   const request = unsharded(first.manifest.request);
-  const { items } = selectItems(request.dataset, request.filter, request.limit);
+  const { items } = selectItems(request.dataset, request.filter, itemCount(request));
   if (datasetHash(items) !== first.manifest.dataset.hash) {
     throw new MergeError(
       "MERGE_DATASET_CHANGED",

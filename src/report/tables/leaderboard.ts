@@ -23,7 +23,7 @@ export function leaderboardTable(set: RunSet, title: string): ReportTable {
     notes: [
       "Task success: every part of the item right (calls, end state, answer, abstention), with its 95% Wilson interval. " +
         "Tool choice: the set of gold tools called. Params: right arguments over judged arguments. " +
-        "Rescue: of the items whose first plan failed, the share recovered (rescue or fallback). " +
+        "Rescue or fallback: of the items whose first plan failed, the share recovered by either. " +
         "Tokens: prompt + completion per item. Latency: per item, wall clock of the run, model load time left out. " +
         "Invalid: items left out of every rate because a model call's answer could not be scored (see the warnings). " +
         "Gold shown: of the items with gold calls, the share whose gold tools were all in the prompt " +
@@ -43,7 +43,7 @@ export function leaderboardTable(set: RunSet, title: string): ReportTable {
       { header: "task success [95% CI]", kind: "rate" },
       { header: "tool choice", kind: "rate" },
       { header: "params", kind: "rate" },
-      { header: "rescue", kind: "rate" },
+      { header: "rescue or fallback", kind: "rate" },
       { header: "gold shown", kind: "rate" },
       ...(repeats > 1
         ? [

@@ -1,0 +1,84 @@
+/**
+ * The table `bench` prints: one block per model (the model in its title, not in a column), borderless,
+ * headers abbreviated and explained in a legend, so that the default matrix fits 100 columns.
+ */
+import type { RunSummary } from "../bench/run/compare-configs.ts";
+import { invalidTotal, type Rate, type SummaryRow } from "../bench/scoring/index.ts";
+import { invalidWarnings } from "../report/invalid.ts";
+import { compactTable } from "./table.ts";
+
+const LEGEND = [
+  "success: task success [95% CI] · tool: tool choice · args: parameter accuracy · calls: per item",
+  "rescue, fallback, either: of the items whose first plan failed, those recovered by the rescue,",
+  "  by the ReAct fallback, by either (k/n) · gold: gold tools shown · ms: per item, p50/p95",
+  "inv: invalid items (context overflow, output cut, server error), left out of every rate",
+];
+
+const pct = (rate: Rate) => (rate.value === null ? "–" : `${(rate.value * 100).toFixed(1)}%`);
+const ci = (rate: Rate) =>
+  rate.lo === null || rate.hi === null ? "" : ` [${(rate.lo * 100).toFixed(0)}–${(rate.hi * 100).toFixed(0)}]`;
+const num = (value: number | null | undefined, digits = 1) =>
+  value === null || value === undefined ? "–" : value.toFixed(digits);
+/** Whole percent: the secondary rates, to leave room for the rest (the reports keep one decimal). */
+const whole = (rate: Rate) => (rate.value === null ? "–" : `${Math.round(rate.value * 100)}%`);
+const counts = (rate: Rate) => (rate.n === 0 ? "–" : `${rate.k}/${rate.n}`);
+
+export function renderSummaryTable(summary: RunSummary): string {
+  const label = summary.simulated
+    ? " (simulated)"
+    : summary.standin
+      ? " (simulated (stand-in))"
+      : summary.replayedFrom
+        ? ` (replayed from ${summary.replayedFrom})`
+        : "";
+  const withRepeats = summary.rows.some((row) => row.repeats);
+  const models = [...new Set(summary.rows.map((row) => row.model))];
+  const blocks = models.map((model) => {
+    const table = compactTable({
+      head: [
+        "config",
+        "n",
+        "inv",
+        "success",
+        "tool",
+        "args",
+        "rescue",
+        "fallback",
+        "either",
+        "calls",
+        "gold",
+        ...(withRepeats ? ["pass^k", "pass@k"] : []),
+        "ms",
+      ],
+      colAligns: ["left", ...Array<"right">(withRepeats ? 13 : 11).fill("right")],
+    });
+    for (const row of summary.rows.filter((candidate) => candidate.model === model)) {
+      table.push([
+        row.config,
+        row.n,
+        invalidTotal(row),
+        `${pct(row.taskSuccess)}${ci(row.taskSuccess)}`,
+        whole(row.toolChoice),
+        whole(row.paramAccuracy),
+        counts(row.byRescue),
+        counts(row.byFallback),
+        counts(row.rescueRate),
+        num(row.callsPerItem),
+        whole(row.goldVisible),
+        ...(withRepeats ? repeatCells(row) : []),
+        `${num(row.p50Ms?.value, 0)}/${num(row.p95Ms?.value, 0)}`,
+      ]);
+    }
+    return `Results${label}: ${model}\n${table.toString()}\n`;
+  });
+  const repeatsLegend = withRepeats ? ["pass^k: every one of k tries succeeded [95% CI] · pass@k: at least one"] : [];
+  const warnings = invalidWarnings(summary.rows);
+  return `${blocks.join("\n")}\n${[...LEGEND, ...repeatsLegend, ...warnings].join("\n")}\n`;
+}
+
+/** pass^k with its interval and pass@k, with k in the cell: `k=4 62.0% [55–68]`. */
+function repeatCells(row: SummaryRow): string[] {
+  if (!row.repeats) return ["–", "–"];
+  const { k, passHatK, passAtK } = row.repeats;
+  return [`k=${k} ${pct(passHatK)}${ci(passHatK)}`, `${pct(passAtK)}${ci(passAtK)}`];
+}
