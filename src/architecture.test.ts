@@ -3,7 +3,8 @@
  * import graph of the shipped code (test files are not scanned) has no cycle. A unit is a top-level
  * folder under src/, except that each folder of src/bench/ is a unit of its own; the files directly
  * under src/ (errors.ts, paths.ts, memo.ts, …) are the shared base every unit may import, and they
- * import no unit themselves.
+ * import no unit themselves. src/index.ts, the library's entry, sits above everything and may import any unit
+ * (no unit imports it).
  */
 
 import { dirname, join, relative, sep } from "node:path";
@@ -12,6 +13,7 @@ import { describe, expect, it } from "vitest";
 import { isInside, localImports, sourceFiles } from "./testing/source-imports.ts";
 
 const srcRoot = dirname(fileURLToPath(import.meta.url));
+const LIBRARY_ENTRY = join(srcRoot, "index.ts");
 
 /** The unit a path under src/ belongs to; undefined for the shared base and for paths outside src/. */
 function unitOf(path: string): string | undefined {
@@ -115,7 +117,7 @@ describe("folder layering", () => {
   const files = sourceFiles(srcRoot);
 
   it("the shared base files directly under src/ import no folder of src/", () => {
-    const base = files.filter((file) => unitOf(file) === undefined);
+    const base = files.filter((file) => unitOf(file) === undefined && file !== LIBRARY_ENTRY);
     expect(base.length).toBeGreaterThan(3);
     const upward = base.flatMap((file) =>
       localImports(file)
@@ -123,6 +125,11 @@ describe("folder layering", () => {
         .map(({ specifier }) => `src/${relative(srcRoot, file)} imports ${specifier}`),
     );
     expect(upward).toEqual([]);
+  });
+
+  it("no file of src/ imports the library entry (src/index.ts)", () => {
+    const importers = files.filter((file) => localImports(file).some(({ target }) => target === LIBRARY_ENTRY));
+    expect(importers.map((file) => relative(srcRoot, file))).toEqual([]);
   });
 
   it("the folders of src/ import each other without a cycle", () => {

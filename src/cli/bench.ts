@@ -9,7 +9,7 @@ import { parseFilter } from "../bench/dataset/select.ts";
 import { type BenchRequest, modelsOfMatrix, runBench } from "../bench/run/bench.ts";
 import type { RunSummary } from "../bench/run/compare-configs.ts";
 import { parseShard } from "../bench/run/matrix.ts";
-import type { Rate, SummaryRow } from "../bench/scoring/index.ts";
+import { customMetrics, ITEM_METRICS, type MetricRates, type Rate, type SummaryRow } from "../bench/scoring/index.ts";
 import { OnsetlabError } from "../errors.ts";
 import { checkRecordTarget } from "../models/cassette.ts";
 import { FlagError, parsePositiveInt, parseTransport } from "./flags.ts";
@@ -208,6 +208,7 @@ function renderTable(summary: RunSummary): string {
       "rescue",
       "calls/item",
       "gold shown",
+      ...customMetrics().map((metric) => metric.label),
       ...(withRepeats ? ["pass^k [95% CI]", "pass@k"] : []),
       "p50 / p95 ms",
     ],
@@ -223,6 +224,7 @@ function renderTable(summary: RunSummary): string {
       row.rescueRate.n > 0 ? `${pct(row.rescueRate)} of ${row.rescueRate.n}` : "–",
       num(row.callsPerItem),
       pct(row.goldVisible),
+      ...customMetrics().map((metric) => (row.custom[metric.name] ? pct(row.custom[metric.name]!) : "–")),
       ...(withRepeats ? repeatCells(row) : []),
       `${num(row.p50Ms?.value, 0)} / ${num(row.p95Ms?.value, 0)}`,
     ]);
@@ -249,20 +251,11 @@ export function jsonSummary(summary: RunSummary): Record<string, unknown> {
 }
 
 function jsonRow(row: SummaryRow): Record<string, unknown> {
-  const rates = {
-    taskSuccess: row.taskSuccess,
-    toolChoice: row.toolChoice,
-    firstCall: row.firstCall,
-    paramAccuracy: row.paramAccuracy,
-    callAccuracy: row.callAccuracy,
-    stateAccuracy: row.stateAccuracy,
-    answerAccuracy: row.answerAccuracy,
-    abstention: row.abstention,
-    routeAccuracy: row.routeAccuracy,
-    hallucination: row.hallucination,
-    rescueRate: row.rescueRate,
-    wrongInjectionRate: row.wrongInjectionRate,
-    goldVisible: row.goldVisible,
+  // every rate field of the metric list (splits included), then the registered metrics' rates
+  const listed = ITEM_METRICS.flatMap((metric) => [metric.name, ...Object.keys("split" in metric ? metric.split : {})]);
+  const rates: Record<string, Rate> = {
+    ...Object.fromEntries(listed.map((name) => [name, row[name as keyof MetricRates]])),
+    ...row.custom,
     ...(row.repeats ? { passHatK: row.repeats.passHatK, passAtK: row.repeats.passAtK } : {}),
   };
   const flat: Record<string, unknown> = { model: row.model, config: row.config, n: row.n };

@@ -8,6 +8,7 @@ import { RecordingProvider, ReplayProvider } from "./cassette.ts";
 import type { ProviderEntry } from "./entry.ts";
 import { OllamaProvider } from "./ollama.ts";
 import { OpenAIProvider } from "./openai.ts";
+import { PluginProvider } from "./provider-registry.ts";
 import { createSimProvider, type SimGoldItem } from "./sim/index.ts";
 import type { ModelProvider } from "./types.ts";
 
@@ -23,7 +24,8 @@ export interface ProviderDeps {
 
 /** The id a provider for `entry` has — what cassettes are keyed under, so record and replay agree. */
 export function providerId(entry: ProviderEntry): string {
-  return entry.provider === "sim" ? `sim:${entry.profile}` : `${entry.provider}:${entry.model}`;
+  if (entry.provider === "sim") return `sim:${entry.profile}`;
+  return `${entry.provider === "plugin" ? entry.plugin : entry.provider}:${entry.model}`;
 }
 
 export function createProvider(entry: ProviderEntry, deps: ProviderDeps = {}): ModelProvider {
@@ -62,5 +64,7 @@ function liveProvider(entry: ProviderEntry, deps: ProviderDeps): ModelProvider {
         );
       }
       return createSimProvider({ profile: entry.profile, gold: deps.gold, seed: deps.seed });
+    case "plugin":
+      return new PluginProvider(providerId(entry), entry);
   }
 }

@@ -25,7 +25,7 @@ import { providerId } from "../../models/factory.ts";
 import { REPO_ROOT } from "../../paths.ts";
 import { datasetHash, narrowItems, selectItems } from "../dataset/select.ts";
 import type { DatasetItem } from "../dataset/types.ts";
-import { type ItemScore, type ScoredRecord, summarize } from "../scoring/index.ts";
+import { type ItemScore, loadMetricModules, type ScoredRecord, summarize } from "../scoring/index.ts";
 import { isBfclDataset } from "./bfcl-environment.ts";
 import { compareConfigurations, type RunSummary } from "./compare-configs.ts";
 import type { TaskFailure, TaskRecord } from "./execute.ts";
@@ -138,6 +138,7 @@ export const MOCK_WORLD_CONTEXT = `Today is ${MOCK_NOW.toLocaleDateString("en-US
 export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
   const root = options.resultsRoot ?? RESULTS_DIR;
   const models = loadModelsConfig(options.modelsFile);
+  await loadMetricModules(models.metricModules);
   const previous = options.resume ? readManifest(runDir(options.resume, root)) : undefined;
   const request = previous?.request ?? options.request;
   if ((request.record || request.replay) && request.repeats > 1) {
