@@ -14,6 +14,8 @@ export {
   type RunAgentOptions,
   resolveAgentConfig,
   runAgent,
+  SKILLS,
+  type Skill,
   type Strategy,
   type ToolCallRecord,
 } from "./agent/index.ts";
