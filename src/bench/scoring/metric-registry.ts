@@ -24,6 +24,8 @@ export type CustomItemMetric =
   | (CustomMetricCommon & { kind: "pooled"; of: (score: ItemScore, item: DatasetItem) => PooledOutcome });
 
 const registered: CustomItemMetric[] = [];
+/** Metric modules registered so far: a second bench in the same process does not register them again. */
+const loadedFiles = new Set<string>();
 
 /** Types a metric module's export (`export default defineMetric({...})`). */
 export function defineMetric(metric: CustomItemMetric): CustomItemMetric {
@@ -31,15 +33,16 @@ export function defineMetric(metric: CustomItemMetric): CustomItemMetric {
 }
 
 export function registerMetric(metric: CustomItemMetric): void {
-  const taken = registered.find((other) => other.name === metric.name);
-  if (taken === metric) return; // the same module loaded again
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(metric.name)) {
     throw new InputError(
       "BAD_METRIC_NAME",
       `metric name "${metric.name}": expected an identifier (letters, digits, _)`,
     );
   }
-  if (taken || ITEM_METRICS.some((builtIn) => builtIn.name === metric.name)) {
+  if (
+    registered.some((other) => other.name === metric.name) ||
+    ITEM_METRICS.some((builtIn) => builtIn.name === metric.name)
+  ) {
     throw new InputError("DUPLICATE_METRIC", `metric "${metric.name}" is already defined; pick another name`);
   }
   registered.push(metric);
@@ -53,11 +56,13 @@ export function customMetrics(): readonly CustomItemMetric[] {
 /** Removes registered metrics (tests and library users that run several benches in one process). */
 export function clearCustomMetrics(): void {
   registered.length = 0;
+  loadedFiles.clear();
 }
 
 /** Imports each metric module (models.yaml `metrics:`) and registers its default export (a metric or a list). */
 export async function loadMetricModules(files: readonly string[]): Promise<void> {
   for (const file of files) {
+    if (loadedFiles.has(file)) continue;
     const loaded = (await importUserModule(file, "models.yaml metrics")).default;
     const metrics = Array.isArray(loaded) ? loaded : [loaded];
     for (const metric of metrics) {
@@ -69,5 +74,6 @@ export async function loadMetricModules(files: readonly string[]): Promise<void>
       }
       registerMetric(metric as CustomItemMetric);
     }
+    loadedFiles.add(file);
   }
 }
