@@ -8,7 +8,7 @@ import { RecordingProvider, ReplayProvider } from "./cassette.ts";
 import type { ProviderEntry } from "./entry.ts";
 import { OllamaProvider } from "./ollama.ts";
 import { OpenAIProvider } from "./openai.ts";
-import { PluginProvider } from "./provider-registry.ts";
+import { createPluginProvider } from "./provider-registry.ts";
 import { createSimProvider, type SimGoldItem } from "./sim/index.ts";
 import type { ModelProvider } from "./types.ts";
 
@@ -65,6 +65,6 @@ function liveProvider(entry: ProviderEntry, deps: ProviderDeps): ModelProvider {
       }
       return createSimProvider({ profile: entry.profile, gold: deps.gold, seed: deps.seed });
     case "plugin":
-      return new PluginProvider(providerId(entry), entry);
+      return createPluginProvider(providerId(entry), entry);
   }
 }

@@ -6,6 +6,7 @@
  * its first call; `createProvider` itself stays synchronous.
  */
 
+import { existsSync } from "node:fs";
 import { InputError } from "../errors.ts";
 import { importUserModule } from "../load-module.ts";
 import type { PluginProviderEntry } from "./entry.ts";
@@ -31,38 +32,50 @@ export function registeredProviders(): string[] {
   return [...registered.keys()].sort();
 }
 
-async function factoryOf(entry: PluginProviderEntry): Promise<ProviderFactory> {
+/**
+ * The provider of a plugin entry. An unknown name or a missing module file fails here, when the bench
+ * or the agent makes its providers, not at the first model call.
+ */
+export function createPluginProvider(id: string, entry: PluginProviderEntry): ModelProvider {
   if (entry.modulePath === undefined) {
     const factory = registered.get(entry.plugin);
-    if (factory) return factory;
-    const known = [...BUILT_IN_PROVIDERS, ...registeredProviders()].join(", ");
-    throw new InputError(
-      "UNKNOWN_PROVIDER",
-      `${entry.source}: no provider named "${entry.plugin}" (known: ${known}; or module:./file.ts)`,
-    );
+    if (!factory) {
+      const known = [...BUILT_IN_PROVIDERS, ...registeredProviders()].join(", ");
+      throw new InputError(
+        "UNKNOWN_PROVIDER",
+        `${entry.source}: no provider named "${entry.plugin}" (known: ${known}; or module:./file.ts)`,
+      );
+    }
+    return new PluginProvider(id, async () => factory(entry));
   }
-  const loaded = await importUserModule(entry.modulePath, entry.source);
-  const factory = loaded.default ?? loaded.createProvider;
-  if (typeof factory !== "function") {
-    throw new InputError(
-      "BAD_PROVIDER_MODULE",
-      `${entry.source}: ${entry.modulePath} must export a provider factory as default or as \`createProvider\``,
-    );
+  const file = entry.modulePath;
+  if (!existsSync(file)) {
+    throw new InputError("PROVIDER_MODULE_MISSING", `${entry.source}: provider module ${file} does not exist`);
   }
-  return factory as ProviderFactory;
+  return new PluginProvider(id, async () => {
+    const loaded = await importUserModule(file, entry.source);
+    const factory = loaded.default ?? loaded.createProvider;
+    if (typeof factory !== "function") {
+      throw new InputError(
+        "BAD_PROVIDER_MODULE",
+        `${entry.source}: ${file} must export a provider factory as default or as \`createProvider\``,
+      );
+    }
+    return (factory as ProviderFactory)(entry);
+  });
 }
 
-/** A provider whose factory runs on the first call; its id is known up front (cassettes key on it). */
-export class PluginProvider implements ModelProvider {
+/** A provider built on its first call (a module is imported then); its id is known up front (cassettes key on it). */
+class PluginProvider implements ModelProvider {
   private built: Promise<ModelProvider> | undefined;
 
   constructor(
     readonly id: string,
-    private readonly entry: PluginProviderEntry,
+    private readonly build: () => Promise<ModelProvider>,
   ) {}
 
   private provider(): Promise<ModelProvider> {
-    this.built ??= factoryOf(this.entry).then((factory) => factory(this.entry));
+    this.built ??= this.build();
     return this.built;
   }
 
