@@ -2,6 +2,8 @@
  * `bench --model M[,M2] [--config C | --matrix NAME] …`: the command users run. Progress goes to stderr;
  * stdout gets the results table, or with --json the summary rows (rates as fractions, intervals beside).
  */
+
+import { resolve } from "node:path";
 import Table from "cli-table3";
 import type { Command } from "commander";
 import type { AgentConfigInput } from "../agent/index.ts";
@@ -34,6 +36,7 @@ interface BenchFlags {
   replay?: string;
   transport: string;
   models?: string;
+  registry?: string;
   strategy?: string;
   filterN?: string;
   exposure?: string;
@@ -65,6 +68,7 @@ export function registerBenchCommand(program: Command): void {
     .option("--replay <file>", "answer every model request from a cassette")
     .option("--transport <kind>", "stdio | memory", "memory")
     .option("--models <file>", "a models.yaml other than the repository's")
+    .option("--registry <file>", "a registry.json of servers other than mock-servers/registry.json")
     .option("--strategy <name>", "override the strategy of every configuration (auto|rewoo|react|native|jsonl)")
     .option("--filter-n <n>", "override the tool filter of every configuration (a number or all)")
     .option("--exposure <kind>", "override the servers every configuration connects (session|all)")
@@ -146,6 +150,7 @@ function benchRequest(flags: BenchFlags): BenchRequest {
     transport: parseTransport(flags.transport),
     ...(flags.record ? { record: flags.record } : {}),
     ...(flags.replay ? { replay: flags.replay } : {}),
+    ...(flags.registry ? { registry: resolve(flags.registry) } : {}),
   };
 }
 

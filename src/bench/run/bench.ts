@@ -64,6 +64,8 @@ export interface BenchRequest {
   transport: "stdio" | "memory";
   record?: string;
   replay?: string;
+  /** The servers' registry.json (absolute path; default mock-servers/registry.json): a user's own servers. */
+  registry?: string;
 }
 
 export interface RunManifest {
