@@ -4,6 +4,7 @@
  * writes the summary. A resumed run re-reads its
  * own run.json, so it runs exactly the matrix it started with and skips every key already on disk.
  */
+
 import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { availableParallelism } from "node:os";
@@ -21,6 +22,7 @@ import {
   resolveModel,
 } from "../../config/models-yaml.ts";
 import { InputError } from "../../errors.ts";
+import { loadRegistry } from "../../mcp/registry.ts";
 import { providerId } from "../../models/factory.ts";
 import { REPO_ROOT } from "../../paths.ts";
 import { datasetHash, narrowItems, selectItems } from "../dataset/select.ts";
@@ -164,7 +166,7 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
         items: narrowItems(loadBfclDataset(request.dataset[0]!).items, request.filter, request.limit),
         files: request.dataset,
       }
-    : selectItems(request.dataset, request.filter, request.limit);
+    : selectItems(request.dataset, request.filter, request.limit, loadRegistry(request.registry));
   const runId = previous?.runId ?? newRunId(request.models.join("+"));
   const dir = runDir(runId, root);
   const resolved = resolveAll(models, entries, configs, options.cli, request.timeoutS);
