@@ -5,6 +5,8 @@
  *   in the bundled CLI) start. Packages that load their own .wasm files stay external.
  * - dist/cli/: the CLI the heavy commands run (bench, agent, perf, mock). Without tsx's loader and its
  *   source transforms a process holds ~65 MB less, which counts once per worker thread as well.
+ * - dist/index.js: the library (package.json `exports`), sharing chunks (dist/chunks/) with the CLI;
+ *   its types come from `tsc -p tsconfig.build.json` (dist/types/).
  */
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -42,18 +44,20 @@ export async function buildServers(): Promise<string[]> {
 }
 
 /**
- * The CLI as ESM chunks (packages stay in node_modules). Modules that start their own process or thread
+ * The CLI and the library as ESM chunks (packages stay in node_modules). Modules that start their own process or thread
  * from their own file (the perf child, the bench's worker threads) are entries too, so that their code
  * lives in a chunk of its own rather than in bin.js, which would run the CLI again.
  */
 export async function buildCli(): Promise<void> {
   await build({
     entryPoints: {
-      bin: join(root, "src", "cli", "bin.ts"),
-      "bench-threads": join(root, "src", "bench", "run", "threads.ts"),
-      "perf-harness": join(root, "src", "bench", "perf", "harness.ts"),
+      "cli/bin": join(root, "src", "cli", "bin.ts"),
+      "cli/bench-threads": join(root, "src", "bench", "run", "threads.ts"),
+      "cli/perf-harness": join(root, "src", "bench", "perf", "harness.ts"),
+      index: join(root, "src", "index.ts"),
     },
-    outdir: join(root, "dist", "cli"),
+    outdir: join(root, "dist"),
+    chunkNames: "chunks/[name]-[hash]",
     bundle: true,
     splitting: true,
     platform: "node",
@@ -67,5 +71,7 @@ export async function buildCli(): Promise<void> {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const built = await buildServers();
   await buildCli();
-  process.stderr.write(`built ${built.length} mock servers → dist/mock-servers/, the CLI → dist/cli/\n`);
+  process.stderr.write(
+    `built ${built.length} mock servers → dist/mock-servers/, the CLI → dist/cli/, the library → dist/index.js\n`,
+  );
 }

@@ -5,6 +5,7 @@
  * under mock-servers/, each server folder is a unit and the files directly under it (the registry) are
  * `mock-servers`. The files directly under src/ (errors.ts, paths.ts, memo.ts, …) are the shared base
  * every unit may import, and they import no unit themselves.
+ * src/index.ts, the library's entry, sits above everything and may import any unit (no unit imports it).
  */
 
 import { dirname, join, relative, sep } from "node:path";
@@ -15,6 +16,7 @@ import { isInside, localImports, sourceFiles } from "./testing/source-imports.ts
 const srcRoot = dirname(fileURLToPath(import.meta.url));
 const repoRoot = dirname(srcRoot);
 const mockRoot = join(repoRoot, "mock-servers");
+const LIBRARY_ENTRY = join(srcRoot, "index.ts");
 
 /** The unit a path belongs to; undefined for the shared base and for paths outside src/ and mock-servers/. */
 function unitOf(path: string): string | undefined {
@@ -60,7 +62,19 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
     "models",
     "trace",
   ],
-  "bench/perf": ["bench/dataset", "bench/run", "bench/stats", "config", "mcp", "mock-servers"],
+  // the perf scripts measure every part, the parsers' fuzz corpus included
+  "bench/perf": [
+    "agent",
+    "bench/dataset",
+    "bench/run",
+    "bench/scoring",
+    "bench/stats",
+    "bfcl",
+    "config",
+    "mcp",
+    "mock-servers",
+    "models",
+  ],
   report: ["agent", "bench/run", "bench/scoring", "bench/stats", "models"],
   cli: [
     "agent",
@@ -76,9 +90,10 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
     "models",
     "report",
   ],
-  // the registry lists every server
-  "mock-servers": [ANY_SERVER],
-  "mock-servers/kit": [],
+  // the registry lists every server and passes the fault settings (src/mcp/faults.ts) through
+  "mock-servers": [ANY_SERVER, "mcp"],
+  // a tool's error codes and the fault settings are the client's own table (src/mcp/retry.ts, faults.ts)
+  "mock-servers/kit": ["mcp"],
   [ANY_SERVER]: ["mock-servers/kit"],
   "mock-servers/builtin": ["mock-servers/kit", "mock-servers/lab"],
   // a fake Ollama HTTP endpoint (not an MCP server): it answers with the simulated models
@@ -202,7 +217,7 @@ describe("folder layering", () => {
   const files = [...sourceFiles(srcRoot), ...sourceFiles(mockRoot)];
 
   it("the shared base files directly under src/ import no folder of src/", () => {
-    const base = files.filter((file) => unitOf(file) === undefined);
+    const base = files.filter((file) => unitOf(file) === undefined && file !== LIBRARY_ENTRY);
     expect(base.length).toBeGreaterThan(3);
     const upward = base.flatMap((file) =>
       localImports(file)
@@ -213,6 +228,11 @@ describe("folder layering", () => {
   });
 
   const imports = crossImports(files);
+
+  it("no file of src/ imports the library entry (src/index.ts)", () => {
+    const importers = files.filter((file) => localImports(file).some(({ target }) => target === LIBRARY_ENTRY));
+    expect(importers.map((file) => relative(srcRoot, file))).toEqual([]);
+  });
 
   it("the folders import each other without a cycle", () => {
     expect(new Set(imports.map(({ from }) => from)).size).toBeGreaterThan(8);

@@ -20,6 +20,7 @@ import { RunRecorder } from "./recorder.ts";
 import { rescuePlan } from "./rescue.ts";
 import { rescueOnsetlab } from "./rescue-onsetlab.ts";
 import { applyRouterAnswer, buildRouterPrompt, needsRoutingLlm, parseRouterAnswer, routeByRules } from "./router.ts";
+import { SKILLS, type Skill } from "./skills/catalog.ts";
 import { detectSkill, skillRulesText } from "./skills/detect.ts";
 import { buildSolverPrompt, cleanAnswer, type Evidence, solverOptions } from "./solver.ts";
 import { cutAtStops, truncate } from "./text.ts";
@@ -44,6 +45,8 @@ export interface RunAgentOptions {
   signal?: AbortSignal;
   /** Extra facts for the planner prompt (e.g. today's date). */
   context?: string;
+  /** Prompt rules for APIs of your own servers, considered beside the built-in ones (skills/catalog.ts). */
+  skills?: readonly Skill[];
 }
 
 /** Everything the stages of one run share. */
@@ -51,6 +54,7 @@ interface Run {
   query: string;
   config: AgentConfig;
   context?: string;
+  skills: readonly Skill[];
   allTools: readonly ToolDefinition[];
   recorder: RunRecorder;
   runner: ToolRunner;
@@ -85,6 +89,7 @@ export async function runAgent(query: string, options: RunAgentOptions): Promise
   const run: Run = {
     query,
     config,
+    skills: options.skills ? [...SKILLS, ...options.skills] : SKILLS,
     allTools,
     recorder,
     runner,
@@ -368,7 +373,7 @@ function prepareTools(run: Run): Prepared {
   run.result.tools.filtered = filtered.tools.map((tool) => tool.name);
   run.result.tools.scores = recordedToolScores(filtered.scores);
   if (!run.config.skills) return { visible: filtered.tools };
-  const detected = detectSkill(run.query, filtered.tools);
+  const detected = detectSkill(run.query, filtered.tools, run.skills);
   run.result.skill = detected?.choice ?? null;
   return { visible: filtered.tools, ...(detected ? { skillRules: skillRulesText(detected.skill) } : {}) };
 }

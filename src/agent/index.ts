@@ -8,5 +8,6 @@ export {
   TraceReferenceError,
   toolCallText,
 } from "./record-format.ts";
+export { SKILLS, type Skill } from "./skills/catalog.ts";
 export * from "./types.ts";
 export { isWriteTool } from "./write-guard.ts";

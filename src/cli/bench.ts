@@ -2,13 +2,15 @@
  * `bench --model M[,M2] [--config C | --matrix NAME] …`: the command users run. Progress goes to stderr;
  * stdout gets the results table, or with --json the summary rows (rates as fractions, intervals beside).
  */
+
+import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { AgentConfigInput } from "../agent/index.ts";
 import { parseFilter } from "../bench/dataset/select.ts";
 import { type BenchRequest, modelsOfMatrix, runBench } from "../bench/run/bench.ts";
 import type { RunSummary } from "../bench/run/compare-configs.ts";
 import { parseShard } from "../bench/run/matrix.ts";
-import type { SummaryRow } from "../bench/scoring/index.ts";
+import { customMetrics, ITEM_METRICS, type MetricRates, type Rate, type SummaryRow } from "../bench/scoring/index.ts";
 import { OnsetlabError } from "../errors.ts";
 import { FAULTS_ENV, type FaultConfig, parseFaults } from "../mcp/faults.ts";
 import { checkRecordTarget } from "../models/cassette.ts";
@@ -39,6 +41,7 @@ interface BenchFlags {
   faults?: string;
   transport: string;
   models?: string;
+  registry?: string;
   strategy?: string;
   filterN?: string;
   exposure?: string;
@@ -80,6 +83,7 @@ export function registerBenchCommand(program: Command): void {
       `fault injection on every mock server, either transport, e.g. '{"transientRate":0.1,"seed":1}' (default: $${FAULTS_ENV})`,
     )
     .option("--models <file>", "a models.yaml other than the repository's")
+    .option("--registry <file>", "a registry.json of servers other than mock-servers/registry.json")
     .option("--strategy <name>", "override the strategy of every configuration (auto|rewoo|react|native|jsonl)")
     .option("--filter-n <n>", "override the tool filter of every configuration (a number or all)")
     .option("--exposure <kind>", "override the servers every configuration connects (session|all)")
@@ -182,6 +186,7 @@ function benchRequest(flags: BenchFlags): BenchRequest {
     ...(flags.replay ? { replay: flags.replay } : {}),
     ...faultsOf(flags.faults),
     ...(flags.numCtx ? { numCtx: parsePositiveInt("--num-ctx", flags.numCtx) } : {}),
+    ...(flags.registry ? { registry: resolve(flags.registry) } : {}),
   };
 }
 
@@ -240,20 +245,11 @@ export function jsonSummary(summary: RunSummary): Record<string, unknown> {
 }
 
 function jsonRow(row: SummaryRow): Record<string, unknown> {
-  const rates = {
-    taskSuccess: row.taskSuccess,
-    toolChoice: row.toolChoice,
-    firstCall: row.firstCall,
-    paramAccuracy: row.paramAccuracy,
-    callAccuracy: row.callAccuracy,
-    stateAccuracy: row.stateAccuracy,
-    answerAccuracy: row.answerAccuracy,
-    abstention: row.abstention,
-    routeAccuracy: row.routeAccuracy,
-    hallucination: row.hallucination,
-    rescueRate: row.rescueRate,
-    wrongInjectionRate: row.wrongInjectionRate,
-    goldVisible: row.goldVisible,
+  // every rate field of the metric list (splits included), then the registered metrics' rates
+  const listed = ITEM_METRICS.flatMap((metric) => [metric.name, ...Object.keys("split" in metric ? metric.split : {})]);
+  const rates: Record<string, Rate> = {
+    ...Object.fromEntries(listed.map((name) => [name, row[name as keyof MetricRates]])),
+    ...row.custom,
     ...(row.repeats ? { passHatK: row.repeats.passHatK, passAtK: row.repeats.passAtK } : {}),
   };
   const flat: Record<string, unknown> = { model: row.model, config: row.config, n: row.n, invalid: row.invalid };

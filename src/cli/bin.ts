@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --import tsx
+#!/usr/bin/env node
 import { reportError } from "./exit.ts";
 import { buildProgram } from "./program.ts";
 

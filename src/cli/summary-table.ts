@@ -3,7 +3,7 @@
  * headers abbreviated and explained in a legend, so that the default matrix fits 100 columns.
  */
 import type { RunSummary } from "../bench/run/compare-configs.ts";
-import { invalidTotal, type Rate, type SummaryRow } from "../bench/scoring/index.ts";
+import { customMetrics, invalidTotal, type Rate, type SummaryRow } from "../bench/scoring/index.ts";
 import { invalidWarnings } from "../report/invalid.ts";
 import { compactTable } from "./table.ts";
 
@@ -32,6 +32,8 @@ export function renderSummaryTable(summary: RunSummary): string {
         ? ` (replayed from ${summary.replayedFrom})`
         : "";
   const withRepeats = summary.rows.some((row) => row.repeats);
+  // metrics a user registered (models.yaml `metrics:`): a column each, named as registered, labelled in the legend
+  const custom = customMetrics();
   const models = [...new Set(summary.rows.map((row) => row.model))];
   const blocks = models.map((model) => {
     const table = compactTable({
@@ -47,10 +49,11 @@ export function renderSummaryTable(summary: RunSummary): string {
         "either",
         "calls",
         "gold",
+        ...custom.map((metric) => metric.name),
         ...(withRepeats ? ["pass^k", "pass@k"] : []),
         "ms",
       ],
-      colAligns: ["left", ...Array<"right">(withRepeats ? 13 : 11).fill("right")],
+      colAligns: ["left", ...Array<"right">(11 + custom.length + (withRepeats ? 2 : 0)).fill("right")],
     });
     for (const row of summary.rows.filter((candidate) => candidate.model === model)) {
       table.push([
@@ -65,6 +68,7 @@ export function renderSummaryTable(summary: RunSummary): string {
         counts(row.rescueRate),
         num(row.callsPerItem),
         whole(row.goldVisible),
+        ...custom.map((metric) => (row.custom[metric.name] ? whole(row.custom[metric.name]!) : "–")),
         ...(withRepeats ? repeatCells(row) : []),
         `${num(row.p50Ms?.value, 0)}/${num(row.p95Ms?.value, 0)}`,
       ]);
@@ -72,8 +76,9 @@ export function renderSummaryTable(summary: RunSummary): string {
     return `Results${label}: ${model}\n${table.toString()}\n`;
   });
   const repeatsLegend = withRepeats ? ["pass^k: every one of k tries succeeded [95% CI] · pass@k: at least one"] : [];
+  const customLegend = custom.map((metric) => `${metric.name}: ${metric.label}`);
   const warnings = invalidWarnings(summary.rows);
-  return `${blocks.join("\n")}\n${[...LEGEND, ...repeatsLegend, ...warnings].join("\n")}\n`;
+  return `${blocks.join("\n")}\n${[...LEGEND, ...customLegend, ...repeatsLegend, ...warnings].join("\n")}\n`;
 }
 
 /** pass^k with its interval and pass@k, with k in the cell: `k=4 62.0% [55–68]`. */

@@ -7,13 +7,14 @@
  */
 
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { parseDocument } from "yaml";
 import { z } from "zod";
 import { type AgentConfig, type AgentConfigInput, type AgentLimits, resolveAgentConfig } from "../agent/types.ts";
 import type { ProviderEntry } from "../models/entry.ts";
 import { dropUndefined } from "../models/json.ts";
 import { fromOllamaOptions } from "../models/ollama-wire.ts";
+import { BUILT_IN_PROVIDERS } from "../models/provider-registry.ts";
 import type { GenerationOptions } from "../models/types.ts";
 import { REPO_ROOT } from "../paths.ts";
 import { ModelsConfigError, UnknownConfigurationError } from "./errors.ts";
@@ -38,6 +39,8 @@ export interface ModelsConfig {
   configurations: Record<string, AgentConfigInput>;
   matrices: Record<string, MatrixSpec>;
   defaultMatrix?: string;
+  /** `metrics:` — absolute paths of modules that each add per-item metrics (src/bench/scoring/metric-registry.ts). */
+  metricModules: string[];
 }
 
 // ─── the file's schema (snake_case, as written) ─────────────────────────────────────────────────
@@ -97,7 +100,8 @@ const optionsSchema = z.strictObject({
 
 const modelSchema = z
   .strictObject({
-    provider: z.enum(["ollama", "openai", "sim"]),
+    // ollama, openai, sim; a name registered with registerProvider; or module:./file.ts (src/models/provider-registry.ts)
+    provider: z.string().min(1),
     model: z.string().min(1).optional(),
     host: z.string().min(1).optional(),
     base_url: z.string().min(1).optional(),
@@ -112,6 +116,8 @@ const modelSchema = z
     think: z.boolean().optional(),
     context_window: positiveInt.optional(),
     retry_ms: z.array(z.number().int().min(0)).optional(),
+    /** A plugin provider's own keys, handed to its factory as written. */
+    settings: z.record(z.string(), z.unknown()).optional(),
     agent: axesSchema.optional(),
   })
   .superRefine((entry, context) => {
@@ -128,6 +134,12 @@ const modelSchema = z
       if (entry[key] !== undefined && entry.provider !== provider) {
         context.addIssue({ code: "custom", path: [key], message: `only a ${provider} entry takes \`${key}\`` });
       }
+    }
+    if (entry.settings !== undefined && isBuiltIn(entry.provider)) {
+      context.addIssue({ code: "custom", path: ["settings"], message: "only a plugin provider takes `settings`" });
+    }
+    if (entry.provider === "module:") {
+      context.addIssue({ code: "custom", path: ["provider"], message: "expected module:<path to a provider module>" });
     }
     if (entry.provider === "sim" && entry.profile === undefined) {
       context.addIssue({ code: "custom", path: ["profile"], message: "a sim entry needs `profile` (e.g. slm-3b)" });
@@ -146,6 +158,7 @@ const fileSchema = z
     configurations: z.record(z.string(), axesSchema),
     matrices: z.record(z.string(), matrixSchema).optional(),
     default_matrix: z.string().optional(),
+    metrics: z.array(z.string().min(1)).optional(),
   })
   .superRefine((file, context) => {
     for (const [name, matrix] of Object.entries(file.matrices ?? {})) {
@@ -212,7 +225,7 @@ export function parseModelsConfig(text: string, file: string): ModelsConfig {
     models: Object.fromEntries(
       Object.entries(data.models ?? {}).map(([name, entry]) => [
         name,
-        toModelEntry(name, entry, `${file}: models.${name}`),
+        toModelEntry(name, entry, `${file}: models.${name}`, file),
       ]),
     ),
     configurations: Object.fromEntries(
@@ -225,6 +238,7 @@ export function parseModelsConfig(text: string, file: string): ModelsConfig {
       ]),
     ),
     ...(data.default_matrix === undefined ? {} : { defaultMatrix: data.default_matrix }),
+    metricModules: (data.metrics ?? []).map((path) => resolve(dirname(file), path)),
   };
 }
 
@@ -274,7 +288,11 @@ function onOff(value: "on" | "off" | boolean | undefined): boolean | undefined {
   return value === undefined ? undefined : value === "on" || value === true;
 }
 
-function toModelEntry(name: string, entry: FileModel, source: string): ModelEntry {
+function isBuiltIn(provider: string): provider is (typeof BUILT_IN_PROVIDERS)[number] {
+  return (BUILT_IN_PROVIDERS as readonly string[]).includes(provider);
+}
+
+function toModelEntry(name: string, entry: FileModel, source: string, file: string): ModelEntry {
   const base = dropUndefined({
     name,
     options: toGenerationOptions(entry.options),
@@ -283,7 +301,19 @@ function toModelEntry(name: string, entry: FileModel, source: string): ModelEntr
     agent: toAgentInput(entry.agent),
     source,
   });
-  switch (entry.provider) {
+  const provider = entry.provider;
+  if (!isBuiltIn(provider)) {
+    const modulePath = provider.startsWith("module:") ? resolve(dirname(file), provider.slice(7)) : undefined;
+    return dropUndefined({
+      ...base,
+      provider: "plugin",
+      plugin: provider,
+      modulePath,
+      model: entry.model ?? name,
+      settings: entry.settings ?? {},
+    });
+  }
+  switch (provider) {
     case "ollama":
       return dropUndefined({
         ...base,

@@ -43,4 +43,15 @@ export interface SimProviderEntry extends ProviderEntryBase {
   profile: string;
 }
 
-export type ProviderEntry = OllamaProviderEntry | OpenAIProviderEntry | SimProviderEntry;
+/** A provider from outside this repository (src/models/provider-registry.ts). */
+export interface PluginProviderEntry extends ProviderEntryBase {
+  provider: "plugin";
+  /** As written in models.yaml: a registered name, or `module:<path>`. */
+  plugin: string;
+  /** For `module:<path>`: the module's absolute path (the written path is relative to models.yaml). */
+  modulePath?: string;
+  /** The entry's `settings:` as written, for the factory. */
+  settings: Record<string, unknown>;
+}
+
+export type ProviderEntry = OllamaProviderEntry | OpenAIProviderEntry | SimProviderEntry | PluginProviderEntry;

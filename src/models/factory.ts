@@ -9,6 +9,7 @@ import type { ProviderEntry } from "./entry.ts";
 import type { RetryPolicy } from "./http.ts";
 import { OllamaProvider } from "./ollama.ts";
 import { OpenAIProvider } from "./openai.ts";
+import { createPluginProvider } from "./provider-registry.ts";
 import { createSimProvider, type SimGoldItem } from "./sim/index.ts";
 import type { ModelProvider } from "./types.ts";
 
@@ -24,7 +25,8 @@ export interface ProviderDeps {
 
 /** The id a provider for `entry` has — what cassettes are keyed under, so record and replay agree. */
 export function providerId(entry: ProviderEntry): string {
-  return entry.provider === "sim" ? `sim:${entry.profile}` : `${entry.provider}:${entry.model}`;
+  if (entry.provider === "sim") return `sim:${entry.profile}`;
+  return `${entry.provider === "plugin" ? entry.plugin : entry.provider}:${entry.model}`;
 }
 
 export function createProvider(entry: ProviderEntry, deps: ProviderDeps = {}): ModelProvider {
@@ -67,6 +69,8 @@ function liveProvider(entry: ProviderEntry, deps: ProviderDeps): ModelProvider {
         );
       }
       return createSimProvider({ profile: entry.profile, gold: deps.gold, seed: deps.seed });
+    case "plugin":
+      return createPluginProvider(providerId(entry), entry);
   }
 }
 

@@ -13,7 +13,7 @@ import { ablationTables } from "./tables/ablations.ts";
 import { breakdownTable } from "./tables/breakdown.ts";
 import { costTable } from "./tables/cost.ts";
 import { failureTable, recoveredTable } from "./tables/failures.ts";
-import { leaderboardTable } from "./tables/leaderboard.ts";
+import { customMetricsOf, leaderboardTable } from "./tables/leaderboard.ts";
 import { plannerTable } from "./tables/planner.ts";
 import { routingTable } from "./tables/routing.ts";
 import { runsTable } from "./tables/run-list.ts";
@@ -141,5 +141,6 @@ function reportSummary(set: RunSet): RunSummary | UnionSummary {
     routing: summaries.flatMap((summary) => summary.routing),
     planner: summaries.flatMap((summary) => summary.planner),
     comparisons: summaries.flatMap((summary) => summary.comparisons),
+    customMetrics: customMetricsOf(set),
   };
 }

@@ -4,7 +4,8 @@
  */
 
 export interface Skill {
-  name: "github" | "slack" | "notion" | "search" | "code" | "builtin";
+  /** The built-in skills: github, slack, notion, search, code, builtin; runAgent's `skills` adds others. */
+  name: string;
   title: string;
   /** Fragments of tool names (lower case) that belong to this API; each must start at a word of the name. */
   toolKeywords: readonly string[];

@@ -4,6 +4,7 @@
  * writes the summary. A resumed run re-reads its
  * own run.json, so it runs exactly the matrix it started with and skips every key already on disk.
  */
+
 import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { availableParallelism } from "node:os";
@@ -21,12 +22,13 @@ import {
 } from "../../config/models-yaml.ts";
 import { InputError } from "../../errors.ts";
 import type { FaultConfig } from "../../mcp/faults.ts";
+import { loadRegistry } from "../../mcp/registry.ts";
 import { providerId } from "../../models/factory.ts";
 import type { ModelFacts, WarmUp } from "../../models/types.ts";
 import { REPO_ROOT } from "../../paths.ts";
 import { datasetHash, type ItemCount, narrowItems, selectItems } from "../dataset/select.ts";
 import type { DatasetItem } from "../dataset/types.ts";
-import { type ItemScore, type ScoredRecord, summarize, validRecords } from "../scoring/index.ts";
+import { type ItemScore, loadMetricModules, type ScoredRecord, summarize, validRecords } from "../scoring/index.ts";
 import { isBfclDataset } from "./bfcl-environment.ts";
 import { compareConfigurations, type RunSummary } from "./compare-configs.ts";
 import type { TaskFailure, TaskRecord } from "./execute.ts";
@@ -73,6 +75,8 @@ export interface BenchRequest {
   faults?: FaultConfig;
   /** `--num-ctx N`: every request of a real Ollama model gets this window instead of the entry's (`auto`). */
   numCtx?: number;
+  /** The servers' registry.json (absolute path; default mock-servers/registry.json): a user's own servers. */
+  registry?: string;
 }
 
 export interface RunModel {
@@ -167,6 +171,7 @@ export const MOCK_WORLD_CONTEXT = `Today is ${MOCK_NOW.toLocaleDateString("en-US
 export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
   const root = options.resultsRoot ?? RESULTS_DIR;
   const models = loadModelsConfig(options.modelsFile);
+  await loadMetricModules(models.metricModules);
   const previous = options.resume ? readManifest(runDir(options.resume, root)) : undefined;
   const request = previous?.request ?? options.request;
   if ((request.record || request.replay) && request.repeats > 1) {
@@ -190,7 +195,7 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
         items: narrowItems(loadBfclDataset(request.dataset[0]!).items, request.filter, itemCount(request)),
         files: request.dataset,
       }
-    : selectItems(request.dataset, request.filter, itemCount(request));
+    : selectItems(request.dataset, request.filter, itemCount(request), loadRegistry(request.registry));
   const runId = previous?.runId ?? newRunId(request.models.join("+"));
   const dir = runDir(runId, root);
   const resolved = resolveAll(models, entries, configs, options.cli, request.timeoutS);

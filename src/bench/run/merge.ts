@@ -6,9 +6,11 @@
  * The new run is written in a staging folder renamed into place at the end: a merge that fails leaves
  * nothing behind, one that is killed leaves only the staging folder, which the next merge removes.
  */
+
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { InputError } from "../../errors.ts";
+import { loadRegistry } from "../../mcp/registry.ts";
 import { canonicalJson } from "../../models/json.ts";
 import { datasetHash, selectItems } from "../dataset/select.ts";
 import { type BenchRequest, itemCount, type RunManifest, type RunRecord, writeSummary } from "./bench.ts";
@@ -64,7 +66,7 @@ export function mergeRuns(options: MergeOptions): MergeOutcome {
   for (const other of sources.slice(1)) checkSameMatrix(first, other);
 
   const request = unsharded(first.manifest.request);
-  const { items } = selectItems(request.dataset, request.filter, itemCount(request));
+  const { items } = selectItems(request.dataset, request.filter, itemCount(request), loadRegistry(request.registry));
   if (datasetHash(items) !== first.manifest.dataset.hash) {
     throw new MergeError(
       "MERGE_DATASET_CHANGED",

@@ -63,7 +63,7 @@ export async function runShare(spec: ShareSpec, tasks: readonly Task[], hooks: S
   const environment: ToolEnvironment = spec.bfcl
     ? new BfclEnvironment()
     : await MockEnvironment.open({
-        registry: loadRegistry(),
+        registry: loadRegistry(spec.request.registry),
         transport: spec.request.transport,
         pools: spec.concurrency,
         seed: spec.request.seed,

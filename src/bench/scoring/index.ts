@@ -2,6 +2,14 @@
 export { AnswerCheckSpecError } from "./answer.ts";
 export { type Comparison, compare, DuplicatePairKeyError, type PairedTest } from "./compare.ts";
 export {
+  type CustomItemMetric,
+  clearCustomMetrics,
+  customMetrics,
+  defineMetric,
+  loadMetricModules,
+  registerMetric,
+} from "./metric-registry.ts";
+export {
   BINARY_METRICS,
   type BinaryItemMetric,
   type BinaryMetric,
@@ -30,6 +38,7 @@ export { type RepeatRates, repeatRates } from "./repeats.ts";
 export { type ScoreItemInput, scoreItem } from "./score-item.ts";
 export { FAILURE_KINDS, type FailureKind, type ItemScore, type VisibilityScore } from "./score-types.ts";
 export {
+  type CustomMetricInfo,
   type Estimate,
   type FailureTableRow,
   invalidCounts,

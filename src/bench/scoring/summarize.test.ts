@@ -114,7 +114,15 @@ describe("summarize", () => {
   });
 
   it("an empty input gives an empty summary", () => {
-    expect(summarize([])).toEqual({ rows: [], byCategory: [], byServer: [], failures: [], routing: [], planner: [] });
+    expect(summarize([])).toEqual({
+      rows: [],
+      byCategory: [],
+      byServer: [],
+      failures: [],
+      routing: [],
+      planner: [],
+      customMetrics: [],
+    });
   });
 });
 

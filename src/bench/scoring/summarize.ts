@@ -9,6 +9,7 @@ import { INVALID_REASONS, type InvalidReason } from "../../models/types.ts";
 import { CATEGORIES, type DatasetItem } from "../dataset/types.ts";
 import { bootstrapPercentileCIs, type PercentileEstimate } from "../stats/bootstrap.ts";
 import { percentile } from "../stats/percentile.ts";
+import { type CustomItemMetric, customMetrics } from "./metric-registry.ts";
 import { ITEM_METRICS, type ItemMetric, type MetricRates } from "./metrics.ts";
 import { PLANNER_ERROR_TYPES, type PlannerErrorType } from "./planner-output.ts";
 import { pooledRateOf, type Rate, rateOf } from "./rate.ts";
@@ -50,6 +51,8 @@ export interface SummaryRow extends MetricRates {
   latency: LatencyBreakdown;
   /** With `--repeats K` (K ≥ 2): pass^k and pass@k over the items (repeats.ts); null otherwise. */
   repeats: RepeatRates | null;
+  /** The rates of registered metrics (metric-registry.ts), by name, in registration order. */
+  custom: Record<string, Rate>;
 }
 
 /** Means per item unless named a percentile; provider timings are simulated for `sim:*` models. */
@@ -108,7 +111,11 @@ export interface Summary {
   failures: FailureTableRow[];
   routing: RoutingMatrix[];
   planner: PlannerErrorRow[];
+  /** The registered metrics whose rates the rows' `custom` holds, so a report can label them without the module. */
+  customMetrics: CustomMetricInfo[];
 }
+
+export type CustomMetricInfo = Pick<CustomItemMetric, "name" | "label" | "better" | "kind">;
 
 export interface SummaryOptions {
   /** Bootstrap resamples for latency percentiles (default 1000). */
@@ -123,7 +130,15 @@ export interface SummaryOptions {
  */
 export function summarize(records: readonly ScoredRecord[], options: SummaryOptions = {}): Summary {
   const groups = groupBy(records, (record) => JSON.stringify([record.model, record.config]));
-  const summary: Summary = { rows: [], byCategory: [], byServer: [], failures: [], routing: [], planner: [] };
+  const summary: Summary = {
+    rows: [],
+    byCategory: [],
+    byServer: [],
+    failures: [],
+    routing: [],
+    planner: [],
+    customMetrics: customMetrics().map(({ name, label, better, kind }) => ({ name, label, better, kind })),
+  };
   for (const all of groups.values()) {
     const { model, config } = all[0]!;
     const group = validRecords(all);
@@ -205,7 +220,19 @@ function summaryRow(
       overheadP95Ms: nullIfNaN(percentile(overheads, 95)),
     },
     repeats: repeatRates(records),
+    custom: customRates(records),
   };
+}
+
+function customRates(records: readonly ScoredRecord[]): Record<string, Rate> {
+  return Object.fromEntries(
+    customMetrics().map((metric) => [
+      metric.name,
+      metric.kind === "pooled"
+        ? pooledRateOf(records, ({ score, item }) => metric.of(score, item))
+        : rateOf(records, ({ score, item }) => metric.of(score, item)),
+    ]),
+  );
 }
 
 /** p50 and p95 with their bootstrap intervals, from one set of resamples. */

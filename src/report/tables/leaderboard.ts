@@ -1,5 +1,5 @@
 /** The leaderboard: one row per model × configuration, best task success first. */
-import { invalidTotal, type SummaryRow } from "../../bench/scoring/index.ts";
+import { type CustomMetricInfo, invalidTotal, type SummaryRow } from "../../bench/scoring/index.ts";
 import { rate } from "../../bench/scoring/rate.ts";
 import { invalidWarnings } from "../invalid.ts";
 import { byRunOrder, type RunSet } from "../runs.ts";
@@ -17,6 +17,7 @@ export function leaderboardTable(set: RunSet, title: string): ReportTable {
   // stable sort: ties keep the run order
   const rows = [...ordered].sort((a, b) => (b.taskSuccess.value ?? -1) - (a.taskSuccess.value ?? -1));
   const repeats = Math.max(0, ...rows.map((row) => row.repeats?.k ?? 0));
+  const custom = customMetricsOf(set);
   return checkTable({
     id: "leaderboard",
     title,
@@ -45,6 +46,7 @@ export function leaderboardTable(set: RunSet, title: string): ReportTable {
       { header: "params", kind: "rate" },
       { header: "rescue or fallback", kind: "rate" },
       { header: "gold shown", kind: "rate" },
+      ...custom.map((metric) => ({ header: metric.label, kind: "rate" as const })),
       ...(repeats > 1
         ? [
             { header: `pass^${repeats} [95% CI]`, kind: "rate" as const },
@@ -68,6 +70,8 @@ export function leaderboardTable(set: RunSet, title: string): ReportTable {
         rateCell(row.rescueRate, "counts"),
         // a run summarised before visibility was measured has no goldVisible
         rateCell(row.goldVisible ?? rate(0, 0)),
+        // runs summarised before custom metrics existed, or without this metric, have no rate for it
+        ...custom.map((metric) => rateCell(row.custom?.[metric.name] ?? rate(0, 0))),
         ...(repeats > 1
           ? [rateCell(row.repeats?.passHatK ?? rate(0, 0), "interval"), rateCell(row.repeats?.passAtK ?? rate(0, 0))]
           : []),
@@ -78,6 +82,15 @@ export function leaderboardTable(set: RunSet, title: string): ReportTable {
       ],
     })),
   });
+}
+
+/** The registered metrics of the runs (by name, first label seen), in the order the runs list them. */
+export function customMetricsOf(set: RunSet): CustomMetricInfo[] {
+  const byName = new Map<string, CustomMetricInfo>();
+  for (const run of set.runs) {
+    for (const metric of run.summary.customMetrics ?? []) if (!byName.has(metric.name)) byName.set(metric.name, metric);
+  }
+  return [...byName.values()];
 }
 
 /** Every model × configuration row of the runs (unordered). */
