@@ -4,9 +4,11 @@
 #   2. keeps each run's run.json, summary.json and per-item outcomes.json under results/calibration/<run-id>/
 #      (records.jsonl and traces.jsonl, hundreds of MB per run, stay in results/<run-id>/, git-ignored),
 #   3. writes reports/calibration/ from those folders,
-#   4. rewrites reports/baselines/calibration.json (all four profiles) and
+#   4. adds two more simulated reports of sim:slm-3b: reports/plus-ablation/ (the plus-ablation matrix) and
+#      reports/repeats/ (onsetlab and onsetlab-plus, 4 repeats: pass^k and pass@k),
+#   5. rewrites reports/baselines/calibration.json (all four profiles) and
 #      reports/baselines/sim-slm-3b-default.json (what .ci/run gates), keeping their policies.
-# Takes 6–12 minutes on 2 cores. Run it after a change to the simulator, the agent, the scorer or the dataset
+# Takes 1–3 minutes on 2 cores. Run it after a change to the simulator, the agent, the scorer or the dataset
 # moves the numbers on purpose; commit results/calibration/, reports/calibration/ and reports/baselines/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,6 +35,24 @@ done
 
 rm -rf reports/calibration
 pnpm -s report "${refs[@]}" --out reports/calibration
+# Two more simulated reports from sim:slm-3b: the plus-ablation matrix (onsetlab, then onsetlab with each
+# improvement of onsetlab-plus alone, then onsetlab-plus) and both pipelines run 4 times (pass^k, pass@k).
+# Their run folders are kept beside the calibration runs.
+extra() { # extra <report folder> <bench flags…>
+  local out="$1"; shift
+  local id
+  id="$(pnpm -s bench --model sim:slm-3b "$@" --json | run_id)"
+  pnpm -s report "$id" --write-outcomes --out "$scratch/$out" --json >/dev/null
+  mkdir -p "results/calibration/$id"
+  cp "results/$id/run.json" "results/$id/summary.json" "results/$id/outcomes.json" "results/calibration/$id/"
+  rm -rf "reports/$out"
+  pnpm -s report "results/calibration/$id" --out "reports/$out"
+}
+echo "bench sim:slm-3b --matrix plus-ablation …" >&2
+extra plus-ablation --matrix plus-ablation
+echo "bench sim:slm-3b --repeats 4 …" >&2
+extra repeats --config onsetlab,onsetlab-plus --repeats 4
+
 pnpm -s gate --baseline reports/baselines/calibration.json --run "${refs[@]}" --update
 pnpm -s gate --baseline reports/baselines/sim-slm-3b-default.json --run "results/calibration/${ids[1]}" --update
 echo "calibration runs: ${ids[*]} (full records in results/<run-id>/)" >&2

@@ -73,6 +73,28 @@ export function buildBaseline(set: RunSet, outcomes: Outcomes, policy: GatePolic
 const higher = [...BINARY_METRICS, ...POOLED_METRICS].filter((m) => m.better === "higher").map((m) => m.name);
 const lower = [...BINARY_METRICS, ...POOLED_METRICS].filter((m) => m.better === "lower").map((m) => m.name);
 
+const POLICY_SCHEMA = {
+  type: "object",
+  required: ["tolerance", "alpha", "floors", "ceilings"],
+  additionalProperties: false,
+  properties: {
+    tolerance: { type: "number", minimum: 0, maximum: 1 },
+    alpha: { type: "number", exclusiveMinimum: 0, exclusiveMaximum: 1 },
+    floors: {
+      type: "object",
+      propertyNames: { enum: higher },
+      additionalProperties: { type: "number", minimum: 0, maximum: 1 },
+    },
+    ceilings: {
+      type: "object",
+      propertyNames: { enum: lower },
+      additionalProperties: { type: "number", minimum: 0, maximum: 1 },
+    },
+  },
+};
+
+const validatePolicy = new Ajv({ allErrors: true }).compile(POLICY_SCHEMA);
+
 const validateBaseline = new Ajv({ allErrors: true }).compile({
   type: "object",
   required: ["format", "runIds", "dataset", "repeats", "models", "configs", "resolved", "policy", "outcomes"],
@@ -96,25 +118,7 @@ const validateBaseline = new Ajv({ allErrors: true }).compile({
     },
     configs: { type: "array", items: { type: "string" } },
     resolved: { type: "object" },
-    policy: {
-      type: "object",
-      required: ["tolerance", "alpha", "floors", "ceilings"],
-      additionalProperties: false,
-      properties: {
-        tolerance: { type: "number", minimum: 0, maximum: 1 },
-        alpha: { type: "number", exclusiveMinimum: 0, exclusiveMaximum: 1 },
-        floors: {
-          type: "object",
-          propertyNames: { enum: higher },
-          additionalProperties: { type: "number", minimum: 0, maximum: 1 },
-        },
-        ceilings: {
-          type: "object",
-          propertyNames: { enum: lower },
-          additionalProperties: { type: "number", minimum: 0, maximum: 1 },
-        },
-      },
-    },
+    policy: POLICY_SCHEMA,
     outcomes: OUTCOMES_SCHEMA,
   },
 });
@@ -146,9 +150,27 @@ export function readBaseline(file: string): Baseline {
   return baseline;
 }
 
-/** The policy of an existing baseline (kept by --update), or the defaults when there is none yet. */
+/**
+ * The policy of an existing baseline (kept by --update), or the defaults when there is none yet. Only the
+ * policy is read: --update rewrites the rest, so a baseline of an older format (a metric added since) can
+ * be brought up to date.
+ */
 export function policyFor(file: string): GatePolicy {
-  return existsSync(file) ? readBaseline(file).policy : DEFAULT_POLICY;
+  if (!existsSync(file)) return DEFAULT_POLICY;
+  let parsed: { policy?: unknown };
+  try {
+    parsed = JSON.parse(readFileSync(file, "utf8")) as { policy?: unknown };
+  } catch (cause) {
+    throw new BaselineError("BASELINE_INVALID", `${file}: not valid JSON (${(cause as Error).message})`, { cause });
+  }
+  if (!validatePolicy(parsed?.policy)) {
+    const [error] = validatePolicy.errors ?? [];
+    throw new BaselineError(
+      "BASELINE_INVALID",
+      `${file}: /policy${error?.instancePath ?? ""} ${error?.message ?? "is missing"}`,
+    );
+  }
+  return parsed.policy as unknown as GatePolicy;
 }
 
 export function writeBaseline(file: string, baseline: Baseline): void {

@@ -15,8 +15,12 @@ import { loadRunSet } from "../../src/report/runs.ts";
 import { reportFiles } from "../../src/report/write.ts";
 
 const REPORT = "reports/calibration";
-const { runIds } = JSON.parse(readFileSync(join(REPORT, "summary.json"), "utf8")) as { runIds: string[] };
-const refs = runIds.map((id) => `results/calibration/${id}`);
+/** The committed run folders a report folder was made from (its summary.json names them). */
+const refsOf = (report: string) =>
+  (JSON.parse(readFileSync(join(report, "summary.json"), "utf8")) as { runIds: string[] }).runIds.map(
+    (id) => `results/calibration/${id}`,
+  );
+const refs = refsOf(REPORT);
 const REGENERATE = "regenerate with `bash reports/regenerate-calibration.sh` if the change is meant";
 
 describe("the committed calibration report", () => {
@@ -26,13 +30,17 @@ describe("the committed calibration report", () => {
     expect(set.sources.every((source) => source.simulated)).toBe(true);
   });
 
-  it("is reproduced byte for byte by `pnpm report` on the committed run folders", () => {
-    const files = reportFiles(buildReport(loadRunSet(refs)));
-    expect(readdirSync(REPORT).sort(), REGENERATE).toEqual([...files.keys()].sort());
-    for (const [name, content] of files) {
-      expect(readFileSync(join(REPORT, name), "utf8"), `${REPORT}/${name} differs: ${REGENERATE}`).toBe(content);
-    }
-  });
+  // the calibration report, and the plus-ablation and repeats reports of sim:slm-3b made beside it
+  it.each([REPORT, "reports/plus-ablation", "reports/repeats"])(
+    "%s is reproduced byte for byte by `pnpm report` on the committed run folders",
+    (report) => {
+      const files = reportFiles(buildReport(loadRunSet(refsOf(report))));
+      expect(readdirSync(report).sort(), REGENERATE).toEqual([...files.keys()].sort());
+      for (const [name, content] of files) {
+        expect(readFileSync(join(report, name), "utf8"), `${report}/${name} differs: ${REGENERATE}`).toBe(content);
+      }
+    },
+  );
 
   it.each([
     ["reports/baselines/calibration.json", refs],
