@@ -21,6 +21,14 @@ for profile in oracle slm-3b slm-7b chaos; do
   ids+=("$(pnpm -s bench --model "sim:$profile" --matrix default --json | run_id)")
 done
 
+# Two more simulated reports from sim:slm-3b: the plus-ablation matrix (onsetlab, then onsetlab with each
+# improvement of onsetlab-plus alone, then onsetlab-plus) and both pipelines run 4 times (pass^k, pass@k).
+# Run before anything is written, so every run records a clean tree; kept beside the calibration runs.
+echo "bench sim:slm-3b --matrix plus-ablation …" >&2
+plus_id="$(pnpm -s bench --model sim:slm-3b --matrix plus-ablation --json | run_id)"
+echo "bench sim:slm-3b --repeats 4 …" >&2
+repeats_id="$(pnpm -s bench --model sim:slm-3b --config onsetlab,onsetlab-plus --repeats 4 --json | run_id)"
+
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 pnpm -s report "${ids[@]}" --write-outcomes --out "$scratch" --json >/dev/null
@@ -35,24 +43,14 @@ done
 
 rm -rf reports/calibration
 pnpm -s report "${refs[@]}" --out reports/calibration
-# Two more simulated reports from sim:slm-3b: the plus-ablation matrix (onsetlab, then onsetlab with each
-# improvement of onsetlab-plus alone, then onsetlab-plus) and both pipelines run 4 times (pass^k, pass@k).
-# Their run folders are kept beside the calibration runs.
-extra() { # extra <report folder> <bench flags…>
-  local out="$1"; shift
-  local id
-  id="$(pnpm -s bench --model sim:slm-3b "$@" --json | run_id)"
+for pair in "plus-ablation:$plus_id" "repeats:$repeats_id"; do
+  out="${pair%%:*}" id="${pair#*:}"
   pnpm -s report "$id" --write-outcomes --out "$scratch/$out" --json >/dev/null
   mkdir -p "results/calibration/$id"
   cp "results/$id/run.json" "results/$id/summary.json" "results/$id/outcomes.json" "results/calibration/$id/"
   rm -rf "reports/$out"
   pnpm -s report "results/calibration/$id" --out "reports/$out"
-}
-echo "bench sim:slm-3b --matrix plus-ablation …" >&2
-extra plus-ablation --matrix plus-ablation
-echo "bench sim:slm-3b --repeats 4 …" >&2
-extra repeats --config onsetlab,onsetlab-plus --repeats 4
-
+done
 pnpm -s gate --baseline reports/baselines/calibration.json --run "${refs[@]}" --update
 pnpm -s gate --baseline reports/baselines/sim-slm-3b-default.json --run "results/calibration/${ids[1]}" --update
 echo "calibration runs: ${ids[*]} (full records in results/<run-id>/)" >&2
