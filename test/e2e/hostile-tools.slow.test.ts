@@ -7,6 +7,8 @@
  *    explains (the tool's own error code, never retried), the child's peak RSS under 1 GB;
  * 3. Ctrl-C while a tool is stuck stops the child in under 5 s, with exit code 130, a resume line and every
  *    finished record kept.
+ * Beside the tool calls, hostile model outputs (deeply nested JSON lines, 128 KB of repeated plan steps or of
+ * markdown stars) go the same way: each is cut before parsing, recorded as cut, and scored as the model's mistake.
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
@@ -90,6 +92,55 @@ const HOSTILE: Hostile[] = [
     expect: { toolError: /^math_error: The result is too large/ },
   },
 ];
+
+/** A model output that every stage answers with: too long and too deep for any parser to take whole. */
+interface OutputBomb {
+  id: string;
+  query: string;
+  text: string;
+}
+
+const OUTPUT_BOMBS: OutputBomb[] = [
+  {
+    id: "hostile-output-deep-json",
+    query: "Use the calculator to add 2 and 2, and answer in nested JSON tool calls.",
+    text: '{"type":"tool_call","name":"calculator","arguments":'.repeat(5_000),
+  },
+  {
+    id: "hostile-output-long-plan",
+    query: "Use the calculator to add 2 and 3, writing the same step for 128 KB.",
+    text: '#E1 = calculator(expression="2+3")\n'.repeat(Math.ceil((128 * 1024) / 35)),
+  },
+  {
+    id: "hostile-output-stars",
+    query: "Use the calculator to add 2 and 4, after 128 KB of markdown stars.",
+    text: "**".repeat(64 * 1024),
+  },
+];
+
+/** Every stage (router, planner, ReAct, fallback, solver, native, jsonl) answers with the bomb. */
+function bombScript(bomb: OutputBomb): Script {
+  const many = <T>(reply: T) => Array.from({ length: 9 }, () => reply);
+  return {
+    router: many(bomb.text),
+    planner: many(bomb.text),
+    react: many(bomb.text),
+    fallback: many(bomb.text),
+    solver: many(bomb.text),
+    native: many({ text: bomb.text }),
+    jsonl: many(bomb.text),
+  };
+}
+
+function bombItem(bomb: OutputBomb): DatasetItem {
+  return {
+    ...datasetItem({ ...bomb, tool: "calculator", args: {}, expect: { toolError: /./ } }, "single"),
+    id: bomb.id,
+  };
+}
+
+/** The items the stopped run records before it reaches the stuck tool (file order). */
+const BEFORE_STUCK = [...HOSTILE.map((hostile) => hostile.id), ...OUTPUT_BOMBS.map((bomb) => bomb.id)];
 
 /** A tool that stays busy for 5 s: Ctrl-C lands while it runs (the `native` configuration only). */
 const STUCK: Hostile = {
@@ -175,13 +226,20 @@ function onlyRun(dir: string): string {
 
 describe("hostile tool calls through the default matrix", () => {
   it("records a scripted hostile model in-process: every task finishes", async () => {
-    const items = [...HOSTILE.map((hostile) => datasetItem(hostile, "single")), datasetItem(STUCK, "exploratory")];
+    const items = [
+      ...HOSTILE.map((hostile) => datasetItem(hostile, "single")),
+      ...OUTPUT_BOMBS.map(bombItem),
+      datasetItem(STUCK, "exploratory"),
+    ];
     writeFileSync(datasetFile, items.map((item) => `${JSON.stringify(item)}\n`).join(""));
     const byId = new Map(items.map((item) => [item.id, item]));
-    const scripts = new Map([...HOSTILE, STUCK].map((hostile) => [hostile.id, hostileScript(hostile)]));
+    const scripts = new Map([
+      ...[...HOSTILE, STUCK].map((hostile) => [hostile.id, hostileScript(hostile)] as const),
+      ...OUTPUT_BOMBS.map((bomb) => [bomb.id, bombScript(bomb)] as const),
+    ]);
     // one scripted model per task (its `repeat` is its index); the stuck item only in `native`, as the CLI runs it
     const tasks: Task[] = [
-      ...configs.flatMap((config) => HOSTILE.map((hostile) => ({ config, itemId: hostile.id }))),
+      ...configs.flatMap((config) => BEFORE_STUCK.map((itemId) => ({ config, itemId }))),
       { config: "native", itemId: STUCK.id },
     ].map((task, index) => ({ ...task, model: MODEL, repeat: index, key: `${MODEL}|${task.config}|${task.itemId}` }));
     const providers = tasks.map(
@@ -248,11 +306,19 @@ describe("hostile tool calls through the default matrix", () => {
     expect(peak).toBeLessThan(1024);
 
     const records = strictRecordLines(onlyRun(results));
-    expect(records).toHaveLength(configs.length * HOSTILE.length);
+    expect(records).toHaveLength(configs.length * BEFORE_STUCK.length);
     for (const record of records) {
-      const hostile = HOSTILE.find((candidate) => candidate.id === record.itemId)!;
       expect(record.score.taskSuccess, record.key).toBe(false);
       expect(record.score.failures.length, record.key).toBeGreaterThan(0);
+      if (OUTPUT_BOMBS.some((bomb) => bomb.id === record.itemId)) {
+        // the model's own output, cut before any parser read it, and the record says so
+        expect(
+          record.result.modelCalls.some((call) => call.outputCut),
+          record.key,
+        ).toBe(true);
+        continue;
+      }
+      const hostile = HOSTILE.find((candidate) => candidate.id === record.itemId)!;
       const calls = record.result.toolCalls.filter((call) => call.tool === hostile.tool && !call.blocked);
       // the parsers may refuse a 100 KB plan line (the model's mistake); every call that was made is explained
       if (hostile.id !== "hostile-parens") expect(calls.length, record.key).toBeGreaterThan(0);
@@ -285,7 +351,7 @@ describe("hostile tool calls through the default matrix", () => {
     // the hostile items first, then the stuck one (file order): wait until all but the stuck one are recorded
     for (;;) {
       const runs = existsSync(results) ? readdirSync(results) : [];
-      if (runs[0] && countLines(join(results, runs[0], RUN_FILES.records)) >= HOSTILE.length) break;
+      if (runs[0] && countLines(join(results, runs[0], RUN_FILES.records)) >= BEFORE_STUCK.length) break;
       if (child.exitCode !== null) throw new Error(`the run ended before the stuck tool: ${stderr}`);
       await sleep(20);
     }
@@ -301,11 +367,11 @@ describe("hostile tool calls through the default matrix", () => {
     const runId = dir.slice(dir.lastIndexOf("/") + 1);
     expect(stderr).toContain(`continue with: pnpm bench --resume ${runId}`);
     const records = strictRecordLines(dir);
-    expect(records.map((record) => record.itemId)).toEqual(HOSTILE.map((hostile) => hostile.id));
+    expect(records.map((record) => record.itemId)).toEqual(BEFORE_STUCK);
 
     // the resume runs only the task that was cut short
     const resumed = await runCli(["bench", "--resume", runId, "--json"], { ONSETLAB_RESULTS_DIR: results });
     expect(resumed.code, resumed.stderr).toBe(0);
-    expect(strictRecordLines(dir).map((record) => record.itemId)).toEqual([...HOSTILE, STUCK].map((h) => h.id));
+    expect(strictRecordLines(dir).map((record) => record.itemId)).toEqual([...BEFORE_STUCK, STUCK.id]);
   }, 240_000);
 });
