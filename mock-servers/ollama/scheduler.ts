@@ -40,15 +40,16 @@ export class Scheduler {
    */
   async load(key: string, loaded: boolean, signal: AbortSignal): Promise<number> {
     if (this.limits.coldStartMs <= 0) return 0;
+    // read before the load is started, so the request that starts it waits the whole cold start
+    const started = performance.now();
     let pending = this.loading.get(key);
     if (!pending) {
       if (loaded) return 0;
       // Shared by every request waiting for this load, so no one request's signal stops it.
       const never = new AbortController().signal;
-      pending = waitUntil(performance.now() + this.limits.coldStartMs, never).finally(() => this.loading.delete(key));
+      pending = waitUntil(started + this.limits.coldStartMs, never).finally(() => this.loading.delete(key));
       this.loading.set(key, pending);
     }
-    const started = performance.now();
     await Promise.race([pending, aborted(signal)]);
     return performance.now() - started;
   }
