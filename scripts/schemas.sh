@@ -19,4 +19,4 @@ generate() { # file type id
 generate src/bench/run/bench.ts RunManifest run.schema.json
 generate src/bench/run/bench.ts RunRecord record.schema.json
 generate src/bench/run/compare-configs.ts RunSummary summary.schema.json
-pnpm -s exec biome format --write docs/schemas >/dev/null
+pnpm -s exec biome format --write docs/schemas >/dev/null 2>&1

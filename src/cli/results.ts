@@ -1,6 +1,7 @@
 /**
  * `results list`: the runs under results/, newest first, with how far each got. `results merge RUN…`:
- * the shards of one matrix into one new run (src/bench/run/merge.ts).
+ * the shards of one matrix into one new run (src/bench/run/merge.ts). `results show` (results-show.ts);
+ * `results rm` and `results prune` (src/bench/run/remove.ts).
  */
 import { closeSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
@@ -8,7 +9,10 @@ import type { Command } from "commander";
 import type { RunManifest } from "../bench/run/bench.ts";
 import { readManifest } from "../bench/run/manifest.ts";
 import { mergeRuns } from "../bench/run/merge.ts";
+import { pruneRuns, removeRuns } from "../bench/run/remove.ts";
 import { listRunIds, RESULTS_DIR, RUN_FILES, runDir } from "../bench/run/store.ts";
+import { InputError } from "../errors.ts";
+import { showRun } from "./results-show.ts";
 import { compactTable } from "./table.ts";
 
 export interface RunListing {
@@ -87,7 +91,7 @@ export function countLines(file: string): number {
 }
 
 export function registerResultsCommands(program: Command): void {
-  const results = program.command("results").description("runs under results/: list them, merge shards");
+  const results = program.command("results").description("runs under results/: list, show, merge shards, remove");
   results
     .command("list")
     .description("every run, newest first: models, configurations, items, records done / planned, finished or not")
@@ -125,6 +129,44 @@ export function registerResultsCommands(program: Command): void {
         `merged ${runIds.length} runs → results/${runId}/: ${records} records` +
           `${duplicates > 0 ? ` (${duplicates} duplicates dropped)` : ""}, ${state}\n`,
       );
+    });
+  registerHousekeeping(results);
+}
+
+function registerHousekeeping(results: Command): void {
+  results
+    .command("show")
+    .description("a run's header (models, configurations, items, invalid counts); with --item, one record readably")
+    .argument("<run>", "run id under results/ (calibration/ID for a committed one)")
+    .option(
+      "--item <key>",
+      "the record with this key: query, route, tools, full prompts, outputs, plan, tool calls, score",
+    )
+    .option("--json", "print JSON: run.json, or with --item the record with every prompt spelled out")
+    .action((runId: string, flags: { item?: string; json?: boolean }) => {
+      process.stdout.write(showRun(runId, flags));
+    });
+  results
+    .command("rm")
+    .description("delete runs (never one under results/calibration/)")
+    .argument("<runs...>", "run ids under results/")
+    .action((runIds: string[]) => {
+      for (const dir of removeRuns(runIds)) process.stdout.write(`removed ${dir}\n`);
+    });
+  results
+    .command("prune")
+    .description("delete every run but the newest N (results/calibration/ is never touched)")
+    .requiredOption("--keep <n>", "how many of the newest runs to keep")
+    .option("--dry-run", "print what would be removed, remove nothing")
+    .action((flags: { keep: string; dryRun?: boolean }) => {
+      const keep = Number(flags.keep);
+      if (!Number.isInteger(keep) || keep < 0) {
+        throw new InputError("BAD_FLAG", `--keep ${flags.keep}: expected a whole number ≥ 0`);
+      }
+      const removed = pruneRuns(keep, { dryRun: flags.dryRun ?? false });
+      const verb = flags.dryRun ? "would remove" : "removed";
+      for (const runId of removed) process.stdout.write(`${verb} ${runId}\n`);
+      if (removed.length === 0) process.stdout.write(`nothing to remove: ${keep} or fewer runs\n`);
     });
 }
 

@@ -1,0 +1,62 @@
+/** `results show RUN [--item KEY] [--json]`: a run's header and, with --item, one record readably. */
+import { existsSync } from "node:fs";
+import { basename, join } from "node:path";
+import type { RunManifest, RunRecord } from "../bench/run/bench.ts";
+import type { RunSummary } from "../bench/run/compare-configs.ts";
+import { readManifest } from "../bench/run/manifest.ts";
+import { expandRecord, findRecord } from "../bench/run/record-view.ts";
+import { RUN_FILES, readJson, runDir } from "../bench/run/store.ts";
+import { countLines } from "./results.ts";
+import { formatTrace } from "./trace-print.ts";
+
+export interface ShowFlags {
+  item?: string;
+  json?: boolean;
+}
+
+export function showRun(runId: string, flags: ShowFlags): string {
+  const dir = runDir(runId);
+  const manifest = readManifest(dir);
+  if (flags.item) {
+    const record = expandRecord(findRecord(dir, runId, flags.item));
+    if (flags.json) return `${JSON.stringify(record, null, 2)}\n`;
+    return `${runHeader(runId, dir, manifest)}\n${recordText(record, manifest)}`;
+  }
+  if (flags.json) return `${JSON.stringify(manifest, null, 2)}\n`;
+  return runHeader(runId, dir, manifest);
+}
+
+function runHeader(runId: string, dir: string, manifest: RunManifest): string {
+  const label = manifest.simulated ? "SIMULATED" : manifest.standin ? "simulated (stand-in)" : "real models";
+  const lines = [
+    `run         ${runId} (${label})`,
+    `models      ${manifest.models.map((model) => model.name).join(", ")}`,
+    `configs     ${manifest.configs.join(", ")}`,
+    `items       ${manifest.dataset.items} (${manifest.dataset.files.map((file) => basename(file)).join(", ")})`,
+    existsSync(join(dir, RUN_FILES.records))
+      ? `records     ${countLines(join(dir, RUN_FILES.records))} of ${manifest.tasks}${manifest.finishedAt ? "" : " (incomplete)"}`
+      : `records     none kept (${RUN_FILES.records} is not in the folder), ${manifest.tasks} planned`,
+  ];
+  const summaryFile = join(dir, RUN_FILES.summary);
+  if (existsSync(summaryFile)) {
+    const summary = readJson<RunSummary>(summaryFile, "summary.json");
+    const invalid = summary.rows.flatMap((row) =>
+      Object.entries(row.invalid)
+        .filter(([, count]) => count > 0)
+        .map(([reason, count]) => `${row.model}/${row.config} ${reason} ${count}`),
+    );
+    lines.push(`invalid     ${invalid.length > 0 ? invalid.join(", ") : "none"}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+function recordText(record: RunRecord, manifest: RunManifest): string {
+  const model = manifest.models.find((entry) => entry.name === record.model);
+  return `key         ${record.key}\n${formatTrace(record.result, {
+    model: record.model,
+    configName: record.config,
+    simulated: model?.simulated ?? manifest.simulated,
+    verbose: true,
+    score: record.score,
+  })}`;
+}

@@ -1,0 +1,127 @@
+/**
+ * `results show`, `results rm` and `results prune` in process through the CLI program, on runs made in a
+ * results folder of the test's own.
+ */
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { modelCallRequest } from "../../src/agent/index.ts";
+import { runBench } from "../../src/bench/run/bench.ts";
+import { benchRequest, REPO_ROOT, strictRecordLines } from "../support/bench-run.ts";
+import { runInProcess } from "../support/cli-in-process.ts";
+
+// before any import reads it: the results folder of this test
+const { root, results } = await vi.hoisted(async () =>
+  (await import("../support/temp-results.ts")).useTempResults("onsetlab-results-cmd-"),
+);
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+async function makeRun(configs: string[], first: number): Promise<string> {
+  const { runId } = await runBench({ request: benchRequest({ configs, first }) });
+  return runId;
+}
+
+describe("results show", () => {
+  let runId = "";
+  beforeAll(async () => {
+    runId = await makeRun(["onsetlab", "jsonl"], 3);
+  });
+
+  it("prints the run's header: label, models, configurations, items, records, invalid counts", async () => {
+    const { code, stdout } = await runInProcess(["results", "show", runId]);
+    expect(code).toBe(0);
+    expect(stdout).toContain(`${runId} (SIMULATED)`);
+    expect(stdout).toMatch(/models\s+sim:slm-3b/);
+    expect(stdout).toMatch(/configs\s+onsetlab, jsonl/);
+    expect(stdout).toMatch(/records\s+6 of 6\n/);
+    expect(stdout).toMatch(/invalid\s+none/);
+  });
+
+  it("prints one record with every model call's full prompt, its output and the score", async () => {
+    const record = strictRecordLines(join(results, runId)).find(
+      (entry) => entry.config === "jsonl" && entry.result.modelCalls.length > 1,
+    )!;
+    const { code, stdout } = await runInProcess(["results", "show", runId, "--item", record.key]);
+    expect(code).toBe(0);
+    expect(stdout).toContain(record.result.query);
+    const calls = record.result.modelCalls;
+    const last = modelCallRequest(calls, calls.at(-1)!);
+    // the last turn's conversation holds the first turn's message, which the record only points at
+    for (const message of last.messages ?? []) {
+      for (const line of message.content.split("\n").filter((text) => text.trim() !== "")) {
+        expect(stdout).toContain(line);
+      }
+    }
+    expect(stdout).toMatch(/score\s+(✓|✗|!)/);
+  });
+
+  it("--json prints the record self-contained: no pointers, full requests, tool texts", async () => {
+    const records = strictRecordLines(join(results, runId));
+    const record = records.find((entry) => entry.result.modelCalls.some((call) => call.messagesFrom))!;
+    const { code, stdout } = await runInProcess(["results", "show", runId, "--item", record.key, "--json"]);
+    expect(code).toBe(0);
+    const shown = JSON.parse(stdout) as typeof record;
+    const calls = record.result.modelCalls;
+    shown.result.modelCalls.forEach((call, index) => {
+      expect(call.messagesFrom ?? call.promptFrom ?? call.toolsFrom).toBeUndefined();
+      const { prompt, messages, tools } = call;
+      expect({
+        ...(prompt === undefined ? {} : { prompt }),
+        ...(messages === undefined ? {} : { messages }),
+        ...(tools === undefined ? {} : { tools }),
+      }).toEqual(modelCallRequest(calls, calls[index]!));
+    });
+    for (const call of shown.result.toolCalls) expect(typeof call.text).toBe("string");
+  });
+
+  it("an unknown run or key: exit 2 with one line", async () => {
+    const run = await runInProcess(["results", "show", "no-such-run"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(run.stderr).toContain("no-such-run");
+    const item = await runInProcess(["results", "show", runId, "--item", "nope"]);
+    expect(item.code).toBe(2);
+    expect(item.stderr.trim().split("\n")).toHaveLength(1);
+    expect(item.stderr).toMatch(/--item nope: no record with this key.*keys look like/);
+  });
+});
+
+describe("results rm and prune", () => {
+  it("rm deletes the named runs, refuses a calibration run and an unknown one (deleting nothing)", async () => {
+    const a = await makeRun(["native"], 1);
+    const b = await makeRun(["native"], 1);
+    const calibrationId = readdirSync(join(REPO_ROOT, "results/calibration"))[0]!;
+    mkdirSync(join(results, "calibration"), { recursive: true });
+    cpSync(join(REPO_ROOT, "results/calibration", calibrationId), join(results, "calibration", calibrationId), {
+      recursive: true,
+    });
+    const refused = await runInProcess(["results", "rm", a, `calibration/${calibrationId}`]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("calibration run");
+    expect(existsSync(join(results, a))).toBe(true);
+    const unknown = await runInProcess(["results", "rm", a, "no-such-run"]);
+    expect(unknown.code).toBe(2);
+    expect(existsSync(join(results, a))).toBe(true);
+    const removed = await runInProcess(["results", "rm", a, b]);
+    expect(removed.code).toBe(0);
+    expect(removed.stdout).toContain(a);
+    expect(existsSync(join(results, a)) || existsSync(join(results, b))).toBe(false);
+    expect(existsSync(join(results, "calibration", calibrationId, "run.json"))).toBe(true);
+  });
+
+  it("prune --keep N keeps the newest N runs, leaves calibration alone; --dry-run removes nothing", async () => {
+    for (let made = 0; made < 2; made += 1) await makeRun(["native"], 1);
+    const before = (await runInProcess(["results", "list", "--json"])).stdout;
+    const runs = (JSON.parse(before) as { id: string }[]).map((run) => run.id);
+    expect(runs.length).toBeGreaterThanOrEqual(3);
+    const dry = await runInProcess(["results", "prune", "--keep", "1", "--dry-run"]);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout.trim().split("\n")).toEqual(runs.slice(1).map((id) => `would remove ${id}`));
+    expect(runs.every((id) => existsSync(join(results, id)))).toBe(true);
+    const pruned = await runInProcess(["results", "prune", "--keep", "1"]);
+    expect(pruned.stdout.trim().split("\n")).toEqual(runs.slice(1).map((id) => `removed ${id}`));
+    expect(readdirSync(results).sort()).toEqual([runs[0], "calibration"].sort());
+    const bad = await runInProcess(["results", "prune", "--keep", "-1"]);
+    expect(bad.code).toBe(2);
+  });
+});
