@@ -58,5 +58,6 @@ function recordText(record: RunRecord, manifest: RunManifest): string {
     simulated: model?.simulated ?? manifest.simulated,
     verbose: true,
     score: record.score,
+    topTools: record.result.tools.filtered.length,
   })}`;
 }
