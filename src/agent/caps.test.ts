@@ -106,4 +106,22 @@ describe("caps on what one model output may run", () => {
     const second = model.requestsFor("jsonl")[1];
     expect(second?.kind === "chat" && second.messages.at(-1)?.content).toContain(note);
   });
+
+  it("a native turn of 500 calls makes at most the cap and answers every dropped call", async () => {
+    const toolCalls = Array.from({ length: 500 }, (_, index) => ({ id: `c${index}`, name: "get_me", arguments: {} }));
+    const model = new ScriptedModel({ native: [{ toolCalls }, { text: "You are octo-dev." }] });
+    const result = await runAgent("Who am I?", {
+      config: { strategy: "native", limits: { nativeMaxCalls: 1000 } },
+      model,
+      tools: host,
+    });
+    expect(result.answer).toBe("You are octo-dev.");
+    expect(host.calls).toBe(MAX_CALLS_PER_TURN);
+    const note = `${500 - MAX_CALLS_PER_TURN} tool calls past the first ${MAX_CALLS_PER_TURN} of this turn: dropped, not made`;
+    expect(result.iterations.at(-1)?.note).toBe(note);
+    const second = model.requestsFor("native")[1];
+    const answered = second?.kind === "chat" ? second.messages.filter((message) => message.role === "tool") : [];
+    expect(answered).toHaveLength(500);
+    expect(answered.at(-1)?.content).toBe(note);
+  });
 });
