@@ -9,6 +9,12 @@ import type { ToolRunner } from "./tool-runner.ts";
 import type { ExecutedStep, PlanStep } from "./types.ts";
 import { groupIntoWaves, type WaveInput } from "./waves.ts";
 
+/**
+ * Tool calls of one query in flight at once. Independent steps of a wave run together, but a plan of
+ * hundreds of steps must not start hundreds of calls (each holds a connection's request and a listener).
+ */
+export const MAX_CALLS_IN_FLIGHT = 8;
+
 export interface StepOutcome extends ExecutedStep {
   /** What later steps' references read: the structured result, or the text. */
   value?: unknown;
@@ -38,7 +44,7 @@ export async function executePlan(input: ExecutionInput): Promise<ExecutionOutpu
   const byId = new Map(input.steps.map((step) => [step.id, step]));
   const done = new Map<string, StepOutcome>();
   for (const wave of waves) {
-    const results = await Promise.all(wave.map((id) => runStep(byId.get(id) as PlanStep, done, input)));
+    const results = await mapBounded(wave, MAX_CALLS_IN_FLIGHT, (id) => runStep(byId.get(id) as PlanStep, done, input));
     for (const outcome of results) done.set(outcome.id, outcome);
   }
   for (const id of cyclic) {
@@ -47,6 +53,20 @@ export async function executePlan(input: ExecutionInput): Promise<ExecutionOutpu
   }
   const outcomes = input.steps.map((step) => done.get(step.id) as StepOutcome);
   return { outcomes, waves, ok: outcomes.every((outcome) => outcome.status === "ok") };
+}
+
+/** `run` over `items` with at most `limit` pending at once, started in order; results in input order. */
+async function mapBounded<T, R>(items: readonly T[], limit: number, run: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await run(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
 }
 
 /**

@@ -9,7 +9,7 @@ import { cached } from "../memo.ts";
 import type { ChatMessage } from "../models/types.ts";
 import { parseLooseJson, stripFences } from "./loose-json.ts";
 import type { RunRecorder } from "./recorder.ts";
-import { observationText, type ToolRunner } from "./tool-runner.ts";
+import { capTurnCalls, observationText, type ToolRunner } from "./tool-runner.ts";
 import type { LoopIteration } from "./types.ts";
 
 export type JsonlEvent =
@@ -134,7 +134,8 @@ export async function runJsonlLoop(input: JsonlLoopInput): Promise<JsonlLoopOutp
     });
     messages.push({ role: "assistant", content: response.text });
     const parsed = parseJsonl(response.text);
-    const calls = parsed.events.filter((event) => event.type === "tool_call");
+    const turn = capTurnCalls(parsed.events.filter((event) => event.type === "tool_call"));
+    const calls = turn.kept;
     const final = parsed.events.find((event) => event.type === "final_answer");
     if (calls.length === 0) {
       if (final) {
@@ -165,6 +166,10 @@ export async function runJsonlLoop(input: JsonlLoopInput): Promise<JsonlLoopOutp
       const observation = observationText(record, input.observationChars, input.query);
       iterations.push({ index, action: call.name, input: call.arguments, observation, callSeqs: [record.seq] });
       observations.push(protocolLine({ type: "observation", name: call.name, ok: record.ok, content: observation }));
+    }
+    if (turn.note) {
+      (iterations.at(-1) as LoopIteration).note = turn.note;
+      observations.push(protocolLine({ type: "error", content: turn.note }));
     }
     messages.push({ role: "user", content: observations.join("\n") });
   }

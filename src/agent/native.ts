@@ -7,7 +7,7 @@ import type { ToolDefinition } from "../mcp/types.ts";
 import { cached } from "../memo.ts";
 import type { ChatMessage, ChatTool, NativeToolCall } from "../models/types.ts";
 import type { RunRecorder } from "./recorder.ts";
-import { observationText, type ToolRunner } from "./tool-runner.ts";
+import { capTurnCalls, observationText, type ToolRunner } from "./tool-runner.ts";
 import type { LoopIteration } from "./types.ts";
 
 export const NATIVE_SYSTEM_PROMPT = "You are a helpful assistant. Use the tools when they help. Answer briefly.";
@@ -55,7 +55,8 @@ export async function runNativeLoop(input: NativeLoopInput): Promise<NativeLoopO
     if (response.toolCalls.length === 0) return { iterations, final: response.text, limitReached: false };
     messages.push({ role: "assistant", content: response.text, toolCalls: response.toolCalls });
     let overLimit = false;
-    for (const call of response.toolCalls) {
+    const capped = capTurnCalls(response.toolCalls);
+    for (const call of capped.kept) {
       if (calls >= input.maxCalls) {
         answerCall(messages, call, "not executed: tool call limit reached");
         overLimit = true;
@@ -72,6 +73,11 @@ export async function runNativeLoop(input: NativeLoopInput): Promise<NativeLoopO
       const observation = observationText(record, input.observationChars, input.query);
       iterations.push({ index: turn, action: call.name, input: call.arguments, observation, callSeqs: [record.seq] });
       answerCall(messages, call, observation);
+    }
+    if (capped.note) {
+      for (const call of response.toolCalls.slice(capped.kept.length)) answerCall(messages, call, capped.note);
+      const last = iterations.at(-1);
+      if (last?.index === turn) last.note = capped.note;
     }
     if (overLimit) {
       return { iterations, final: await finalWithoutTools(input, messages), limitReached: true };

@@ -17,6 +17,13 @@ const STEP_HEADER = /#E(\d+)\s*(?:=|:(?!\/))/g;
 // inside a long word was quadratic.
 const CALL_START = /(?<![\w.-])[\d.-]*([A-Za-z_][\w.-]*)\s*\(/g;
 
+/**
+ * Steps one plan may run, counted after duplicates are dropped. The planner's token budget fits about ten
+ * real steps and the largest gold plan has five; a model that writes thousands has gone astray, and its
+ * extra steps are simply not run (noted, not a parse failure).
+ */
+export const MAX_PLAN_STEPS = 16;
+
 interface RawStep {
   index: number;
   tool: string;
@@ -42,8 +49,11 @@ export function parsePlan(
     if (raws.length > 0) notes.push("no #En headers: numbered the tool calls in order");
   }
   const numbered = renumberCollisions(raws, notes);
-  const steps = removeDuplicates(
-    numbered.map(({ id, raw }) => toStep(id, raw, tools, notes, validation)),
+  const steps = capSteps(
+    removeDuplicates(
+      numbered.map(({ id, raw }) => toStep(id, raw, tools, notes, validation)),
+      notes,
+    ),
     notes,
   );
   const ids = new Set(steps.map((step) => step.id));
@@ -223,6 +233,15 @@ function removeDuplicates(steps: PlanStep[], notes: string[]): PlanStep[] {
     kept.push(step);
   }
   return kept;
+}
+
+function capSteps(steps: PlanStep[], notes: string[]): PlanStep[] {
+  if (steps.length <= MAX_PLAN_STEPS) return steps;
+  const first = steps[MAX_PLAN_STEPS] as PlanStep;
+  notes.push(
+    `${steps.length - MAX_PLAN_STEPS} steps past the first ${MAX_PLAN_STEPS} (from ${first.id}): dropped, not run`,
+  );
+  return steps.slice(0, MAX_PLAN_STEPS);
 }
 
 function validateReferences(step: PlanStep, ids: ReadonlySet<string>): PlanStep {

@@ -122,16 +122,49 @@ export class ToolRunner {
   /** The ToolHost promises never to throw; if one does anyway, the call still ends as a failed result. */
   private async invoke(tool: string, args: Record<string, unknown>): Promise<ToolCallResult> {
     const { host, recorder, timeoutMs } = this.options;
+    const call = callSignal(recorder.signal);
     try {
-      return await host.callTool(tool, args, { signal: recorder.signal, timeoutMs });
+      return await host.callTool(tool, args, { signal: call.signal, timeoutMs });
     } catch (error) {
       const message = `tool host threw: ${describe(error)}`;
       return { ok: false, text: message, error: { kind: "permanent", message }, attempts: [], durationMs: 0 };
+    } finally {
+      call.release();
     }
   }
 }
 
-/** What a loop protocol feeds back to the model for a call: the result, or the error flagged, capped. */
+/** Tool calls one jsonl or native turn may make; the largest gold item needs five in all. */
+export const MAX_CALLS_PER_TURN = 16;
+
+/** The calls of one turn that are made, and the note for those dropped past the cap (if any). */
+export function capTurnCalls<T>(calls: readonly T[]): { kept: T[]; dropped: number; note?: string } {
+  const dropped = Math.max(0, calls.length - MAX_CALLS_PER_TURN);
+  const kept = calls.slice(0, MAX_CALLS_PER_TURN);
+  if (dropped === 0) return { kept, dropped };
+  return {
+    kept,
+    dropped,
+    note: `${dropped} tool calls past the first ${MAX_CALLS_PER_TURN} of this turn: dropped, not made`,
+  };
+}
+
+/**
+ * A signal of one call's own, aborted with the query's. Hosts (the MCP SDK among them) add an abort
+ * listener per call and never remove it; on the query's signal those pile up (MaxListenersExceededWarning).
+ * Here they land on a signal dropped with the call, and the one forwarding listener is removed at its end.
+ */
+function callSignal(query: AbortSignal): { signal: AbortSignal; release: () => void } {
+  const controller = new AbortController();
+  if (query.aborted) {
+    controller.abort(query.reason);
+    return { signal: controller.signal, release: () => {} };
+  }
+  const forward = () => controller.abort(query.reason);
+  query.addEventListener("abort", forward, { once: true });
+  return { signal: controller.signal, release: () => query.removeEventListener("abort", forward) };
+}
+
 /** What a loop feeds back to the model: the result rendered for the question, or the error. */
 export function observationText(
   record: Pick<ToolCallRecord, "ok" | "text" | "data">,

@@ -392,6 +392,8 @@ export interface LoopIteration {
   parseError?: string;
   /** ToolCallRecord.seq of the call made in this turn. */
   callSeqs?: number[];
+  /** On a turn's last call: the calls past MAX_CALLS_PER_TURN that were dropped, not made. */
+  note?: string;
 }
 
 /** Where a run ended up in error. `aborted` covers the caller's signal and the total time limit. */

@@ -204,6 +204,7 @@ function iterationText(iteration: AgentResult["iterations"][number], clip: (text
   if (iteration.parseError) parts.push(`unreadable: ${iteration.parseError}`);
   if (iteration.final !== undefined) parts.push(`final: ${clip(JSON.stringify(iteration.final))}`);
   if (iteration.observation !== undefined) parts.push(`→ ${clip(iteration.observation)}`);
+  if (iteration.note) parts.push(`(${iteration.note})`);
   return parts.join(" ");
 }
 
