@@ -71,18 +71,9 @@ export type ArgVerdict =
 
 const VALID: ArgVerdict = { valid: true };
 
-/** A failing verdict; the message may be given as a function, built only if someone reads it. */
+/** A failing verdict; the message may be given as a function. */
 function invalid(errorType: ArgErrorType, describe: string | (() => string)): ArgVerdict {
-  if (typeof describe === "string") return { valid: false, errorType, error: describe };
-  let message: string | undefined;
-  return {
-    valid: false,
-    errorType,
-    get error() {
-      message ??= describe();
-      return message;
-    },
-  };
+  return { valid: false, errorType, error: typeof describe === "string" ? describe : describe() };
 }
 
 /** The kind a declared type asks for; `undefined` = no type check. */
