@@ -77,7 +77,7 @@ interface Detail {
 }
 
 /** A record's ordered fields, plain and with maps spliced in (list elements). */
-type OrderedFields = WeakMap<Record<string, unknown>, { plain?: [string, unknown][]; spliced?: [string, unknown][] }>;
+type OrderedFields = Map<Record<string, unknown>, { plain?: [string, unknown][]; spliced?: [string, unknown][] }>;
 
 const ALL = Number.POSITIVE_INFINITY;
 const LEVELS: readonly Detail[] = [
@@ -100,7 +100,7 @@ export function renderResult(value: unknown, budget: number, question?: string):
   const data = unwrapText(typeof value === "string" ? parseJson(value) : value);
   const focus = question === undefined ? undefined : new Set(contentWords(question));
   if (typeof data === "string") return clip(tidyText(data), budget, focus);
-  const ordered: OrderedFields = new WeakMap();
+  const ordered: OrderedFields = new Map();
   for (const level of LEVELS) {
     const text = render(data, { ...level, focus, ordered });
     if (text.length <= budget) return text;

@@ -5,7 +5,6 @@
  */
 
 import type { ToolDefinition } from "../mcp/types.ts";
-import { BoundedCache, cached } from "../memo.ts";
 import { contentWords, splitName, splitWords, stem } from "./text.ts";
 import { isBuiltin } from "./tool-schema.ts";
 import type { Builtins, ToolScore } from "./types.ts";
@@ -67,15 +66,12 @@ interface ToolWords {
   description: Set<string>;
 }
 
-/** A tool's words do not change during a run; every query is scored against the same ~100 tools. */
-const toolWords = new WeakMap<ToolDefinition, ToolWords>();
-
 function wordsOf(tool: ToolDefinition): ToolWords {
-  return cached(toolWords, tool, () => ({
+  return {
     name: new Set(splitName(tool.name).map(stem)),
     flatName: tool.name.toLowerCase(),
     description: new Set(contentWords(tool.description)),
-  }));
+  };
 }
 
 export function scoreTool(tool: ToolDefinition, terms: ReadonlySet<string>): number {
@@ -91,26 +87,6 @@ export function scoreTool(tool: ToolDefinition, terms: ReadonlySet<string>): num
 
 /** Every tool's score, best first; ties keep the connection order. */
 export function rankTools(query: string, tools: readonly ToolDefinition[]): ToolScore[] {
-  // the router asks twice and the filter once per query, and every configuration asks again
-  const seen = rankings.get(query, () => []);
-  let ranking = seen.find((entry) => sameTools(entry.tools, tools));
-  if (!ranking) {
-    ranking = { tools: [...tools], scores: scoreAll(query, tools) };
-    if (seen.length >= RANKINGS_PER_QUERY) seen.shift();
-    seen.push(ranking);
-  }
-  return ranking.scores.map((entry) => ({ ...entry }));
-}
-
-/** Rankings by query, each for the tool list it was made from (the same tool objects, in the same order). */
-const rankings = new BoundedCache<string, { tools: readonly ToolDefinition[]; scores: readonly ToolScore[] }[]>(1024);
-const RANKINGS_PER_QUERY = 2;
-
-function sameTools(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): boolean {
-  return a.length === b.length && a.every((tool, index) => tool === b[index]);
-}
-
-function scoreAll(query: string, tools: readonly ToolDefinition[]): ToolScore[] {
   const terms = queryTerms(query);
   return tools
     .map((tool, index) => ({ name: tool.name, score: scoreTool(tool, terms), index }))

@@ -5,7 +5,6 @@
  */
 
 import type { ToolDefinition } from "../mcp/types.ts";
-import { cached } from "../memo.ts";
 import type { ChatMessage } from "../models/types.ts";
 import { parseLooseJson, stripFences } from "./loose-json.ts";
 import type { RunRecorder } from "./recorder.ts";
@@ -22,17 +21,7 @@ export interface ParsedJsonl {
   errors: string[];
 }
 
-/**
- * Built once per tool list (a host lists the same array while its tools stay the same): with every tool on
- * every query this prompt is ~100 KB, and the same string also spares a reader's hashing of it.
- */
-const jsonlPrompts = new WeakMap<readonly ToolDefinition[], string>();
-
 export function buildJsonlSystemPrompt(tools: readonly ToolDefinition[]): string {
-  return cached(jsonlPrompts, tools, () => jsonlPromptText(tools));
-}
-
-function jsonlPromptText(tools: readonly ToolDefinition[]): string {
   return [
     "You can call tools to answer the user. Reply with JSON objects, one per line, and nothing else.",
     'To call a tool: {"type":"tool_call","name":"<tool name>","arguments":{...}}',
@@ -44,13 +33,8 @@ function jsonlPromptText(tools: readonly ToolDefinition[]): string {
   ].join("\n");
 }
 
-/** A tool's line does not change during a run; the jsonl prompt lists every tool on every query. */
-const jsonlToolLines = new WeakMap<ToolDefinition, string>();
-
 function jsonlToolLine(tool: ToolDefinition): string {
-  return cached(jsonlToolLines, tool, () =>
-    JSON.stringify({ name: tool.name, description: tool.description, parameters: tool.inputSchema }),
-  );
+  return JSON.stringify({ name: tool.name, description: tool.description, parameters: tool.inputSchema });
 }
 
 /** Reads every protocol object in a reply; prose, fences and broken JSON are tolerated. Never throws. */

@@ -4,7 +4,6 @@
  */
 
 import type { ToolDefinition } from "../mcp/types.ts";
-import { cached } from "../memo.ts";
 import type { ChatMessage, ChatTool, NativeToolCall } from "../models/types.ts";
 import type { RunRecorder } from "./recorder.ts";
 import { capTurnCalls, observationText, type ToolRunner } from "./tool-runner.ts";
@@ -28,13 +27,8 @@ export interface NativeLoopOutput {
   limitReached: boolean;
 }
 
-/** The same connected tool is offered on every turn of every query: one ChatTool object each. */
-const chatTools = new WeakMap<ToolDefinition, ChatTool>();
-
 export function toChatTools(tools: readonly ToolDefinition[]): ChatTool[] {
-  return tools.map((tool) =>
-    cached(chatTools, tool, () => ({ name: tool.name, description: tool.description, parameters: tool.inputSchema })),
-  );
+  return tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.inputSchema }));
 }
 
 export async function runNativeLoop(input: NativeLoopInput): Promise<NativeLoopOutput> {

@@ -1,7 +1,6 @@
 /** Reading a tool's input schema: its parameters, required ones, and the one-line form prompts list. */
 
 import type { JsonSchema, ToolDefinition } from "../mcp/types.ts";
-import { cached } from "../memo.ts";
 import { truncate } from "./text.ts";
 
 export function toolProperties(tool: ToolDefinition): Record<string, JsonSchema> {
@@ -27,18 +26,8 @@ export function isBuiltin(tool: ToolDefinition): boolean {
   return tool.server === BUILTIN_SERVER;
 }
 
-/** Name lookups in a host's whole tool list (the same array all run long): every call, check and rescue asks. */
-const toolsByName = new WeakMap<readonly ToolDefinition[], ReadonlyMap<string, ToolDefinition>>();
-/** Below this size a scan is cheaper than building a map for a list that may be asked once. */
-const SCAN_LIMIT = 16;
-
 export function findTool(tools: readonly ToolDefinition[], name: string): ToolDefinition | undefined {
-  if (tools.length < SCAN_LIMIT) return tools.find((tool) => tool.name === name);
-  return cached(
-    toolsByName,
-    tools,
-    () => new Map(tools.map((tool): [string, ToolDefinition] => [tool.name, tool]).reverse()),
-  ).get(name);
+  return tools.find((tool) => tool.name === name);
 }
 
 /** Concrete example values by parameter name: a small model copies the shape of what it is shown. */
@@ -111,18 +100,11 @@ export function formatArgument(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
-/** A tool's line does not change during a run; every planner prompt repeats it. */
-const toolLines = new WeakMap<ToolDefinition, string>();
-
 /**
  * `name(param="example", …) - description`: required parameters only, enums inline as alternatives
  * (`method="create"|"update"`), the description cut to its first sentence.
  */
 export function describeTool(tool: ToolDefinition): string {
-  return cached(toolLines, tool, () => toolLine(tool));
-}
-
-function toolLine(tool: ToolDefinition): string {
   const properties = toolProperties(tool);
   const params = requiredParams(tool).map((name) => {
     const schema = properties[name] ?? {};
@@ -141,16 +123,13 @@ function toolLine(tool: ToolDefinition): string {
  * description's first 80 characters.
  */
 export function describeToolAbstract(tool: ToolDefinition): string {
-  return cached(abstractLines, tool, () => {
-    const properties = toolProperties(tool);
-    const params = requiredParams(tool).map((name) => `${name}=${placeholder(properties[name] ?? {})}`);
-    const flat = tool.description.replace(/\s+/g, " ").trim();
-    const description = flat.length > 80 ? `${flat.slice(0, 80)}...` : flat;
-    return `${tool.name}(${params.join(", ")})${description ? ` - ${description}` : ""}`;
-  });
+  const properties = toolProperties(tool);
+  const params = requiredParams(tool).map((name) => `${name}=${placeholder(properties[name] ?? {})}`);
+  const flat = tool.description.replace(/\s+/g, " ").trim();
+  const description = flat.length > 80 ? `${flat.slice(0, 80)}...` : flat;
+  return `${tool.name}(${params.join(", ")})${description ? ` - ${description}` : ""}`;
 }
 
-const abstractLines = new WeakMap<ToolDefinition, string>();
 const PLACEHOLDERS: Record<string, string> = {
   number: "N",
   integer: "N",

@@ -13,7 +13,6 @@
  */
 
 import type { ToolDefinition } from "../mcp/types.ts";
-import { cached } from "../memo.ts";
 import { canonicalJson } from "../models/json.ts";
 import { splitName, truncate } from "./text.ts";
 import { isBuiltin } from "./tool-schema.ts";
@@ -41,12 +40,6 @@ function isOnsetlabWriteTool(tool: ToolDefinition): boolean {
 
 type GuardRule = Exclude<WriteGuardMode, "off">;
 
-/** A host lists the same array while its tools stay the same: its write tools are found once, not per query. */
-const writeToolNames: Record<GuardRule, WeakMap<readonly ToolDefinition[], ReadonlySet<string>>> = {
-  per_call: new WeakMap(),
-  per_tool: new WeakMap(),
-};
-
 /** Characters of the first result a blocked `per_tool` call is given back. */
 const CACHED_RESULT_CHARS = 500;
 
@@ -60,7 +53,7 @@ export class WriteGuard {
     readonly rule: GuardRule = "per_call",
   ) {
     const test = rule === "per_tool" ? isOnsetlabWriteTool : isWriteTool;
-    this.writeTools = cached(writeToolNames[rule], tools, () => new Set(tools.filter(test).map((tool) => tool.name)));
+    this.writeTools = new Set(tools.filter(test).map((tool) => tool.name));
   }
 
   /** The earlier success that blocks this call (same call, or with `per_tool` the same tool), if any. */

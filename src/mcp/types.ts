@@ -69,7 +69,7 @@ export interface CallOptions {
 
 /** The agent's view of the connected servers. Implemented by the client pool (and by test doubles). */
 export interface ToolHost {
-  /** The same array for as long as the tools do not change (prompts built from it are cached by it). */
+  /** The connected tools, in connection order. */
   listTools(): readonly ToolDefinition[];
   callTool(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<ToolCallResult>;
 }

@@ -71,18 +71,9 @@ export type ArgVerdict =
 
 const VALID: ArgVerdict = { valid: true };
 
-/** A failing verdict; the message may be given as a function, built only if someone reads it. */
+/** A failing verdict; the message may be given as a function. */
 function invalid(errorType: ArgErrorType, describe: string | (() => string)): ArgVerdict {
-  if (typeof describe === "string") return { valid: false, errorType, error: describe };
-  let message: string | undefined;
-  return {
-    valid: false,
-    errorType,
-    get error() {
-      message ??= describe();
-      return message;
-    },
-  };
+  return { valid: false, errorType, error: typeof describe === "string" ? describe : describe() };
 }
 
 /** The kind a declared type asks for; `undefined` = no type check. */
@@ -177,24 +168,18 @@ export class ArgMatchSpecError extends InputError {
   }
 }
 
-const extensionCache = new WeakMap<PyValue, Extension | null>();
-
 function extensionOf(v: PyValue): Extension | null {
   if (v.kind !== "dict" || v.entries.length !== 1) return null;
-  const cached = extensionCache.get(v);
-  if (cached !== undefined) return cached;
   const [key, val] = v.entries[0]!;
-  let ext: Extension | null = null;
-  if (key.kind === "str" && key.value === "any" && val.kind === "bool" && val.value) ext = { kind: "any" };
+  if (key.kind === "str" && key.value === "any" && val.kind === "bool" && val.value) return { kind: "any" };
   if (key.kind === "str" && key.value === "regex" && val.kind === "str") {
     try {
-      ext = { kind: "regex", re: datasetRegex(val.value) };
+      return { kind: "regex", re: datasetRegex(val.value) };
     } catch (cause) {
       throw new ArgMatchSpecError(`invalid regex in acceptable value: ${val.value}`, { cause });
     }
   }
-  extensionCache.set(v, ext);
-  return ext;
+  return null;
 }
 
 function matchesExtension(ext: Extension, value: PyValue): boolean {
@@ -259,20 +244,6 @@ function checkType(
   return { verdict: invalid("type_error:simple", describe), isVariable };
 }
 
-// Acceptable values are long-lived and checked again and again: normalise each once. A model's values
-// are seen once; caching them too would only fill the WeakMap (and make garbage collection slower).
-const normalizedCache = new WeakMap<PyValue, PyValue>();
-
-function normalizedAnswer(v: PyValue): PyValue {
-  if (v.kind !== "str") return v;
-  let norm = normalizedCache.get(v);
-  if (norm === undefined) {
-    norm = py.str(normalizeString(v.value));
-    normalizedCache.set(v, norm);
-  }
-  return norm;
-}
-
 function normalizedValue(v: PyValue): PyValue {
   return v.kind === "str" ? py.str(normalizeString(v.value)) : v;
 }
@@ -280,7 +251,7 @@ function normalizedValue(v: PyValue): PyValue {
 function checkString(param: string, value: string, acceptable: readonly PyValue[]): ArgVerdict {
   const norm = normalizeString(value);
   for (const a of acceptable) {
-    const n = normalizedAnswer(a);
+    const n = normalizedValue(a);
     if (n.kind === "str" && n.value === norm) return VALID;
   }
   return invalid(
@@ -301,9 +272,9 @@ function checkList(param: string, value: PyValue & { items: readonly PyValue[] }
   const model = value.items.map(normalizedValue);
   for (const a of acceptable) {
     const items = alternativeAsList(a);
-    // A string alternative is split into fresh one-character values: nothing to cache.
-    const normalized = a.kind === "str" ? normalizedValue : normalizedAnswer;
-    if (items?.length === model.length && items.every((item, i) => pyEquals(model[i]!, normalized(item)))) return VALID;
+    if (items?.length === model.length && items.every((item, i) => pyEquals(model[i]!, normalizedValue(item)))) {
+      return VALID;
+    }
   }
   return invalid(
     "value_error:list/tuple",
@@ -327,7 +298,7 @@ function checkDictAgainst(model: PyValue, answer: PyValue): ArgVerdict {
       verdict = invalid("value_error:dict_key", () => `Unexpected dict key parameter: ${pyRepr(key)}.`);
       break;
     }
-    const alts = alternatives(expected).map(normalizedAnswer);
+    const alts = alternatives(expected).map(normalizedValue);
     const norm = normalizedValue(val);
     if (!alts.some((a) => pyEquals(norm, a) || matchesAnyExtension(a, val))) {
       verdict = invalid(
@@ -499,10 +470,6 @@ class CallVerdicts {
  * The bench's entry point: plain JSON arguments against the project dataset's expected `args`
  * (per parameter: a value, or a list of acceptable values; `""` = may be omitted; `{"regex"}`,
  * `{"any": true}`), with the tool's JSON Schema `inputSchema` when known. Json mode.
- *
- * `expected` and `inputSchema` are read as immutable: their converted forms are cached per object,
- * so a dataset item and a tool definition scored over many runs are converted once (and the
- * matcher's per-value normalisation caches, keyed by those values, keep hitting).
  */
 export function matchJsonArgs(
   args: Readonly<Record<string, unknown>>,
@@ -510,27 +477,7 @@ export function matchJsonArgs(
   inputSchema?: unknown,
 ): CallArgsVerdict {
   const given = new Map(Object.entries(args).map(([k, v]) => [k, fromJson(v)] as const));
-  return checkCallArgs(given, cachedExpectedArgs(expected), cachedCallSchema(inputSchema), "json");
-}
-
-const expectedArgsCache = new WeakMap<object, ExpectedArgs>();
-const callSchemaCache = new WeakMap<object, CallSchema | undefined>();
-
-/** `expectedArgsFromJson`, converted once per `expected` object. */
-export function cachedExpectedArgs(expected: Readonly<Record<string, unknown>>): ExpectedArgs {
-  let converted = expectedArgsCache.get(expected);
-  if (!converted) {
-    converted = expectedArgsFromJson(expected);
-    expectedArgsCache.set(expected, converted);
-  }
-  return converted;
-}
-
-/** `callSchemaOf`, converted once per `inputSchema` object. */
-export function cachedCallSchema(inputSchema: unknown): CallSchema | undefined {
-  if (!isRecord(inputSchema)) return undefined;
-  if (!callSchemaCache.has(inputSchema)) callSchemaCache.set(inputSchema, callSchemaOf(inputSchema));
-  return callSchemaCache.get(inputSchema);
+  return checkCallArgs(given, expectedArgsFromJson(expected), callSchemaOf(inputSchema), "json");
 }
 
 function isRecord(x: unknown): x is Record<string, unknown> {

@@ -6,7 +6,7 @@
 
 import { fromJson, type PyValue } from "../../python/value.ts";
 import type { ExpectedCall } from "../dataset/types.ts";
-import { type ArgVerdict, cachedExpectedArgs, checkArgValue, type ExpectedArgs } from "./arg-match.ts";
+import { type ArgVerdict, checkArgValue, type ExpectedArgs, expectedArgsFromJson } from "./arg-match.ts";
 import type { PlanTextStep } from "./plan-text.ts";
 import type { ToolCatalog } from "./tool-catalog.ts";
 
@@ -60,7 +60,7 @@ export function judgedValues(
 ): Map<string, ArgVerdict> {
   const verdicts = new Map<string, ArgVerdict>();
   const properties = catalog.callSchema(gold.tool)?.properties;
-  for (const [param, acceptable] of cachedExpectedArgs(gold.args)) {
+  for (const [param, acceptable] of expectedArgsFromJson(gold.args)) {
     const key = keyFor(target, param);
     if (key === undefined || skip(param) || target.step.unreadable.includes(key)) continue;
     const value = target.args[key];
@@ -76,7 +76,7 @@ export function judgedValues(
  * call's tool does not take.
  */
 export function goldFit(target: StepArgs, gold: ExpectedCall, catalog: ToolCatalog): number {
-  const expected = cachedExpectedArgs(gold.args);
+  const expected = expectedArgsFromJson(gold.args);
   let right = 0;
   for (const verdict of judgedValues(target, gold, catalog, (param) => omittable(expected, param)).values()) {
     if (verdict.valid) right++;
@@ -86,7 +86,7 @@ export function goldFit(target: StepArgs, gold: ExpectedCall, catalog: ToolCatal
 
 /** How many parameters the gold call requires (no `""` among their alternatives) the step leaves out or empty. */
 export function lackedParams(target: StepArgs, gold: ExpectedCall): number {
-  const expected = cachedExpectedArgs(gold.args);
+  const expected = expectedArgsFromJson(gold.args);
   return [...expected.keys()].filter((param) => {
     if (omittable(expected, param)) return false;
     const key = keyFor(target, param);

@@ -43,7 +43,7 @@
 import { canonicalJson } from "../../models/json.ts";
 import type { DatasetItem, ExpectedCall } from "../dataset/types.ts";
 import { abstentionForbids } from "./abstention.ts";
-import { cachedExpectedArgs } from "./arg-match.ts";
+import { expectedArgsFromJson } from "./arg-match.ts";
 import { pairStepsWithGold } from "./plan-gold-pairing.ts";
 import {
   isEmpty,
@@ -180,7 +180,7 @@ function argumentErrors(target: StepArgs, gold: ExpectedCall | null, catalog: To
 
   if (!step.incomplete) {
     const mustHave = new Set(catalog.required(step.tool));
-    for (const [param, acceptable] of gold ? cachedExpectedArgs(gold.args) : []) {
+    for (const [param, acceptable] of gold ? expectedArgsFromJson(gold.args) : []) {
       if (!acceptable.some(isOmitMarker)) mustHave.add(param);
     }
     const missing = [...mustHave].filter((param) => {

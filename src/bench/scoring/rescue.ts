@@ -2,7 +2,7 @@
 
 import { fromJson } from "../../python/value.ts";
 import type { DatasetItem } from "../dataset/types.ts";
-import { cachedExpectedArgs, checkArgValue } from "./arg-match.ts";
+import { checkArgValue, expectedArgsFromJson } from "./arg-match.ts";
 import type { RescueScore, WrongInjection } from "./score-types.ts";
 import type { ToolCatalog } from "./tool-catalog.ts";
 import type { RescueView, TraceView } from "./types.ts";
@@ -63,7 +63,7 @@ function judgeInjection(
   const schema = catalog.callSchema(injection.tool)?.properties?.[injection.param];
   const value = fromJson(injection.value);
   const accepted = candidates.some((call) => {
-    const acceptable = cachedExpectedArgs(call.args).get(injection.param) ?? [];
+    const acceptable = expectedArgsFromJson(call.args).get(injection.param) ?? [];
     return checkArgValue(injection.param, value, acceptable, schema, "json").valid;
   });
   return accepted ? "right" : "wrong";

@@ -36,14 +36,6 @@ export function scoreState(
   return { checks, ok: checks.every((check) => check.ok) };
 }
 
-/** Keys per spec object: an item's specs (and the runner's outcomes name the same objects) are read as immutable. */
-const specKeys = new WeakMap<StateCheckSpec, string>();
-
 function specKey(spec: StateCheckSpec): string {
-  let key = specKeys.get(spec);
-  if (key === undefined) {
-    key = canonicalJson({ server: spec.server, expect: spec.expect, args: spec.args, negate: spec.negate === true });
-    specKeys.set(spec, key);
-  }
-  return key;
+  return canonicalJson({ server: spec.server, expect: spec.expect, args: spec.args, negate: spec.negate === true });
 }

@@ -1,6 +1,6 @@
 /** The tool definitions as the scorer uses them: lookup by name, schemas, and which tools write. */
 
-import { type CallSchema, cachedCallSchema } from "./arg-match.ts";
+import { type CallSchema, callSchemaOf } from "./arg-match.ts";
 import type { ToolView } from "./types.ts";
 
 const NO_PARAMS = { declared: [], required: [] } as const;
@@ -25,7 +25,7 @@ export class ToolCatalog {
 
   /** The schema as the argument matcher reads it (converted once per schema object). */
   callSchema(name: string): CallSchema | undefined {
-    return cachedCallSchema(this.inputSchema(name));
+    return callSchemaOf(this.inputSchema(name));
   }
 
   /** Declared parameter names; empty when the schema lists none. */
