@@ -4,6 +4,7 @@
  */
 import type { RunSummary } from "../bench/run/compare-configs.ts";
 import { customMetrics, invalidTotal, type Rate, type SummaryRow } from "../bench/scoring/index.ts";
+import { NOT_APPLICABLE, numberText, percentText } from "../report/format.ts";
 import { invalidWarnings } from "../report/invalid.ts";
 import { compactTable } from "./table.ts";
 
@@ -14,14 +15,14 @@ const LEGEND = [
   "inv: invalid items (context overflow, output cut, server error), left out of every rate",
 ];
 
-const pct = (rate: Rate) => (rate.value === null ? "–" : `${(rate.value * 100).toFixed(1)}%`);
+const pct = (rate: Rate) => percentText(rate.value);
+/** The interval in whole percent, to leave room for the rest (the reports keep one decimal). */
 const ci = (rate: Rate) =>
   rate.lo === null || rate.hi === null ? "" : ` [${(rate.lo * 100).toFixed(0)}–${(rate.hi * 100).toFixed(0)}]`;
-const num = (value: number | null | undefined, digits = 1) =>
-  value === null || value === undefined ? "–" : value.toFixed(digits);
+const num = (value: number | null | undefined, digits = 1) => numberText(value ?? null, digits);
 /** Whole percent: the secondary rates, to leave room for the rest (the reports keep one decimal). */
-const whole = (rate: Rate) => (rate.value === null ? "–" : `${Math.round(rate.value * 100)}%`);
-const counts = (rate: Rate) => (rate.n === 0 ? "–" : `${rate.k}/${rate.n}`);
+const whole = (rate: Rate) => (rate.value === null ? NOT_APPLICABLE : `${Math.round(rate.value * 100)}%`);
+const counts = (rate: Rate) => (rate.n === 0 ? NOT_APPLICABLE : `${rate.k}/${rate.n}`);
 
 export function renderSummaryTable(summary: RunSummary): string {
   const label = summary.simulated
@@ -68,7 +69,7 @@ export function renderSummaryTable(summary: RunSummary): string {
         counts(row.rescueRate),
         num(row.callsPerItem),
         whole(row.goldVisible),
-        ...custom.map((metric) => (row.custom[metric.name] ? whole(row.custom[metric.name]!) : "–")),
+        ...custom.map((metric) => (row.custom[metric.name] ? whole(row.custom[metric.name]!) : NOT_APPLICABLE)),
         ...(withRepeats ? repeatCells(row) : []),
         `${num(row.p50Ms?.value, 0)}/${num(row.p95Ms?.value, 0)}`,
       ]);

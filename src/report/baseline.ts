@@ -123,6 +123,15 @@ const validateBaseline = new Ajv({ allErrors: true }).compile({
   },
 });
 
+/** A baseline file's JSON, unchecked; a file that is not JSON is bad input naming it. */
+function parseBaselineJson(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, "utf8"));
+  } catch (cause) {
+    throw new BaselineError("BASELINE_INVALID", `${file}: not valid JSON (${(cause as Error).message})`, { cause });
+  }
+}
+
 /** Reads and checks a baseline; a missing or malformed file is bad input naming the file and key. */
 export function readBaseline(file: string): Baseline {
   if (!existsSync(file)) {
@@ -131,12 +140,7 @@ export function readBaseline(file: string): Baseline {
       `--baseline ${file}: no such file; create it from a run with \`pnpm gate --baseline ${file} --run RUN_ID --update\``,
     );
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(file, "utf8"));
-  } catch (cause) {
-    throw new BaselineError("BASELINE_INVALID", `${file}: not valid JSON (${(cause as Error).message})`, { cause });
-  }
+  const parsed = parseBaselineJson(file);
   if (!validateBaseline(parsed)) {
     const errors = (validateBaseline.errors ?? []).map((error) => {
       const allowed =
@@ -157,12 +161,7 @@ export function readBaseline(file: string): Baseline {
  */
 export function policyFor(file: string): GatePolicy {
   if (!existsSync(file)) return DEFAULT_POLICY;
-  let parsed: { policy?: unknown };
-  try {
-    parsed = JSON.parse(readFileSync(file, "utf8")) as { policy?: unknown };
-  } catch (cause) {
-    throw new BaselineError("BASELINE_INVALID", `${file}: not valid JSON (${(cause as Error).message})`, { cause });
-  }
+  const parsed = parseBaselineJson(file) as { policy?: unknown } | null;
   if (!validatePolicy(parsed?.policy)) {
     const [error] = validatePolicy.errors ?? [];
     throw new BaselineError(
@@ -170,7 +169,7 @@ export function policyFor(file: string): GatePolicy {
       `${file}: /policy${error?.instancePath ?? ""} ${error?.message ?? "is missing"}`,
     );
   }
-  return parsed.policy as unknown as GatePolicy;
+  return parsed?.policy as unknown as GatePolicy;
 }
 
 export function writeBaseline(file: string, baseline: Baseline): void {

@@ -132,11 +132,9 @@ function bombScript(bomb: OutputBomb): Script {
   };
 }
 
-function bombItem(bomb: OutputBomb): DatasetItem {
-  return {
-    ...datasetItem({ ...bomb, tool: "calculator", args: {}, expect: { toolError: /./ } }, "single"),
-    id: bomb.id,
-  };
+/** The bomb's item: a calculator task, which no answer of the bomb can pass. */
+function bombItem({ id, query }: OutputBomb): DatasetItem {
+  return datasetItem({ id, query, tool: "calculator", args: {}, expect: { toolError: /./ } }, "single");
 }
 
 /** The items the stopped run records before it reaches the stuck tool (file order). */
