@@ -47,7 +47,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   agent: ["mcp", "models", "mock-servers/kit"],
   config: ["agent", "models"],
   "bench/stats": [],
-  "bench/dataset": ["agent", "mcp", "mock-servers"],
+  "bench/dataset": ["agent", "mcp", "mock-servers", "mock-servers/kit"],
   "bench/scoring": ["bench/dataset", "bench/stats", "models", "python"],
   bfcl: ["agent", "bench/dataset", "bench/scoring", "mcp", "mock-servers/kit", "models", "python"],
   "bench/run": [

@@ -21,16 +21,10 @@ export {
 } from "./agent/index.ts";
 export { loadDataset, readDataset, resolveDatasetFiles } from "./bench/dataset/load.ts";
 export { CATEGORIES, type Category, type DatasetItem, type LoadedItem } from "./bench/dataset/types.ts";
-export {
-  type BenchOptions,
-  type BenchOutcome,
-  type BenchRequest,
-  MOCK_WORLD_CONTEXT,
-  type RunManifest,
-  type RunRecord,
-  runBench,
-} from "./bench/run/bench.ts";
+export { MOCK_WORLD_CONTEXT } from "./bench/dataset/world-clock.ts";
+export { type BenchOptions, type BenchOutcome, runBench } from "./bench/run/bench.ts";
 export type { RunSummary } from "./bench/run/compare-configs.ts";
+export type { BenchRequest, RunManifest, RunRecord } from "./bench/run/run-files.ts";
 export {
   type CustomItemMetric,
   type CustomMetricInfo,

@@ -9,7 +9,7 @@ import { mockServerFactories } from "../../mock-servers/index.ts";
 import { type AgentConfig, type AgentResult, runAgent } from "../agent/index.ts";
 import { loadDataset } from "../bench/dataset/load.ts";
 import type { DatasetItem } from "../bench/dataset/types.ts";
-import { MOCK_WORLD_CONTEXT } from "../bench/run/bench.ts";
+import { MOCK_WORLD_CONTEXT } from "../bench/dataset/world-clock.ts";
 import { RestrictedToolHost, runStateChecks } from "../bench/run/environment.ts";
 import { ModelOutageWatch } from "../bench/run/model-outage.ts";
 import { sessionServers } from "../bench/run/session.ts";

@@ -1,10 +1,10 @@
 /** `results show RUN [--item KEY] [--json]`: a run's header and, with --item, one record readably. */
 import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
-import type { RunManifest, RunRecord } from "../bench/run/bench.ts";
 import type { RunSummary } from "../bench/run/compare-configs.ts";
 import { readManifest } from "../bench/run/manifest.ts";
 import { expandRecord, findRecord } from "../bench/run/record-view.ts";
+import type { RunManifest, RunRecord } from "../bench/run/run-files.ts";
 import { RUN_FILES, readJson, runDir } from "../bench/run/store.ts";
 import { countLines } from "./results.ts";
 import { formatTrace } from "./trace-print.ts";

@@ -6,10 +6,10 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
-import type { RunManifest } from "../bench/run/bench.ts";
 import { readManifest } from "../bench/run/manifest.ts";
 import { mergeRuns } from "../bench/run/merge.ts";
 import { pruneRuns, removeRuns } from "../bench/run/remove.ts";
+import type { RunManifest } from "../bench/run/run-files.ts";
 import { listRunIds, RESULTS_DIR, RUN_FILES, runDir } from "../bench/run/store.ts";
 import { InputError } from "../errors.ts";
 import { showRun } from "./results-show.ts";

@@ -11,7 +11,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv } from "ajv";
-import type { RunRecord } from "../bench/run/bench.ts";
+import type { RunRecord } from "../bench/run/run-files.ts";
 import { forEachJsonl, RUN_FILES, writeJsonAtomic } from "../bench/run/store.ts";
 import { pooledRateOf, type Rate, rateOf } from "../bench/scoring/rate.ts";
 import { OutcomesError } from "./errors.ts";

@@ -8,9 +8,10 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BenchOutcome, type RunManifest, runBench } from "../../src/bench/run/bench.ts";
+import { type BenchOutcome, runBench } from "../../src/bench/run/bench.ts";
 import { mergeRuns, STAGING_PREFIX } from "../../src/bench/run/merge.ts";
 import { withoutTiming } from "../../src/bench/run/record-content.ts";
+import type { RunManifest } from "../../src/bench/run/run-files.ts";
 import { RUN_FILES, readJson } from "../../src/bench/run/store.ts";
 import type { RunListing } from "../../src/cli/results.ts";
 import { benchRequest, recordContents, runCli, strictRecordLines } from "../support/bench-run.ts";

@@ -19,7 +19,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, describe, expect, it } from "vitest";
 import type { AgentConfig } from "../../src/agent/index.ts";
 import type { DatasetItem } from "../../src/bench/dataset/types.ts";
-import { MOCK_WORLD_CONTEXT } from "../../src/bench/run/bench.ts";
+import { MOCK_WORLD_CONTEXT } from "../../src/bench/dataset/world-clock.ts";
 import { MockEnvironment } from "../../src/bench/run/environment.ts";
 import { executeTasks } from "../../src/bench/run/execute.ts";
 import type { Task } from "../../src/bench/run/matrix.ts";

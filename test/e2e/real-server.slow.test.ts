@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Standin, startStandin } from "../../mock-servers/ollama/server.ts";
 import { loadDataset } from "../../src/bench/dataset/load.ts";
-import type { RunManifest } from "../../src/bench/run/bench.ts";
+import type { RunManifest } from "../../src/bench/run/run-files.ts";
 import { RUN_FILES, readJson } from "../../src/bench/run/store.ts";
 import { createSimProvider } from "../../src/models/sim/index.ts";
 import type { InvalidReason } from "../../src/models/types.ts";

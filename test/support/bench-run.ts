@@ -6,8 +6,8 @@
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { BenchRequest, RunRecord } from "../../src/bench/run/bench.ts";
 import { withoutTiming } from "../../src/bench/run/record-content.ts";
+import type { BenchRequest, RunRecord } from "../../src/bench/run/run-files.ts";
 import { RUN_FILES, readJsonl } from "../../src/bench/run/store.ts";
 
 export const REPO_ROOT = new URL("../..", import.meta.url).pathname;

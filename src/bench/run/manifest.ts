@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { z } from "zod";
-import type { RunManifest } from "./bench.ts";
+import type { RunManifest } from "./run-files.ts";
 import { RUN_FILES, readJsonChecked } from "./store.ts";
 
 const strings = z.array(z.string());

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { BenchRequest, RunManifest } from "./bench.ts";
 import { checkSameMatrix, MergeError, mergeRuns, type SourceRun, unsharded } from "./merge.ts";
+import type { BenchRequest, RunManifest } from "./run-files.ts";
 
 const request: BenchRequest = {
   models: ["sim:slm-3b"],

@@ -13,11 +13,13 @@ import { InputError } from "../../errors.ts";
 import { loadRegistry } from "../../mcp/registry.ts";
 import { canonicalJson } from "../../models/json.ts";
 import { datasetHash, selectItems } from "../dataset/select.ts";
-import { type BenchRequest, itemCount, type RunManifest, type RunRecord, writeSummary } from "./bench.ts";
 import type { RunSummary } from "./compare-configs.ts";
 import { readManifest } from "./manifest.ts";
 import { contentHash } from "./record-content.ts";
+import { itemCount } from "./resolve-request.ts";
+import type { BenchRequest, RunManifest, RunRecord } from "./run-files.ts";
 import { forEachJsonl, JsonlAppender, newRunId, RESULTS_DIR, RUN_FILES, runDir, writeJsonAtomic } from "./store.ts";
+import { writeSummary } from "./summary-file.ts";
 
 /** Runs that cannot be merged (different matrices or datasets, conflicting records, a bad --out). */
 export class MergeError extends InputError {}

@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { type ModelCallRecord, modelCallRequest, rankedToolScores, toolCallText } from "../../agent/index.ts";
-import type { RunRecord } from "./bench.ts";
+import type { RunRecord } from "./run-files.ts";
 import { forEachJsonl, ResultsError, RUN_FILES } from "./store.ts";
 
 /** The record with `key` in the run folder `dir`; bad input (exit 2) when there is none. */

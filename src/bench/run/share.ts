@@ -10,13 +10,13 @@ import { loadRegistry } from "../../mcp/registry.ts";
 import type { ModelProvider } from "../../models/types.ts";
 import type { DatasetItem } from "../dataset/types.ts";
 import { type ItemScore, scoreItem, ToolCatalog } from "../scoring/index.ts";
-import type { BenchRequest, RunRecord } from "./bench.ts";
 import { BfclEnvironment } from "./bfcl-environment.ts";
 import { MockEnvironment, type ToolEnvironment } from "./environment.ts";
 import { executeTasks, type TaskFailure } from "./execute.ts";
 import type { Task } from "./matrix.ts";
 import type { ModelOutageWatch } from "./model-outage.ts";
 import { providerCache, resolveEntries } from "./providers.ts";
+import type { BenchRequest, RunRecord } from "./run-files.ts";
 import { type SpanParent, startQueryTracer } from "./spans.ts";
 import { jsonLineBytes, lineBytes } from "./store.ts";
 

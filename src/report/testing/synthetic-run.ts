@@ -6,8 +6,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type AgentConfigInput, resolveAgentConfig } from "../../agent/index.ts";
-import type { RunManifest } from "../../bench/run/bench.ts";
 import { compareConfigurations, type RunSummary } from "../../bench/run/compare-configs.ts";
+import type { RunManifest } from "../../bench/run/run-files.ts";
 import { RUN_FILES } from "../../bench/run/store.ts";
 import { type ScoredRecord, scoreItem, summarize } from "../../bench/scoring/index.ts";
 import { CREATE_ISSUE, call, item, TOOLS, trace } from "../../bench/scoring/testing/fixtures.ts";

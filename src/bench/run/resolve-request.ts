@@ -1,0 +1,126 @@
+/**
+ * What a bench request resolves to before anything runs: the configurations, each model × configuration's
+ * agent settings, how many items and threads, and what the run says about its models and versions.
+ */
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { join } from "node:path";
+import type { AgentConfig, AgentConfigInput } from "../../agent/index.ts";
+import {
+  loadModelsConfig,
+  type ModelEntry,
+  type ModelsConfig,
+  matrixConfigs,
+  matrixModels,
+  resolveConfiguration,
+} from "../../config/models-yaml.ts";
+import { InputError } from "../../errors.ts";
+import { providerId } from "../../models/factory.ts";
+import { REPO_ROOT } from "../../paths.ts";
+import type { ItemCount } from "../dataset/select.ts";
+import type { ModelProbe } from "./model-facts.ts";
+import type { BenchRequest, RunModel } from "./run-files.ts";
+
+/** Below this many tasks a thread's start-up (its own servers, about a second) costs more than it saves. */
+const TASKS_PER_EXTRA_THREAD = 1000;
+
+/**
+ * Threads to run tasks on. Only the simulator without cassettes: real models are measured one query at a
+ * time (honest latency), and a cassette is one file. By default one per core, as far as the tasks pay for it.
+ */
+export function threadCount(
+  requested: number | undefined,
+  entries: readonly ModelEntry[],
+  request: BenchRequest,
+  tasks: number,
+): number {
+  const eligible = entries.every((entry) => entry.provider === "sim") && !request.record && !request.replay;
+  if (requested !== undefined) {
+    if (requested > 1 && !eligible) {
+      throw new InputError(
+        "BAD_FLAG",
+        "--threads above 1 runs the simulator only, without --record/--replay (real models run one query at a time)",
+      );
+    }
+    return requested;
+  }
+  if (!eligible) return 1;
+  return Math.max(1, Math.min(availableParallelism(), 1 + Math.floor(tasks / TASKS_PER_EXTRA_THREAD)));
+}
+
+/** How many of the filtered items the request takes (`--limit`, `--first`). */
+export function itemCount(request: Pick<BenchRequest, "limit" | "first" | "seed">): ItemCount {
+  return { limit: request.limit, first: request.first, seed: request.seed };
+}
+
+export function configNames(models: ModelsConfig, request: BenchRequest): string[] {
+  if (request.configs.length > 0) return request.configs;
+  const matrix = request.matrix ?? models.defaultMatrix ?? "default";
+  return matrixConfigs(models, matrix);
+}
+
+/** Models a matrix names itself (when `--model` is not given): exported for the CLI. */
+export function modelsOfMatrix(modelsFile: string | undefined, matrix: string): string[] | undefined {
+  return matrixModels(loadModelsConfig(modelsFile), matrix);
+}
+
+export function resolveAll(
+  models: ModelsConfig,
+  entries: readonly ModelEntry[],
+  configs: readonly string[],
+  cli: AgentConfigInput | undefined,
+  timeoutS: number | undefined,
+): Record<string, Record<string, AgentConfig>> {
+  const overrides: AgentConfigInput = {
+    ...cli,
+    ...(timeoutS === undefined ? {} : { limits: { ...cli?.limits, totalTimeoutMs: timeoutS * 1000 } }),
+  };
+  return Object.fromEntries(
+    entries.map((model) => [
+      model.name,
+      Object.fromEntries(
+        configs.map((configName) => [configName, resolveConfiguration(models, { model, configName, cli: overrides })]),
+      ),
+    ]),
+  );
+}
+
+export function withProbe(model: RunModel, probe: ModelProbe | undefined): RunModel {
+  if (!probe) return model;
+  const standin = probe.facts.standin?.profile;
+  return { ...model, ...(standin ? { standin } : {}), facts: probe.facts, warmUp: probe.warmUp };
+}
+
+export function describeModel(entry: ModelEntry, request: BenchRequest): RunModel {
+  return {
+    name: entry.name,
+    provider: entry.provider,
+    id: providerId(entry),
+    simulated: entry.provider === "sim",
+    ...(request.replay ? { replayedFrom: request.replay } : {}),
+  };
+}
+
+export function versions(): Record<string, string> {
+  const root = REPO_ROOT;
+  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+    version: string;
+    dependencies: Record<string, string>;
+  };
+  let git = "unknown";
+  try {
+    git = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).trim();
+    const dirty = execFileSync("git", ["status", "--porcelain"], { cwd: root, encoding: "utf8" }).trim();
+    if (dirty) git += "+dirty";
+  } catch {
+    // not a git checkout (a tarball): the package version still says what ran
+  }
+  return {
+    onsetlab: pkg.version,
+    git,
+    node: process.version,
+    "@modelcontextprotocol/sdk": pkg.dependencies["@modelcontextprotocol/sdk"] ?? "",
+    ollama: pkg.dependencies.ollama ?? "",
+  };
+}

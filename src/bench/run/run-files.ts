@@ -1,0 +1,83 @@
+/**
+ * The shapes of a run's files: run.json (`RunManifest`, with the `BenchRequest` a resume repeats) and each
+ * line of records.jsonl (`RunRecord`). docs/schemas/ has their JSON Schemas, checked against real runs.
+ */
+import type { AgentConfig } from "../../agent/index.ts";
+import type { FaultConfig } from "../../mcp/faults.ts";
+import type { ModelFacts, WarmUp } from "../../models/types.ts";
+import type { ItemScore } from "../scoring/index.ts";
+import type { TaskRecord } from "./execute.ts";
+import type { Shard } from "./matrix.ts";
+
+/** What the user asked for; stored in run.json so that a resume runs the same matrix. */
+export interface BenchRequest {
+  models: string[];
+  /** Configuration names, or empty to use `matrix` (or the models file's default matrix). */
+  configs: string[];
+  matrix?: string;
+  dataset: string[];
+  filter: Record<string, string[]>;
+  /** `--limit N`: a sample over the categories, drawn with the seed. */
+  limit?: number;
+  /** `--first N`: the first N items in file order. */
+  first?: number;
+  seed: number;
+  repeats: number;
+  timeoutS?: number;
+  shard?: Shard;
+  transport: "stdio" | "memory";
+  record?: string;
+  replay?: string;
+  /** Fault injection on every mock server (`--faults`, or MOCK_MCP_FAULTS), on either transport. */
+  faults?: FaultConfig;
+  /** `--num-ctx N`: every request of a real Ollama model gets this window instead of the entry's (`auto`). */
+  numCtx?: number;
+  /** The servers' registry.json (absolute path; default mock-servers/registry.json): a user's own servers. */
+  registry?: string;
+}
+
+export interface RunModel {
+  name: string;
+  provider: string;
+  id: string;
+  simulated: boolean;
+  replayedFrom?: string;
+  /** The stand-in server (mock-servers/ollama) answered: its numbers are simulated, through a real client. */
+  standin?: string;
+  /** What the server said about itself and the model before the first item (real servers). */
+  facts?: ModelFacts;
+  /** The unscored request that loaded the model before measuring. */
+  warmUp?: WarmUp;
+  /** The context windows (num_ctx) the run's requests got, smallest first. */
+  windowsUsed?: number[];
+}
+
+export interface RunManifest {
+  runId: string;
+  request: BenchRequest;
+  models: RunModel[];
+  configs: string[];
+  /** The resolved agent configuration of every model × configuration (CLI > model > config > defaults). */
+  resolved: Record<string, Record<string, AgentConfig>>;
+  dataset: { files: string[]; hash: string; items: number; itemIds: string[] };
+  tasks: number;
+  versions: Record<string, string>;
+  simulated: boolean;
+  /** Some numbers came through the stand-in server: "simulated (stand-in)". */
+  standin?: boolean;
+  startedAt: string;
+  finishedAt?: string;
+  /** Sessions of this run: the first, then one per resume (a merged run: every shard's). */
+  sessions: {
+    startedAt: string;
+    finishedAt?: string;
+    tasksRun: number;
+    harnessFailures: number;
+    /** Threads that ran tasks (absent in runs made before threads). */
+    threads?: number;
+  }[];
+  /** A run made by `results merge`: the runs it was made from. */
+  mergedFrom?: string[];
+}
+
+export type RunRecord = TaskRecord<ItemScore> & { category: string };

@@ -1,0 +1,56 @@
+import { join } from "node:path";
+import type { DatasetItem } from "../dataset/types.ts";
+import { type ScoredRecord, summarize, validRecords } from "../scoring/index.ts";
+import { compareConfigurations, type RunSummary } from "./compare-configs.ts";
+import type { RunManifest, RunRecord } from "./run-files.ts";
+import { forEachJsonl, RUN_FILES, writeJsonAtomic } from "./store.ts";
+
+/**
+ * Reads every record of the run back and writes summary.json (also used by `results merge`); notes in
+ * the manifest the windows each model's requests got (the caller writes run.json).
+ */
+export function writeSummary(dir: string, manifest: RunManifest, items: ReadonlyMap<string, DatasetItem>): RunSummary {
+  // streamed: only the scores stay in memory, never the traces
+  const scored: ScoredRecord[] = [];
+  const windows = new Map<string, Set<number>>();
+  forEachJsonl<RunRecord>(join(dir, RUN_FILES.records), (record) => {
+    for (const call of record.result.modelCalls) {
+      if (call.context?.window === undefined) continue;
+      const seen = windows.get(record.model) ?? new Set<number>();
+      windows.set(record.model, seen.add(call.context.window));
+    }
+    scored.push({
+      model: record.model,
+      config: record.config,
+      item: items.get(record.itemId)!,
+      score: record.score,
+      repeat: record.repeat,
+    });
+  });
+  // in matrix order, not finishing order: the same run always writes the same summary
+  const rank = (order: readonly string[]) => new Map(order.map((name, index) => [name, index]));
+  const models = rank(manifest.request.models);
+  const configs = rank(manifest.configs);
+  const itemOrder = rank(manifest.dataset.itemIds);
+  scored.sort(
+    (a, b) =>
+      models.get(a.model)! - models.get(b.model)! ||
+      configs.get(a.config)! - configs.get(b.config)! ||
+      itemOrder.get(a.item.id)! - itemOrder.get(b.item.id)! ||
+      (a.repeat ?? 0) - (b.repeat ?? 0),
+  );
+  manifest.models = manifest.models.map((model) =>
+    windows.has(model.name) ? { ...model, windowsUsed: [...windows.get(model.name)!].sort((a, b) => a - b) } : model,
+  );
+  const summary: RunSummary = {
+    runId: manifest.runId,
+    simulated: manifest.simulated,
+    ...(manifest.standin ? { standin: true } : {}),
+    ...(manifest.request.replay ? { replayedFrom: manifest.request.replay } : {}),
+    records: scored.length,
+    ...summarize(scored),
+    comparisons: compareConfigurations(validRecords(scored)),
+  };
+  writeJsonAtomic(join(dir, RUN_FILES.summary), summary);
+  return summary;
+}
