@@ -47,3 +47,13 @@ export function hashDigest(state: HashState): number {
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
   return (h1 ^ h2) >>> 0;
 }
+
+/** Fisher–Yates with the given random source. */
+export function shuffled<T>(values: readonly T[], random: () => number): T[] {
+  const out = [...values];
+  for (let index = out.length - 1; index > 0; index--) {
+    const other = Math.floor(random() * (index + 1));
+    [out[index], out[other]] = [out[other]!, out[index]!];
+  }
+  return out;
+}

@@ -12,12 +12,13 @@ import type { RunSummary } from "../bench/run/compare-configs.ts";
 import { parseShard } from "../bench/run/matrix.ts";
 import { modelsOfMatrix } from "../bench/run/resolve-request.ts";
 import type { BenchRequest } from "../bench/run/run-files.ts";
+import { sequentialText } from "../bench/run/sequential.ts";
 import { ITEM_METRICS, type MetricRates, type Rate, type SummaryRow } from "../bench/scoring/index.ts";
 import { OnsetlabError } from "../errors.ts";
 import { FAULTS_ENV, type FaultConfig, parseFaults } from "../mcp/faults.ts";
 import { checkRecordTarget } from "../models/cassette.ts";
 import { INVALID_LIMIT, invalidText, rowsOverInvalidLimit } from "../report/invalid.ts";
-import { FlagError, parsePositiveInt, parseTransport } from "./flags.ts";
+import { FlagError, parseFraction, parsePositiveInt, parseTransport } from "./flags.ts";
 import { startProgress } from "./progress.ts";
 import { StopOnSignal } from "./stop-signal.ts";
 import { renderSummaryTable } from "./summary-table.ts";
@@ -49,6 +50,10 @@ interface BenchFlags {
   exposure?: string;
   numCtx?: string;
   allowInvalid?: boolean;
+  untilSignificant?: string;
+  alpha: string;
+  margin?: string;
+  looks: string;
   json?: boolean;
 }
 
@@ -91,6 +96,10 @@ export function registerBenchCommand(program: Command): void {
     .option("--exposure <kind>", "override the servers every configuration connects (session|all)")
     .option("--num-ctx <n>", "the context window of every request to Ollama (default: models.yaml, `auto`)")
     .option("--allow-invalid", "exit 0 even when more than 5% of a row's items are invalid")
+    .option("--until-significant <a,b>", "items in random order; stop once configurations A and B are known to differ")
+    .option("--alpha <p>", "with --until-significant: the error rate of the whole sequential test", "0.05")
+    .option("--margin <d>", "with --until-significant: also stop once |B − A| is known to be below d (e.g. 0.05)")
+    .option("--looks <n>", "with --until-significant: how many times the comparison is tested", "10")
     .option("--json", "print the summary as JSON for machines")
     .action(async (flags: BenchFlags) => {
       const request = benchRequest(flags);
@@ -126,6 +135,7 @@ export function registerBenchCommand(program: Command): void {
       stop.exitIfStopped();
       const { summary, runId, failures, skipped } = outcome;
       process.stdout.write(flags.json ? `${JSON.stringify(jsonSummary(summary))}\n` : renderSummaryTable(summary));
+      if (summary.sequential) process.stderr.write(`${sequentialText(summary.sequential)}\n`);
       process.stderr.write(
         `run ${runId}: ${summary.records} records${skipped ? ` (${skipped} from before the resume)` : ""} → results/${runId}/\n`,
       );
@@ -189,6 +199,30 @@ function benchRequest(flags: BenchFlags): BenchRequest {
     ...faultsOf(flags.faults),
     ...(flags.numCtx ? { numCtx: parsePositiveInt("--num-ctx", flags.numCtx) } : {}),
     ...(flags.registry ? { registry: resolve(flags.registry) } : {}),
+    ...sequentialOf(flags, list),
+  };
+}
+
+function sequentialOf(flags: BenchFlags, list: (text: string | undefined) => string[]): Partial<BenchRequest> {
+  if (flags.untilSignificant === undefined) {
+    if (flags.margin !== undefined) throw new FlagError("BAD_FLAG", "--margin goes with --until-significant A,B");
+    return {};
+  }
+  const pair = list(flags.untilSignificant);
+  if (pair.length !== 2) {
+    throw new FlagError(
+      "BAD_FLAG",
+      `--until-significant takes two configurations, A,B, not "${flags.untilSignificant}"`,
+    );
+  }
+  return {
+    untilSignificant: {
+      a: pair[0]!,
+      b: pair[1]!,
+      alpha: parseFraction("--alpha", flags.alpha),
+      ...(flags.margin === undefined ? {} : { margin: parseFraction("--margin", flags.margin) }),
+      looks: parsePositiveInt("--looks", flags.looks),
+    },
   };
 }
 
@@ -242,6 +276,7 @@ export function jsonSummary(summary: RunSummary): Record<string, unknown> {
     ...(summary.standin ? { standin: true } : {}),
     ...(summary.replayedFrom ? { replayedFrom: summary.replayedFrom } : {}),
     records: summary.records,
+    ...(summary.sequential ? { sequential: summary.sequential } : {}),
     rows: summary.rows.map(jsonRow),
   };
 }

@@ -17,3 +17,12 @@ export function parsePositiveInt(flag: string, value: string): number {
   }
   return number;
 }
+
+/** A number strictly between 0 and 1 (a rate or a probability). */
+export function parseFraction(flag: string, value: string): number {
+  const number = Number(value);
+  if (!Number.isFinite(number) || number <= 0 || number >= 1) {
+    throw new FlagError("BAD_FLAG", `${flag} must be a number between 0 and 1 (e.g. 0.05), not "${value}"`);
+  }
+  return number;
+}

@@ -4,6 +4,7 @@
  * report, byte for byte.
  */
 import type { RunSummary } from "../bench/run/compare-configs.ts";
+import { sequentialText } from "../bench/run/sequential.ts";
 import { buildCharts, type Chart } from "./charts.ts";
 import { modelFactsLine } from "./model-facts.ts";
 import { labelled, provenanceLabel } from "./provenance.ts";
@@ -116,6 +117,8 @@ function provenanceParagraphs(set: RunSet, label: string): string[] {
   }
   if (label === "") paragraphs.push("Numbers from live models, as the runs measured them.");
   for (const run of set.runs) {
+    if (run.manifest.sequential)
+      paragraphs.push(`Run ${run.ref}, --until-significant: ${sequentialText(run.manifest.sequential)}.`);
     for (const model of run.manifest.models) {
       const line = modelFactsLine(model);
       if (line) paragraphs.push(line);

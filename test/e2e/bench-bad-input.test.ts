@@ -76,6 +76,30 @@ describe("bench on bad input", () => {
         line: /--limit N \(a sample over the categories\) and --first N \(file order\): one or the other/,
       },
       {
+        args: ["--model", "sim:oracle", "--config", "onsetlab,react", "--until-significant", "onsetlab"],
+        code: 2,
+        line: /--until-significant takes two configurations, A,B, not "onsetlab"/,
+      },
+      {
+        args: ["--model", "sim:oracle", "--config", "onsetlab", "--margin", "0.05"],
+        code: 2,
+        line: /--margin goes with --until-significant A,B/,
+      },
+      {
+        args: [
+          "--model",
+          "sim:oracle",
+          "--config",
+          "onsetlab,react",
+          "--until-significant",
+          "onsetlab,react",
+          "--alpha",
+          "5",
+        ],
+        code: 2,
+        line: /--alpha must be a number between 0 and 1 \(e\.g\. 0\.05\), not "5"/,
+      },
+      {
         args: ["--model", "qwen2.5:3b", "--config", "onsetlab", "--threads", "2"],
         code: 2,
         line: /--threads above 1 runs the simulator only, without --record\/--replay/,

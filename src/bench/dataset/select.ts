@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { InputError } from "../../errors.ts";
 import { loadRegistry, type Registry } from "../../mcp/registry.ts";
-import { seededRandom } from "../../random.ts";
+import { seededRandom, shuffled } from "../../random.ts";
 import { DatasetError } from "./errors.ts";
 import { unknownToolProblems } from "./known-tools.ts";
 import { loadDataset } from "./load.ts";
@@ -124,16 +124,6 @@ export function stratifiedSample(items: readonly DatasetItem[], size: number, se
   const random = seededRandom(seed);
   const chosen = strata.flatMap((members, index) => shuffled(members, random).slice(0, quota[index]));
   return chosen.sort((a, b) => a - b).map((index) => items[index]!);
-}
-
-/** Fisher–Yates with the given random source. */
-function shuffled<T>(values: readonly T[], random: () => number): T[] {
-  const out = [...values];
-  for (let index = out.length - 1; index > 0; index--) {
-    const other = Math.floor(random() * (index + 1));
-    [out[index], out[other]] = [out[other]!, out[index]!];
-  }
-  return out;
 }
 
 /** A hash of the items a run uses (their full content, in order): a resume refuses a changed dataset. */

@@ -11,6 +11,7 @@ import { loadBfclDataset } from "../../bfcl/dataset.ts";
 import { loadModelsConfig, type ModelEntry, type ModelsConfig } from "../../config/models-yaml.ts";
 import { InputError } from "../../errors.ts";
 import { loadRegistry } from "../../mcp/registry.ts";
+import { seededRandom, shuffled } from "../../random.ts";
 import { datasetHash, narrowItems, selectItems } from "../dataset/select.ts";
 import type { DatasetItem } from "../dataset/types.ts";
 import { MOCK_WORLD_CONTEXT } from "../dataset/world-clock.ts";
@@ -32,7 +33,8 @@ import {
   versions,
   withProbe,
 } from "./resolve-request.ts";
-import type { BenchRequest, RunManifest } from "./run-files.ts";
+import type { BenchRequest, RunManifest, RunRecord } from "./run-files.ts";
+import { type ObservedTask, SequentialMonitor } from "./sequential.ts";
 import { runShare, type ShareHooks, type ShareSpec } from "./share.ts";
 import { startRunTracer } from "./spans.ts";
 import {
@@ -99,6 +101,8 @@ interface Work {
   tasks: Task[];
   /** The tasks not yet on disk. */
   todo: Task[];
+  /** `--until-significant`: the outcomes already on disk (a resume), in the order they were recorded. */
+  recorded: ObservedTask[];
   concurrency: number;
   threads: number;
 }
@@ -135,19 +139,30 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
   writeJsonAtomic(join(dir, RUN_FILES.run), manifest);
   options.onStarted?.(runId, dir);
 
-  const { finished, failures } = await runTasks(work, options, outage, providers);
+  const monitor = request.untilSignificant
+    ? new SequentialMonitor(request.untilSignificant, work.items.length)
+    : undefined;
+  for (const task of work.recorded) monitor?.observe(task);
+  // a resume of a comparison decided before it stopped has nothing left to run
+  const { finished, failures } = monitor?.outcome.decision
+    ? { finished: 0, failures: [] }
+    : await runTasks(work, options, outage, providers, monitor);
   const stopped = outage.stoppedRun(runId, skipped + finished);
   if (stopped) {
     if (!previous && finished === 0) rmSync(dir, { recursive: true, force: true });
     throw stopped;
   }
+  const decided = monitor?.outcome.decision !== undefined;
+  // a decided comparison stopped the queries in flight on purpose: they are not the harness's failures
+  const harnessFailures = decided ? failures.filter((failure) => !failure.interrupted) : failures;
+  if (monitor) manifest.sequential = monitor.outcome;
   session.tasksRun = finished;
-  session.harnessFailures = failures.length;
+  session.harnessFailures = harnessFailures.length;
   const summary = writeSummary(dir, manifest, new Map(work.items.map((item) => [item.id, item])));
   session.finishedAt = new Date().toISOString();
-  if (summary.records === tasks.length) manifest.finishedAt = session.finishedAt;
+  if (summary.records === tasks.length || decided) manifest.finishedAt = session.finishedAt;
   writeJsonAtomic(join(dir, RUN_FILES.run), manifest);
-  return { runId, dir, manifest, summary, failures, skipped };
+  return { runId, dir, manifest, summary, failures: harnessFailures, skipped };
 }
 
 /** Resolves the request (a resume's own) and reads which tasks are already on disk; writes nothing. */
@@ -186,13 +201,24 @@ function resolveWork(options: BenchOptions, models: ModelsConfig): Work {
   const runId = previous?.runId ?? newRunId(request.models.join("+"));
   const dir = runDir(runId, root);
   const itemIds = items.map((item) => item.id);
-  const allTasks = expandMatrix({ models: request.models, configs, itemIds, repeats: request.repeats });
+  if (request.untilSignificant) checkSequential(request, configs, options.threads);
+  const allTasks = expandMatrix({
+    models: request.models,
+    configs,
+    // a sequential comparison looks at items in a random order, so any prefix is a fair sample
+    itemIds: request.untilSignificant ? shuffled(itemIds, seededRandom(request.seed)) : itemIds,
+    repeats: request.repeats,
+  });
   const tasks = request.shard ? selectShard(allTasks, request.shard, itemIds) : allTasks;
   const done = new Set<string>();
+  const recorded: ObservedTask[] = [];
   const recordsFile = join(dir, RUN_FILES.records);
   truncateTorn(
     recordsFile,
-    forEachJsonl<{ key: string }>(recordsFile, (record) => done.add(record.key)),
+    forEachJsonl<RunRecord>(recordsFile, (record) => {
+      done.add(record.key);
+      if (request.untilSignificant) recorded.push(observedTask(record));
+    }),
   );
   const todo = tasks.filter((task) => !done.has(task.key));
   // Real models: one query at a time, so latencies are honest. The simulator in memory is pure CPU:
@@ -212,8 +238,33 @@ function resolveWork(options: BenchOptions, models: ModelsConfig): Work {
     resolved: resolveAll(models, entries, configs, options.cli, request.timeoutS),
     tasks,
     todo,
+    recorded,
     concurrency: options.concurrency ?? (simulated && request.transport === "stdio" ? 4 : 1),
-    threads: threadCount(options.threads, entries, request, todo.length),
+    threads: request.untilSignificant ? 1 : threadCount(options.threads, entries, request, todo.length),
+  };
+}
+
+/** `--until-significant A,B` compares two configurations of the run on one model, one repeat, whole. */
+function checkSequential(request: BenchRequest, configs: readonly string[], threads: number | undefined): void {
+  const { a, b } = request.untilSignificant!;
+  const fail = (problem: string) => {
+    throw new InputError("BAD_FLAG", `--until-significant ${a},${b}: ${problem}`);
+  };
+  for (const name of [a, b])
+    if (!configs.includes(name)) fail(`"${name}" is not a configuration of this run (${configs.join(", ")})`);
+  if (a === b) fail("name two different configurations");
+  if (request.models.length !== 1) fail("compares configurations of one model: give one --model");
+  if (request.repeats !== 1) fail("works with --repeats 1 (each item is one pair)");
+  if (request.shard) fail("cannot be sharded: the decision needs every look's items in one run");
+  if (threads !== undefined && threads > 1) fail("runs on one thread (the looks need the items in order)");
+}
+
+function observedTask(record: RunRecord): ObservedTask {
+  return {
+    config: record.config,
+    itemId: record.itemId,
+    taskSuccess: record.score.taskSuccess,
+    invalid: record.score.invalid !== undefined,
   };
 }
 
@@ -249,6 +300,7 @@ async function runTasks(
   options: BenchOptions,
   outage: ModelOutageWatch,
   providers: ShareHooks["providers"],
+  monitor: SequentialMonitor | undefined,
 ): Promise<{ finished: number; failures: TaskFailure[] }> {
   const { runId, dir, todo, threads } = work;
   // every append-only file this session continues starts on a clean line
@@ -286,6 +338,7 @@ async function runTasks(
       }
       finished += 1;
       options.onProgress?.({ done: finished, total: todo.length, running });
+      if (monitor?.observe(task)) stopShares.abort(new Error("the --until-significant comparison is decided"));
     },
   };
   try {

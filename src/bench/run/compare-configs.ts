@@ -5,6 +5,7 @@
  */
 import { type Comparison, compare, type ScoredRecord, type Summary } from "../scoring/index.ts";
 import { groupBy } from "../scoring/summarize.ts";
+import type { SequentialOutcome } from "./sequential.ts";
 
 export interface ConfigComparison extends Comparison {
   model: string;
@@ -23,6 +24,8 @@ export interface RunSummary extends Summary {
   replayedFrom?: string;
   records: number;
   comparisons: ConfigComparison[];
+  /** `--until-significant`: the looks taken and the decision (as in run.json). */
+  sequential?: SequentialOutcome;
 }
 
 export function compareConfigurations(records: readonly ScoredRecord[]): ConfigComparison[] {

@@ -33,6 +33,8 @@ export class TaskInterruptedError extends OnsetlabError {}
 export interface TaskFailure {
   task: Task;
   message: string;
+  /** The run's stop cut this query short (not a harness fault). */
+  interrupted?: boolean;
 }
 
 export interface ExecuteOptions<S> {
@@ -63,7 +65,11 @@ export async function executeTasks<S>(options: ExecuteOptions<S>): Promise<TaskF
       try {
         options.onRecord(await executeTask(task, options));
       } catch (error) {
-        failures.push({ task, message: error instanceof Error ? error.message : String(error) });
+        failures.push({
+          task,
+          message: error instanceof Error ? error.message : String(error),
+          ...(error instanceof TaskInterruptedError ? { interrupted: true } : {}),
+        });
       }
       // in-memory tasks resolve in microtasks only: yield, so that timers and other threads' messages run
       await new Promise((resolve) => setImmediate(resolve));

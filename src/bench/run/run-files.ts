@@ -8,6 +8,7 @@ import type { ModelFacts, WarmUp } from "../../models/types.ts";
 import type { ItemScore } from "../scoring/index.ts";
 import type { TaskRecord } from "./execute.ts";
 import type { Shard } from "./matrix.ts";
+import type { SequentialOutcome, SequentialRequest } from "./sequential.ts";
 
 /** What the user asked for; stored in run.json so that a resume runs the same matrix. */
 export interface BenchRequest {
@@ -34,6 +35,8 @@ export interface BenchRequest {
   numCtx?: number;
   /** The servers' registry.json (absolute path; default mock-servers/registry.json): a user's own servers. */
   registry?: string;
+  /** `--until-significant A,B`: items in a seeded random order, stopped once A and B are known to differ (or not). */
+  untilSignificant?: SequentialRequest;
 }
 
 export interface RunModel {
@@ -76,6 +79,8 @@ export interface RunManifest {
     /** Threads that ran tasks (absent in runs made before threads). */
     threads?: number;
   }[];
+  /** `--until-significant`: the looks taken and the decision. */
+  sequential?: SequentialOutcome;
   /** A run made by `results merge`: the runs it was made from. */
   mergedFrom?: string[];
 }

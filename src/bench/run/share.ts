@@ -39,6 +39,7 @@ export interface ShareSpec {
 export interface FinishedTask {
   key: string;
   config: string;
+  itemId: string;
   taskSuccess: boolean;
   /** Its item could not be scored (score.invalid): not in the running accuracy either. */
   invalid: boolean;
@@ -108,6 +109,7 @@ export async function runShare(spec: ShareSpec, tasks: readonly Task[], hooks: S
         hooks.onFinished({
           key: record.key,
           config: record.config,
+          itemId: record.itemId,
           taskSuccess: record.score.taskSuccess,
           invalid: record.score.invalid !== undefined,
           recordLine,

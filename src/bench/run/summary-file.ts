@@ -50,6 +50,7 @@ export function writeSummary(dir: string, manifest: RunManifest, items: Readonly
     records: scored.length,
     ...summarize(scored),
     comparisons: compareConfigurations(validRecords(scored)),
+    ...(manifest.sequential ? { sequential: manifest.sequential } : {}),
   };
   writeJsonAtomic(join(dir, RUN_FILES.summary), summary);
   return summary;

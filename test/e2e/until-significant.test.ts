@@ -1,0 +1,92 @@
+/**
+ * `--until-significant A,B` on the simulator: a pair with a large planted difference (the faithful
+ * onsetlab against this project's onsetlab-plus, about 20 points apart on sim:slm-3b) stops early; a
+ * configuration against its exact twin runs to the end; a resumed decided run runs nothing more.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { parseDocument, type YAMLMap } from "yaml";
+import { runBench } from "../../src/bench/run/bench.ts";
+import { readManifest } from "../../src/bench/run/manifest.ts";
+import { InputError } from "../../src/errors.ts";
+import { benchRequest, REPO_ROOT, strictRecordLines } from "../support/bench-run.ts";
+
+const root = mkdtempSync(join(tmpdir(), "until-significant-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** The repository's models.yaml plus `onsetlab-twin`, a copy of `onsetlab` under another name. */
+function twinModelsFile(): string {
+  const document = parseDocument(readFileSync(join(REPO_ROOT, "models.yaml"), "utf8"));
+  const configurations = document.get("configurations") as YAMLMap;
+  configurations.set("onsetlab-twin", configurations.get("onsetlab"));
+  const file = join(root, "models.yaml");
+  writeFileSync(file, document.toString());
+  return file;
+}
+
+const sequential = (a: string, b: string) => ({ a, b, alpha: 0.05, looks: 10 });
+
+describe("--until-significant", () => {
+  it("stops early on a pair with a large difference, and a resume runs nothing more", async () => {
+    const request = benchRequest({
+      models: ["sim:slm-3b"],
+      configs: ["onsetlab", "onsetlab-plus"],
+      limit: 200,
+      untilSignificant: sequential("onsetlab", "onsetlab-plus"),
+    });
+    const outcome = await runBench({ request, resultsRoot: root });
+    const result = outcome.summary.sequential!;
+    expect(result.decision).toBe("differ");
+    expect(result.stoppedEarly).toBe(true);
+    const records = strictRecordLines(outcome.dir);
+    expect(records.length).toBeLessThan(outcome.manifest.tasks);
+    // whole items: both configurations of every item that ran, and the looks counted them
+    expect(records.length).toBe(2 * result.looks.at(-1)!.items);
+    const manifest = readManifest(outcome.dir);
+    expect(manifest.finishedAt).toBeDefined();
+    expect(manifest.sequential?.decision).toBe("differ");
+
+    const resumed = await runBench({ request, resume: outcome.runId, resultsRoot: root });
+    expect(resumed.summary.records).toBe(records.length);
+    expect(resumed.summary.sequential?.looks).toEqual(result.looks);
+  });
+
+  it("runs to the end on a configuration and its identical twin", async () => {
+    const outcome = await runBench({
+      request: benchRequest({
+        models: ["sim:slm-3b"],
+        configs: ["onsetlab", "onsetlab-twin"],
+        limit: 60,
+        untilSignificant: sequential("onsetlab", "onsetlab-twin"),
+      }),
+      modelsFile: twinModelsFile(),
+      resultsRoot: root,
+    });
+    const result = outcome.summary.sequential!;
+    expect(result.decision).toBe("no_difference_found");
+    expect(result.stoppedEarly).toBeUndefined();
+    expect(result.looks).toHaveLength(10);
+    expect(outcome.summary.records).toBe(outcome.manifest.tasks);
+    expect(result.looks.every((look) => look.z === 0)).toBe(true);
+  });
+
+  it("refuses a pair that is not two configurations of one model's run", async () => {
+    const run = (changes: Parameters<typeof benchRequest>[0]) =>
+      runBench({ request: benchRequest({ limit: 10, ...changes }), resultsRoot: root });
+    await expect(run({ configs: ["onsetlab"], untilSignificant: sequential("onsetlab", "react") })).rejects.toThrow(
+      /"react" is not a configuration of this run/,
+    );
+    await expect(
+      run({
+        models: ["sim:slm-3b", "sim:oracle"],
+        configs: ["onsetlab", "react"],
+        untilSignificant: sequential("onsetlab", "react"),
+      }),
+    ).rejects.toThrow(InputError);
+    await expect(
+      run({ configs: ["onsetlab", "react"], repeats: 2, untilSignificant: sequential("onsetlab", "react") }),
+    ).rejects.toThrow(/--repeats 1/);
+  });
+});
