@@ -3,17 +3,22 @@
  * own, a provider from a module named in models.yaml, and a metric from outside src/ reaching the CLI's
  * `--json`, its terminal table and the markdown report.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { askWithModuleProvider } from "../../examples/module-provider/run.ts";
 import { askInventory } from "../../examples/own-server.ts";
 import { clearCustomMetrics } from "../../src/index.ts";
 
-const results = mkdtempSync(join(tmpdir(), "examples-"));
-// the run store reads its folder when first imported: set it before the CLI is loaded
-process.env.ONSETLAB_RESULTS_DIR = results;
+// the run store reads its folder when first imported, and the imports above load it: set it before them
+const results = await vi.hoisted(async () => {
+  const { mkdtempSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const dir = mkdtempSync(join(tmpdir(), "examples-"));
+  process.env.ONSETLAB_RESULTS_DIR = dir;
+  return dir;
+});
 const { buildProgram } = await import("../../src/cli/program.ts");
 
 afterAll(() => {
@@ -73,5 +78,5 @@ describe("examples", () => {
     const leaderboard = readFileSync(join(out, "report.md"), "utf8");
     const header = leaderboard.split("\n").find((line) => line.includes("task success"))!;
     expect(header).toContain("no extra calls");
-  });
+  }, 60_000);
 });
