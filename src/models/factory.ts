@@ -20,6 +20,7 @@ import { UrlPoolProvider } from "./url-pool.ts";
 export interface ProviderDeps {
   /** The dataset's gold labels: the simulator answers from them. */
   gold?: readonly SimGoldItem[];
+  /** The simulator's seed; a real model samples with it unless its entry sets `seed` (seededEntry). */
   seed?: number;
   /** Append every request and answer to this cassette (`--record FILE`). */
   record?: string;
@@ -45,12 +46,23 @@ export function createProvider(entry: ProviderEntry, deps: ProviderDeps = {}): M
     throw new InputError("RECORD_AND_REPLAY", "--record and --replay cannot be used together: pick one");
   }
   if (deps.replay) return new ReplayProvider(deps.replay, providerId(entry));
-  const live = liveProvider(entry, deps);
+  const seeded = seededEntry(entry, deps.seed);
+  const live = liveProvider(seeded, deps);
   const cached =
     deps.cache && (entry.provider !== "sim" || deps.cacheSimulator)
-      ? new CachingProvider(live, modelIdentity(entry), deps.cache)
+      ? new CachingProvider(live, modelIdentity(seeded), deps.cache)
       : live;
   return deps.record ? new RecordingProvider(cached, deps.record, providerId(entry)) : cached;
+}
+
+/**
+ * A real model samples with the run's seed (which moves with the repeat, as the simulator's does), so a
+ * run can be repeated and every request, the solver's warm ones included, is deterministic and can be
+ * cached. An entry's own `seed` wins.
+ */
+export function seededEntry(entry: ProviderEntry, seed: number | undefined): ProviderEntry {
+  if (entry.provider === "sim" || seed === undefined || entry.options.seed !== undefined) return entry;
+  return { ...entry, options: { ...entry.options, seed } };
 }
 
 /** What the cache keys a model by, besides the digest its server reports. */

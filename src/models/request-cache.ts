@@ -2,7 +2,7 @@
  * The request cache's store: answers of deterministic model requests, kept across runs in an LMDB
  * database (`$ONSETLAB_CACHE_DIR`, else `~/.cache/onsetlab/requests`). LMDB gives random access by key,
  * one atomic commit per write (a reader sees a whole answer or none) and a file a killed process leaves
- * readable; several processes may use it at once. Keys are `<model entry>\0<sha256>`, so one model's
+ * readable; several processes may use it at once. Keys are `<model entry>\x1f<sha256>`, so one model's
  * answers are one key range (stats and `cache clear --model` read only that range).
  *
  * One store per folder per process: every provider of a run shares it, and with it the map of requests
@@ -49,14 +49,15 @@ export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return env.ONSETLAB_CACHE_DIR?.trim() || join(homedir(), ".cache", "onsetlab", "requests");
 }
 
-const SEPARATOR = "\u0000";
+// a control character no model name holds (ordered-binary, the key encoding, reserves \u0000)
+const SEPARATOR = "\u001f";
 
 function storeKey(model: string, hash: string): string {
   return `${model}${SEPARATOR}${hash}`;
 }
 
 function modelRange(model: string): { start: string; end: string } {
-  return { start: `${model}${SEPARATOR}`, end: `${model}\u0001` };
+  return { start: `${model}${SEPARATOR}`, end: `${model}\u0020` };
 }
 
 export class RequestCache {
