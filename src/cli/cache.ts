@@ -4,7 +4,7 @@
  * `~/.cache/onsetlab/requests` (src/models/request-cache.ts).
  */
 import type { Command } from "commander";
-import { defaultCacheDir, requestCacheAt } from "../models/request-cache.ts";
+import { defaultCacheDir, type RequestCache, requestCacheAt } from "../models/request-cache.ts";
 import { compactTable } from "./table.ts";
 
 export function registerCacheCommands(program: Command): void {
@@ -13,9 +13,8 @@ export function registerCacheCommands(program: Command): void {
     .command("stats")
     .description("entries per model in the request cache")
     .option("--json", "print {dir, entries, models} as JSON")
-    .action(async (flags: { json?: boolean }) => {
-      const store = requestCacheAt(defaultCacheDir());
-      try {
+    .action((flags: { json?: boolean }) =>
+      withStore((store) => {
         const stats = store.stats();
         if (flags.json) {
           process.stdout.write(`${JSON.stringify(stats)}\n`);
@@ -25,23 +24,26 @@ export function registerCacheCommands(program: Command): void {
         for (const [model, count] of Object.entries(stats.models).sort()) table.push([model, String(count)]);
         process.stdout.write(`${stats.dir}: ${stats.entries} cached answers\n`);
         if (stats.entries > 0) process.stdout.write(`${table.toString()}\n`);
-      } finally {
-        await store.close();
-      }
-    });
+      }),
+    );
   cache
     .command("clear")
     .description("remove cached answers: all, or one model entry's")
     .option("--model <name>", "only this model entry's answers (as named in models.yaml or --model)")
-    .action(async (flags: { model?: string }) => {
-      const store = requestCacheAt(defaultCacheDir());
-      try {
+    .action((flags: { model?: string }) =>
+      withStore(async (store) => {
         const removed = await store.clear(flags.model);
-        process.stdout.write(
-          `removed ${removed} cached answers${flags.model ? ` of ${flags.model}` : ""} from ${store.dir}\n`,
-        );
-      } finally {
-        await store.close();
-      }
-    });
+        const whose = flags.model ? ` of ${flags.model}` : "";
+        process.stdout.write(`removed ${removed} cached answers${whose} from ${store.dir}\n`);
+      }),
+    );
+}
+
+async function withStore(use: (store: RequestCache) => void | Promise<void>): Promise<void> {
+  const store = requestCacheAt(defaultCacheDir());
+  try {
+    await use(store);
+  } finally {
+    await store.close();
+  }
 }
