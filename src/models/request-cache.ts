@@ -104,7 +104,18 @@ export class RequestCache {
     }
     this.counters.misses += 1;
     const sent = send().then(async (answer) => {
-      await this.db.put(key, answer);
+      try {
+        await this.db.put(key, answer);
+      } catch (error) {
+        throw new RequestCacheError(
+          "CACHE_WRITE_FAILED",
+          `cannot write to the request cache at ${this.dir}: ${String(error)}`,
+          {
+            context: { dir: this.dir, model },
+            cause: error,
+          },
+        );
+      }
       return answer;
     });
     this.pending.set(key, sent);
