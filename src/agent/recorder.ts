@@ -133,6 +133,7 @@ export class RunRecorder {
     this.ensureRunning(stage);
     record.startMs = this.now();
     this.modelCalls.push(record);
+    let cachedMs: number | undefined;
     try {
       const response = await call();
       record.usage = response.usage;
@@ -141,6 +142,11 @@ export class RunRecorder {
       if (response.invalid) record.invalid = response.invalid;
       if (response.doneReason) record.doneReason = response.doneReason;
       if (response.thinking) record.thinking = response.thinking;
+      if (response.servedBy) record.servedBy = response.servedBy;
+      if (response.cached) {
+        record.cached = true;
+        cachedMs = response.cached.durationMs;
+      }
       return response;
     } catch (error) {
       record.error = error instanceof Error ? error.message : String(error);
@@ -149,7 +155,8 @@ export class RunRecorder {
       this.ensureRunning(stage);
       throw new ModelCallError(stage, error);
     } finally {
-      record.durationMs = this.now() - record.startMs;
+      // a cached answer keeps the original call's duration, so per-call latency describes the model
+      record.durationMs = cachedMs ?? this.now() - record.startMs;
       this.modelIntervals.push([record.startMs, this.now()]);
     }
   }

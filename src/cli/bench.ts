@@ -17,6 +17,7 @@ import { ITEM_METRICS, type MetricRates, type Rate, type SummaryRow } from "../b
 import { OnsetlabError } from "../errors.ts";
 import { FAULTS_ENV, type FaultConfig, parseFaults } from "../mcp/faults.ts";
 import { checkRecordTarget } from "../models/cassette.ts";
+import { defaultCacheDir } from "../models/request-cache.ts";
 import { INVALID_LIMIT, invalidText, rowsOverInvalidLimit } from "../report/invalid.ts";
 import { FlagError, parseFraction, parsePositiveInt, parseTransport } from "./flags.ts";
 import { startProgress } from "./progress.ts";
@@ -55,6 +56,8 @@ interface BenchFlags {
   margin?: string;
   looks: string;
   json?: boolean;
+  /** `--no-cache` makes it false. */
+  cache: boolean;
 }
 
 /** A run finished, but some tasks could not be run by the harness: exit 1, resume to retry them. */
@@ -101,6 +104,7 @@ export function registerBenchCommand(program: Command): void {
     .option("--margin <d>", "with --until-significant: also stop once |B − A| is known to be below d (e.g. 0.05)")
     .option("--looks <n>", "with --until-significant: how many times the comparison is tested", "10")
     .option("--json", "print the summary as JSON for machines")
+    .option("--no-cache", "send every model request to the server (default: answer repeats from the request cache)")
     .action(async (flags: BenchFlags) => {
       const request = benchRequest(flags);
       const progress = startProgress({ label: "bench", total: 1 });
@@ -114,6 +118,7 @@ export function registerBenchCommand(program: Command): void {
         threads: flags.threads ? parsePositiveInt("--threads", flags.threads) : undefined,
         modelsFile: flags.models,
         cli: cliOverrides(flags),
+        ...(flags.cache ? { cacheDir: defaultCacheDir() } : {}),
         signal: controller.signal,
         onStarted: (runId, dir) => stop.started(runId, dir),
         onProgress: ({ done, total: all, running }) => {
@@ -133,12 +138,22 @@ export function registerBenchCommand(program: Command): void {
           throw error;
         });
       stop.exitIfStopped();
-      const { summary, runId, failures, skipped } = outcome;
-      process.stdout.write(flags.json ? `${JSON.stringify(jsonSummary(summary))}\n` : renderSummaryTable(summary));
+      const { summary, runId, failures, skipped, manifest } = outcome;
+      const cache = manifest.sessions.at(-1)?.cache;
+      process.stdout.write(
+        flags.json
+          ? `${JSON.stringify({ ...jsonSummary(summary), ...(cache ? { cache } : {}) })}\n`
+          : renderSummaryTable(summary),
+      );
       if (summary.sequential) process.stderr.write(`${sequentialText(summary.sequential)}\n`);
       process.stderr.write(
         `run ${runId}: ${summary.records} records${skipped ? ` (${skipped} from before the resume)` : ""} → results/${runId}/\n`,
       );
+      if (cache) {
+        process.stderr.write(
+          `request cache ${cache.dir}: ${cache.hits} answered from it, ${cache.misses} sent, ${cache.coalesced} joined one in flight\n`,
+        );
+      }
       if (failures.length > 0) {
         const first = failures[0]!;
         throw new HarnessFailuresError(

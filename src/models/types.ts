@@ -106,6 +106,10 @@ export interface CompletionResponse {
   doneReason?: string;
   /** A thinking model's reasoning text: recorded, never taken as the answer. */
   thinking?: string;
+  /** Answered from the request cache (caching-provider.ts): the original call's wall time. */
+  cached?: { durationMs: number };
+  /** The base URL that answered, when the model has several (url-pool.ts). */
+  servedBy?: string;
 }
 
 export interface ChatResponse extends CompletionResponse {

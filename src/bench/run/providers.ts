@@ -1,6 +1,7 @@
 /** The run's model providers: one per model and repeat (the simulator's seed moves with the repeat), made on first use. */
 import { type ModelEntry, type ModelsConfig, resolveModel } from "../../config/models-yaml.ts";
 import { createProvider } from "../../models/factory.ts";
+import type { RequestCache } from "../../models/request-cache.ts";
 import type { ModelProvider } from "../../models/types.ts";
 import type { DatasetItem } from "../dataset/types.ts";
 import type { ModelOutageWatch } from "./model-outage.ts";
@@ -19,11 +20,24 @@ export function resolveEntries(models: ModelsConfig, request: { models: string[]
   });
 }
 
+/**
+ * Queries in flight a run of real models gets by default: one per server slot of its largest pool
+ * (`base_urls:` with their concurrency), else one, so a single server's latencies stay honest.
+ */
+export function serverSlots(entries: readonly ModelEntry[]): number {
+  const slots = entries.map((entry) =>
+    "baseUrls" in entry && entry.baseUrls ? entry.baseUrls.reduce((sum, pooled) => sum + pooled.concurrency, 0) : 1,
+  );
+  return Math.max(1, ...slots);
+}
+
 export function providerCache(
   entries: readonly ModelEntry[],
   items: readonly DatasetItem[],
   request: ProviderRequest,
   outage: ModelOutageWatch,
+  /** The request cache (real models only; the main thread's, never a worker's). */
+  cache?: RequestCache,
 ): (model: string, repeat: number) => ModelProvider {
   const made = new Map<string, ModelProvider>();
   return (model, repeat) => {
@@ -37,6 +51,7 @@ export function providerCache(
           seed: request.seed + repeat,
           record: request.record,
           replay: request.replay,
+          cache,
         }),
       );
       made.set(key, provider);

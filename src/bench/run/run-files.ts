@@ -39,6 +39,17 @@ export interface BenchRequest {
   untilSignificant?: SequentialRequest;
 }
 
+/** Where the request cache was and how a session used it (src/models/request-cache.ts). */
+export interface CacheUse {
+  dir: string;
+  /** Answers served from the cache (no request sent). */
+  hits: number;
+  /** Requests sent to the server (and stored). */
+  misses: number;
+  /** Requests that waited for an identical one in flight instead of going out. */
+  coalesced: number;
+}
+
 export interface RunModel {
   name: string;
   provider: string;
@@ -78,6 +89,8 @@ export interface RunManifest {
     harnessFailures: number;
     /** Threads that ran tasks (absent in runs made before threads). */
     threads?: number;
+    /** The request cache this session used (absent: none, e.g. `--no-cache` or the simulator only). */
+    cache?: CacheUse;
   }[];
   /** `--until-significant`: the looks taken and the decision. */
   sequential?: SequentialOutcome;

@@ -11,6 +11,8 @@ export function costTable(set: RunSet, title: string): ReportTable {
     set,
     set.runs.flatMap((run) => run.summary.rows),
   );
+  // only runs that used the request cache have the column (simulated runs never do)
+  const cached = rows.some((row) => row.cachedCallsPerItem !== undefined);
   return checkTable({
     id: "cost-latency",
     title,
@@ -19,10 +21,17 @@ export function costTable(set: RunSet, title: string): ReportTable {
         "eval ms are what the provider reported (the simulator's own figures for simulated models). Duplicate writes " +
         "blocked by the write guard are counted in all. Load ms: model loading the server reported (a cold start, or a " +
         "reload for another context window), left out of every other time.",
+      ...(cached
+        ? [
+            "Cached calls: the model calls answered from the request cache (no server paid them; their tokens " +
+              "and times are the original call's, counted in the other columns).",
+          ]
+        : []),
     ],
     columns: [
       ...MODEL_CONFIG_COLUMNS,
       { header: "model calls/item", kind: "number" },
+      ...(cached ? [{ header: "cached calls/item", kind: "number" as const }] : []),
       { header: "prompt tokens/item", kind: "number" },
       { header: "completion tokens/item", kind: "number" },
       { header: "tool calls/item", kind: "number" },
@@ -41,6 +50,8 @@ export function costTable(set: RunSet, title: string): ReportTable {
       cells: [
         ...modelConfigCells(row),
         numberCell(row.modelCallsPerItem, 2),
+        // absent from a row: none of its calls came from the request cache
+        ...(cached ? [numberCell(row.cachedCallsPerItem ?? 0, 2)] : []),
         numberCell(row.promptTokensPerItem, 0),
         numberCell(row.completionTokensPerItem, 0),
         numberCell(row.callsPerItem, 2),
