@@ -54,6 +54,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
     "agent",
     "bench/dataset",
     "bench/scoring",
+    "bench/stats",
     "bfcl",
     "config",
     "mcp",
