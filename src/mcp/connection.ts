@@ -63,8 +63,11 @@ async function openInMemory(entry: RegistryEntry, factory: InProcessFactory): Pr
 
 async function openStdio(entry: RegistryEntry, options: ConnectOptions): Promise<ServerConnection> {
   const env: Record<string, string> = { ...getDefaultEnvironment() };
-  for (const name of entry.env ?? []) {
-    const value = process.env[name];
+  const declared = Array.isArray(entry.env)
+    ? entry.env.map((name) => [name, null] as const)
+    : Object.entries(entry.env ?? {});
+  for (const [name, given] of declared) {
+    const value = given ?? process.env[name];
     if (value !== undefined) env[name] = value;
   }
   const command = entry.command === "node" ? process.execPath : (entry.command as string);
