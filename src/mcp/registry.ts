@@ -44,6 +44,8 @@ export interface RegistryEntry {
   reset_command?: string[];
   /** Tools the user declares read-only (beside the MCP `readOnlyHint` annotation). */
   read_only_tools?: string[];
+  /** Seconds the server may take to start and answer the MCP handshake (default 15). */
+  start_timeout_s?: number;
 }
 
 export interface Registry {
@@ -75,6 +77,7 @@ const FIELDS = new Set([
   "fixture_dir",
   "reset_command",
   "read_only_tools",
+  "start_timeout_s",
 ]);
 
 export function loadRegistry(file: string = DEFAULT_REGISTRY): Registry {
@@ -183,6 +186,10 @@ export function parseRegistry(raw: unknown, file: string, baseDir?: string): Reg
     checkEnv(item.env, field);
     if (item.cwd !== undefined && typeof item.cwd !== "string") field("cwd", "must be a string");
     if (item.mock !== undefined && typeof item.mock !== "boolean") field("mock", "must be true or false");
+    const timeout = item.start_timeout_s;
+    if (timeout !== undefined && !(typeof timeout === "number" && timeout > 0)) {
+      field("start_timeout_s", "must be a number of seconds above 0");
+    }
     checkReset(item, field, baseDir);
     return item as unknown as RegistryEntry;
   });
