@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { checkDataset, type DatasetCheckReport } from "../bench/dataset/check.ts";
 import { formatProblem } from "../bench/dataset/errors.ts";
 import { InputError } from "../errors.ts";
+import { REGISTRY_FLAG, repeated } from "./flags.ts";
 import { startProgress } from "./progress.ts";
 import { cliTable } from "./table.ts";
 
@@ -17,12 +18,14 @@ export function registerDatasetCommands(program: Command): void {
       "--dataset <paths...>",
       "dataset files, folders or patterns (default: datasets/*.jsonl, with size minimums)",
     )
+    .option(REGISTRY_FLAG.flags, REGISTRY_FLAG.description, repeated)
     .option("--json", "print JSON for machines")
-    .action(async (options: { dataset?: string[]; json?: boolean }) => {
+    .action(async (options: { dataset?: string[]; registry?: string[]; json?: boolean }) => {
       let progress: ReturnType<typeof startProgress> | undefined;
       const report = await checkDataset({
         paths: options.dataset,
         minimums: options.dataset === undefined,
+        ...(options.registry ? { registries: options.registry } : {}),
         onReplayProgress: (done, total) => {
           progress ??= startProgress({ label: "gold replay", total });
           progress.update(done);

@@ -5,7 +5,7 @@
  */
 import { mockServerFactories, mockServerSpecs } from "../../../mock-servers/index.ts";
 import { ClientPool } from "../../mcp/pool.ts";
-import { loadRegistry } from "../../mcp/registry.ts";
+import { loadRegistries } from "../../mcp/registry.ts";
 import { type Coverage, labelProblems, measureCoverage, unmetMinimums } from "./coverage.ts";
 import { crossCheck } from "./crosscheck.ts";
 import type { DatasetProblem } from "./errors.ts";
@@ -29,13 +29,18 @@ export interface DatasetCheckOptions {
   paths?: string | readonly string[];
   /** Check the size requirements (the default dataset); off for a single file or a subset. */
   minimums: boolean;
+  /** Registry files of the servers (merged; default: the mock servers'). */
+  registries?: readonly string[];
   onReplayProgress?: (done: number, total: number) => void;
 }
 
 export async function checkDataset(options: DatasetCheckOptions): Promise<DatasetCheckReport> {
   const { items, problems } = readDataset(options.paths);
   const files = [...new Set(items.map((loaded) => loaded.file))];
-  const pool = await ClientPool.open(loadRegistry(), { transport: "memory", inProcess: mockServerFactories });
+  const pool = await ClientPool.open(loadRegistries(options.registries), {
+    transport: "memory",
+    inProcess: mockServerFactories,
+  });
   try {
     const tools = pool.listTools();
     const checks = Object.fromEntries(

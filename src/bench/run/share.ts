@@ -6,7 +6,6 @@
  */
 import type { AgentConfig } from "../../agent/index.ts";
 import { loadModelsConfig } from "../../config/models-yaml.ts";
-import { loadRegistry } from "../../mcp/registry.ts";
 import type { ModelProvider } from "../../models/types.ts";
 import type { DatasetItem } from "../dataset/types.ts";
 import { type ItemScore, scoreItem, ToolCatalog } from "../scoring/index.ts";
@@ -16,6 +15,7 @@ import { executeTasks, type TaskFailure } from "./execute.ts";
 import type { Task } from "./matrix.ts";
 import type { ModelOutageWatch } from "./model-outage.ts";
 import { providerCache, resolveEntries } from "./providers.ts";
+import { requestRegistry } from "./resolve-request.ts";
 import type { BenchRequest, RunRecord } from "./run-files.ts";
 import { type SpanParent, startQueryTracer } from "./spans.ts";
 import { jsonLineBytes, lineBytes } from "./store.ts";
@@ -63,7 +63,7 @@ export async function runShare(spec: ShareSpec, tasks: readonly Task[], hooks: S
   const environment: ToolEnvironment = spec.bfcl
     ? new BfclEnvironment()
     : await MockEnvironment.open({
-        registry: loadRegistry(spec.request.registry),
+        registry: requestRegistry(spec.request),
         transport: spec.request.transport,
         pools: spec.concurrency,
         seed: spec.request.seed,
