@@ -41,7 +41,11 @@ export async function checkDataset(options: DatasetCheckOptions): Promise<Datase
     const checks = Object.fromEntries(
       Object.entries(mockServerSpecs).map(([name, spec]) => [name, Object.keys(spec.checks)]),
     );
-    const crossProblems = crossCheck(items, { tools, checks });
+    const crossProblems = crossCheck(items, {
+      tools,
+      checks,
+      readOnly: (tool) => tool.annotations.readOnlyHint === true,
+    });
     const badIds = new Set(crossProblems.map((problem) => problem.id));
     const allProblems = [...problems, ...crossProblems, ...labelProblems(items, tools)];
     const nearDuplicatePairs = findNearDuplicates(items);

@@ -18,6 +18,7 @@ import { observationText } from "../../agent/tool-runner.ts";
 import type { ClientPool } from "../../mcp/pool.ts";
 import { checkAnswer } from "./answer-check.ts";
 import { goldArgs } from "./gold.ts";
+import { type CheckVerdict, checkLabel, checkServer, isToolCallCheck, runToolCallCheck } from "./state-checks.ts";
 import type { LoadedItem } from "./types.ts";
 
 export interface ReplayFailure {
@@ -81,16 +82,20 @@ export async function replayItem(loaded: LoadedItem, host: ReplayHost): Promise<
     evidence.push({ source: `#E${index + 1} ${call.tool}`, ok: true, text: result.text, data: result.data });
   }
   for (const check of item.state ?? []) {
-    let outcome: { pass: boolean; detail: string };
+    const name = `state check ${checkServer(check)}.${checkLabel(check)}`;
+    let outcome: CheckVerdict;
     try {
-      outcome = await host.check(check.server, check.expect, check.args);
+      outcome = isToolCallCheck(check)
+        ? await runToolCallCheck(host, check)
+        : await host.check(check.server, check.expect, check.args);
     } catch (error) {
-      reasons.push(`state check ${check.server}.${check.expect} could not run: ${(error as Error).message}`);
+      reasons.push(`${name} could not run: ${(error as Error).message}`);
       continue;
     }
-    if (outcome.pass === Boolean(check.negate)) {
+    if (outcome.notRun) reasons.push(`${name} could not run: ${outcome.detail}`);
+    else if (outcome.pass === Boolean(check.negate)) {
       const wanted = check.negate ? "fail" : "pass";
-      reasons.push(`state check ${check.server}.${check.expect} should ${wanted}: ${outcome.detail}`);
+      reasons.push(`${name} should ${wanted}: ${outcome.detail}`);
     }
   }
   if (item.answer && item.calls.length > 0) {

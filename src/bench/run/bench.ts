@@ -11,9 +11,10 @@ import { loadBfclDataset } from "../../bfcl/dataset.ts";
 import { loadModelsConfig, type ModelEntry, type ModelsConfig } from "../../config/models-yaml.ts";
 import { InputError } from "../../errors.ts";
 import { loadRegistry } from "../../mcp/registry.ts";
+import { requireSuiteServers } from "../dataset/known-tools.ts";
 import { datasetHash, narrowItems, selectItems } from "../dataset/select.ts";
+import { type Suite, suiteOf } from "../dataset/suite.ts";
 import type { DatasetItem } from "../dataset/types.ts";
-import { MOCK_WORLD_CONTEXT } from "../dataset/world-clock.ts";
 import { loadMetricModules } from "../scoring/index.ts";
 import { isBfclDataset } from "./bfcl-environment.ts";
 import type { RunSummary } from "./compare-configs.ts";
@@ -25,12 +26,14 @@ import { ModelOutageWatch } from "./model-outage.ts";
 import { providerCache, resolveEntries } from "./providers.ts";
 import {
   configNames,
+  contextOf,
   describeModel,
   itemCount,
   resolveAll,
   threadCount,
   versions,
   withProbe,
+  withSuiteDefaults,
 } from "./resolve-request.ts";
 import type { BenchRequest, RunManifest } from "./run-files.ts";
 import { runShare, type ShareHooks, type ShareSpec } from "./share.ts";
@@ -91,6 +94,8 @@ interface Work {
   configs: string[];
   items: DatasetItem[];
   files: string[];
+  /** The dataset's suite (its clock, servers and default exposure); none for BFCL or a dataset without one. */
+  suite?: Suite;
   bfcl: boolean;
   runId: string;
   dir: string;
@@ -165,6 +170,7 @@ function resolveWork(options: BenchOptions, models: ModelsConfig): Work {
   const entries = resolveEntries(models, request);
   const configs = configNames(models, request);
   const bfcl = isBfclDataset(request.dataset);
+  const registry = loadRegistry(request.registry);
   if (bfcl && request.dataset.length !== 1) {
     throw new InputError(
       "BAD_FLAG",
@@ -176,13 +182,15 @@ function resolveWork(options: BenchOptions, models: ModelsConfig): Work {
         items: narrowItems(loadBfclDataset(request.dataset[0]!).items, request.filter, itemCount(request)),
         files: request.dataset,
       }
-    : selectItems(request.dataset, request.filter, itemCount(request), loadRegistry(request.registry));
+    : selectItems(request.dataset, request.filter, itemCount(request), registry);
   if (previous && previous.dataset.hash !== datasetHash(items)) {
     throw new InputError(
       "RESUME_DATASET_CHANGED",
       `--resume ${previous.runId}: the dataset changed since the run started (hash ${previous.dataset.hash} → ${datasetHash(items)}); start a new run`,
     );
   }
+  const suite = bfcl ? undefined : suiteOf(files);
+  if (suite) requireSuiteServers(suite, items, registry);
   const runId = previous?.runId ?? newRunId(request.models.join("+"));
   const dir = runDir(runId, root);
   const itemIds = items.map((item) => item.id);
@@ -206,10 +214,11 @@ function resolveWork(options: BenchOptions, models: ModelsConfig): Work {
     configs,
     items,
     files,
+    ...(suite ? { suite } : {}),
     bfcl,
     runId,
     dir,
-    resolved: resolveAll(models, entries, configs, options.cli, request.timeoutS),
+    resolved: resolveAll(withSuiteDefaults(models, suite), entries, configs, options.cli, request.timeoutS),
     tasks,
     todo,
     concurrency: options.concurrency ?? (simulated && request.transport === "stdio" ? 4 : 1),
@@ -225,6 +234,7 @@ function newManifest(work: Work, session: RunManifest["sessions"][number]): RunM
     models: entries.map((entry) => describeModel(entry, request)),
     configs: work.configs,
     resolved: work.resolved,
+    ...(work.suite ? { suite: work.suite } : {}),
     dataset: {
       files: work.files,
       hash: datasetHash(items),
@@ -268,7 +278,8 @@ async function runTasks(
     bfcl: work.bfcl,
     // the queries in flight are spread over the threads
     concurrency: Math.max(1, Math.round(work.concurrency / threads)),
-    context: MOCK_WORLD_CONTEXT,
+    ...(work.suite?.servers ? { servers: work.suite.servers } : {}),
+    ...contextOf(work.suite),
     spanParent: runTracer.parent,
   };
   const stopShares = new AbortController();
