@@ -1,17 +1,18 @@
 /**
  * `agent "<query>" --model M [--config C]`: one query through the pipeline, exactly as the bench runs
- * it (the resolved configuration, the mock servers, the mock world's date), with its trace printed —
+ * it (the resolved configuration, the mock servers, the date line of the dataset's suite), with its trace printed —
  * the debugging loop behind every benchmark number. A dataset item's query is also scored as the bench
  * scores it; `--json` prints the whole AgentResult.
  */
 import type { Command } from "commander";
 import { mockServerFactories } from "../../mock-servers/index.ts";
 import { type AgentConfig, type AgentResult, runAgent } from "../agent/index.ts";
-import { loadDataset } from "../bench/dataset/load.ts";
+import { loadDataset, resolveDatasetFiles } from "../bench/dataset/load.ts";
+import { suiteOf } from "../bench/dataset/suite.ts";
 import type { DatasetItem } from "../bench/dataset/types.ts";
-import { MOCK_WORLD_CONTEXT } from "../bench/dataset/world-clock.ts";
 import { RestrictedToolHost, runStateChecks } from "../bench/run/environment.ts";
 import { ModelOutageWatch } from "../bench/run/model-outage.ts";
+import { contextOf, withSuiteDefaults } from "../bench/run/resolve-request.ts";
 import { sessionServers } from "../bench/run/session.ts";
 import { type ItemScore, scoreItem } from "../bench/scoring/index.ts";
 import { loadModelsConfig, type ModelEntry, resolveConfiguration, resolveModel } from "../config/models-yaml.ts";
@@ -147,16 +148,16 @@ export function registerAgentCommand(program: Command): void {
 
 /** One query through one model × configuration against fresh mock servers; closes them before returning. */
 export async function runAgentQuery(options: AgentQueryOptions): Promise<AgentQueryOutcome> {
-  const models = loadModelsConfig(options.modelsFile);
+  const paths = options.dataset && options.dataset.length > 0 ? options.dataset : undefined;
+  const suite = suiteOf(resolveDatasetFiles(paths));
+  const models = withSuiteDefaults(loadModelsConfig(options.modelsFile), suite);
   const entry = resolveModel(models, options.model);
   const config = resolveConfiguration(models, {
     model: entry,
     configName: options.configName,
     ...(options.timeoutS === undefined ? {} : { cli: { limits: { totalTimeoutMs: options.timeoutS * 1000 } } }),
   });
-  const items = loadDataset(options.dataset && options.dataset.length > 0 ? options.dataset : undefined).map(
-    (loaded) => loaded.item,
-  );
+  const items = loadDataset(paths).map((loaded) => loaded.item);
   const item = findItem(items, options);
   const query = item?.query ?? options.query!.trim();
   const outage = new ModelOutageWatch();
@@ -166,13 +167,14 @@ export async function runAgentQuery(options: AgentQueryOptions): Promise<AgentQu
   const pool = await ClientPool.open(loadRegistries(options.registries), {
     transport: options.transport,
     inProcess: mockServerFactories,
+    ...(suite?.servers ? { servers: suite.servers } : {}),
   });
   try {
     const result = await runAgent(query, {
       config,
       model,
       tools: itemTools(pool, item, config, options.seed),
-      context: MOCK_WORLD_CONTEXT,
+      ...contextOf(suite),
       signal: options.signal,
     });
     if (outage.outage) throw outage.outage;

@@ -12,9 +12,10 @@ import { loadModelsConfig, type ModelEntry, type ModelsConfig } from "../../conf
 import { InputError } from "../../errors.ts";
 import { type ResetKind, resetKind } from "../../mcp/registry.ts";
 import { hash32, seededRandom } from "../../random.ts";
+import { requireSuiteServers } from "../dataset/known-tools.ts";
 import { datasetHash, narrowItems, selectItems } from "../dataset/select.ts";
+import { type Suite, suiteOf } from "../dataset/suite.ts";
 import type { DatasetItem } from "../dataset/types.ts";
-import { MOCK_WORLD_CONTEXT } from "../dataset/world-clock.ts";
 import { loadMetricModules } from "../scoring/index.ts";
 import { isBfclDataset } from "./bfcl-environment.ts";
 import type { RunSummary } from "./compare-configs.ts";
@@ -26,6 +27,7 @@ import { ModelOutageWatch } from "./model-outage.ts";
 import { providerCache, resolveEntries } from "./providers.ts";
 import {
   configNames,
+  contextOf,
   describeModel,
   itemCount,
   requestRegistry,
@@ -33,6 +35,7 @@ import {
   threadCount,
   versions,
   withProbe,
+  withSuiteDefaults,
 } from "./resolve-request.ts";
 import type { BenchRequest, RunManifest } from "./run-files.ts";
 import { runShare, type ShareHooks, type ShareSpec } from "./share.ts";
@@ -95,6 +98,8 @@ interface Work {
   configs: string[];
   items: DatasetItem[];
   files: string[];
+  /** The dataset's suite (its clock, servers and default exposure); none for BFCL or a dataset without one. */
+  suite?: Suite;
   bfcl: boolean;
   runId: string;
   dir: string;
@@ -192,6 +197,8 @@ function resolveWork(options: BenchOptions, models: ModelsConfig): Work {
       `--resume ${previous.runId}: the dataset changed since the run started (hash ${previous.dataset.hash} → ${datasetHash(items)}); start a new run`,
     );
   }
+  const suite = bfcl ? undefined : suiteOf(files);
+  if (suite) requireSuiteServers(suite, items, registry);
   const runId = previous?.runId ?? newRunId(request.models.join("+"));
   const dir = runDir(runId, root);
   const itemIds = items.map((item) => item.id);
@@ -218,10 +225,11 @@ function resolveWork(options: BenchOptions, models: ModelsConfig): Work {
     configs,
     items,
     files,
+    ...(suite ? { suite } : {}),
     bfcl,
     runId,
     dir,
-    resolved: resolveAll(models, entries, configs, options.cli, request.timeoutS),
+    resolved: resolveAll(withSuiteDefaults(models, suite), entries, configs, options.cli, request.timeoutS),
     tasks,
     todo,
     concurrency: shared ? 1 : (options.concurrency ?? (simulated && request.transport === "stdio" ? 4 : 1)),
@@ -265,6 +273,7 @@ function newManifest(work: Work, session: RunManifest["sessions"][number]): RunM
     models: entries.map((entry) => describeModel(entry, request)),
     configs: work.configs,
     resolved: work.resolved,
+    ...(work.suite ? { suite: work.suite } : {}),
     dataset: {
       files: work.files,
       hash: datasetHash(items),
@@ -309,7 +318,8 @@ async function runTasks(
     bfcl: work.bfcl,
     // the queries in flight are spread over the threads
     concurrency: Math.max(1, Math.round(work.concurrency / threads)),
-    context: MOCK_WORLD_CONTEXT,
+    ...(work.suite?.servers ? { servers: work.suite.servers } : {}),
+    ...contextOf(work.suite),
     spanParent: runTracer.parent,
   };
   const stopShares = new AbortController();

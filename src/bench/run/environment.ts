@@ -11,6 +11,7 @@ import { ClientPool, type ResetsRun } from "../../mcp/pool.ts";
 import type { Registry } from "../../mcp/registry.ts";
 import type { CallOptions, ToolCallResult, ToolDefinition, ToolHost } from "../../mcp/types.ts";
 import { cached } from "../../memo.ts";
+import { isToolCallCheck, runToolCallCheck } from "../dataset/state-checks.ts";
 import type { DatasetItem, StateCheckSpec } from "../dataset/types.ts";
 import { sessionServers } from "./session.ts";
 
@@ -19,6 +20,8 @@ export interface StateOutcome {
   spec: StateCheckSpec;
   pass: boolean;
   detail: string;
+  /** A tool-call check whose call could not be made: it fails, negated or not. */
+  notRun?: boolean;
 }
 
 /** One query's lease on a set of servers. */
@@ -93,6 +96,8 @@ export interface MockEnvironmentOptions {
   seed: number;
   /** Fault injection on every mock server. */
   faults?: FaultConfig;
+  /** Only these servers of the registry (a suite's); default: all. */
+  servers?: string[];
 }
 
 /** The registry's servers, `pools` times over; a query leases a pool, and its touched servers are reset. */
@@ -118,6 +123,7 @@ export class MockEnvironment implements ToolEnvironment {
           await ClientPool.open(options.registry, {
             transport: options.transport,
             inProcess: mockServerFactories,
+            ...(options.servers ? { servers: options.servers } : {}),
             ...(options.faults ? { faults: options.faults } : {}),
           }),
         );
@@ -176,12 +182,20 @@ function realResets(resets: ResetsRun): { resets?: ResetsRun } {
   return real.length > 0 ? { resets: Object.fromEntries(real) } : {};
 }
 
-/** An item's end-state checks against the servers of one pool (also used by `pnpm agent`). */
-export async function runStateChecks(pool: ClientPool, specs: readonly StateCheckSpec[]): Promise<StateOutcome[]> {
+/**
+ * An item's end-state checks against the servers of one pool (also used by `pnpm agent`): a named check
+ * through the mock's `__check`, a tool-call check by calling its read-only tool and matching the result.
+ */
+export async function runStateChecks(
+  pool: Pick<ClientPool, "check"> & ToolHost,
+  specs: readonly StateCheckSpec[],
+): Promise<StateOutcome[]> {
   const outcomes: StateOutcome[] = [];
   for (const spec of specs) {
-    const { pass, detail } = await pool.check(spec.server, spec.expect, spec.args);
-    outcomes.push({ spec, pass, detail });
+    const outcome = isToolCallCheck(spec)
+      ? await runToolCallCheck(pool, spec)
+      : await pool.check(spec.server, spec.expect, spec.args);
+    outcomes.push({ spec, ...outcome });
   }
   return outcomes;
 }

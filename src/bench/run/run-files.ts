@@ -6,6 +6,7 @@ import type { AgentConfig } from "../../agent/index.ts";
 import type { FaultConfig } from "../../mcp/faults.ts";
 import type { ResetKind } from "../../mcp/registry.ts";
 import type { ModelFacts, WarmUp } from "../../models/types.ts";
+import type { Suite } from "../dataset/suite.ts";
 import type { ItemScore } from "../scoring/index.ts";
 import type { TaskRecord } from "./execute.ts";
 import type { Shard } from "./matrix.ts";
@@ -65,6 +66,8 @@ export interface RunManifest {
   /** The resolved agent configuration of every model × configuration (CLI > model > config > defaults). */
   resolved: Record<string, Record<string, AgentConfig>>;
   dataset: { files: string[]; hash: string; items: number; itemIds: string[] };
+  /** The dataset's suite (datasets/README.md "Suites"): its clock, servers and default exposure. */
+  suite?: Suite;
   tasks: number;
   versions: Record<string, string>;
   simulated: boolean;

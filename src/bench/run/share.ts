@@ -30,7 +30,10 @@ export interface ShareSpec {
   bfcl: boolean;
   /** Queries in flight in this thread (one set of servers each). */
   concurrency: number;
-  context: string;
+  /** The planner's date line from the suite's clock (none without one). */
+  context?: string;
+  /** The suite's servers: only these connect (default: every server of the registry). */
+  servers?: string[];
   /** The run span the queries' spans hang under. */
   spanParent: SpanParent;
 }
@@ -67,6 +70,7 @@ export async function runShare(spec: ShareSpec, tasks: readonly Task[], hooks: S
         transport: spec.request.transport,
         pools: spec.concurrency,
         seed: spec.request.seed,
+        ...(spec.servers ? { servers: spec.servers } : {}),
         ...(spec.request.faults ? { faults: spec.request.faults } : {}),
       });
   const spanLines: string[] = [];
@@ -89,7 +93,7 @@ export async function runShare(spec: ShareSpec, tasks: readonly Task[], hooks: S
           tools: item.tools || spec.bfcl ? env.definitions(item) : catalog,
         }),
       concurrency: spec.concurrency,
-      context: spec.context,
+      ...(spec.context === undefined ? {} : { context: spec.context }),
       signal: AbortSignal.any([hooks.signal, hooks.outage.signal]),
       onRecord: (record) => {
         const item = byId.get(record.itemId)!;
