@@ -147,7 +147,12 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
   writeJsonAtomic(join(dir, RUN_FILES.run), manifest);
   options.onStarted?.(runId, dir);
 
-  const { finished, failures } = await runTasks(work, options, outage, providers);
+  const { finished, failures } = await runTasks(work, options, outage, providers).catch((error: unknown) => {
+    // bad input found once the servers are up (a server that will not start, a state check on a write
+    // tool): no task ran, so a new run leaves no folder behind
+    if (!previous && error instanceof InputError) rmSync(dir, { recursive: true, force: true });
+    throw error;
+  });
   const stopped = outage.stoppedRun(runId, skipped + finished);
   if (stopped) {
     if (!previous && finished === 0) rmSync(dir, { recursive: true, force: true });

@@ -6,7 +6,11 @@
  */
 import type { AgentConfig } from "../../agent/index.ts";
 import { loadModelsConfig } from "../../config/models-yaml.ts";
+import type { ToolDefinition } from "../../mcp/types.ts";
 import type { ModelProvider } from "../../models/types.ts";
+import { readOnlyIn } from "../dataset/check.ts";
+import { toolCallCheckProblems } from "../dataset/crosscheck.ts";
+import { DatasetError } from "../dataset/errors.ts";
 import type { DatasetItem } from "../dataset/types.ts";
 import { type ItemScore, scoreItem, ToolCatalog } from "../scoring/index.ts";
 import { BfclEnvironment } from "./bfcl-environment.ts";
@@ -63,10 +67,11 @@ export interface ShareHooks {
 export async function runShare(spec: ShareSpec, tasks: readonly Task[], hooks: ShareHooks): Promise<TaskFailure[]> {
   const providers = hooks.providers ?? shareProviders(spec, hooks.outage);
   const byId = new Map(spec.items.map((item) => [item.id, item]));
+  const registry = requestRegistry(spec.request);
   const environment: ToolEnvironment = spec.bfcl
     ? new BfclEnvironment()
     : await MockEnvironment.open({
-        registry: requestRegistry(spec.request),
+        registry,
         transport: spec.request.transport,
         pools: spec.concurrency,
         seed: spec.request.seed,
@@ -78,6 +83,7 @@ export async function runShare(spec: ShareSpec, tasks: readonly Task[], hooks: S
     spanLines.push(JSON.stringify(line), "\n");
   });
   try {
+    if (!spec.bfcl) requireCheckableState(spec, environment.definitions(), readOnlyIn(registry));
     const catalog = new ToolCatalog(environment.definitions());
     return await executeTasks<ItemScore>({
       tasks,
@@ -123,6 +129,24 @@ export async function runShare(spec: ShareSpec, tasks: readonly Task[], hooks: S
     await tracer.end();
     await environment.close();
   }
+}
+
+/**
+ * Every tool-call state check calls a read-only tool of its server with fitting arguments: known only once
+ * the servers listed their tools, and checked before the first query (a check must not change what it checks).
+ */
+function requireCheckableState(
+  spec: ShareSpec,
+  tools: readonly ToolDefinition[],
+  readOnly: (tool: ToolDefinition) => boolean,
+): void {
+  const where = spec.request.dataset.join(", ") || "the dataset";
+  const problems = toolCallCheckProblems(
+    spec.items.map((item) => ({ item, file: where, line: 0 })),
+    tools,
+    readOnly,
+  );
+  if (problems.length > 0) throw new DatasetError("DATASET_BAD_STATE_CHECK", problems);
 }
 
 function shareProviders(spec: ShareSpec, outage: ModelOutageWatch): (model: string, repeat: number) => ModelProvider {
