@@ -85,7 +85,7 @@ describe("servers that fail to start: what failed, the command line, the server'
     process.env.BYO_TEST_SECRET = "hunter2-very-secret";
     const exits = script(
       [
-        "for (let i = 1; i <= 50; i++) console.error(`log line ${i}`);",
+        "for (let i = 1; i <= 50; i++) console.error('log line ' + i);",
         "console.error('using ' + process.env.BYO_TEST_SECRET + ' and token ghp_abcdefghijklmnopqrstuvwxyz0123');",
         "console.error(\"Error: Cannot find module 'left-pad'\");",
         "process.exit(1);",
