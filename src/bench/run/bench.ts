@@ -140,7 +140,15 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
   writeJsonAtomic(join(dir, RUN_FILES.run), manifest);
   options.onStarted?.(runId, dir);
 
-  const { finished, failures } = await runTasks(work, options, outage, providers);
+  let ran: Awaited<ReturnType<typeof runTasks>>;
+  try {
+    ran = await runTasks(work, options, outage, providers);
+  } catch (error) {
+    // bad input found once the servers are up (a state check on a tool that writes): no half-made run
+    if (!previous && error instanceof InputError) rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  const { finished, failures } = ran;
   const stopped = outage.stoppedRun(runId, skipped + finished);
   if (stopped) {
     if (!previous && finished === 0) rmSync(dir, { recursive: true, force: true });

@@ -6,8 +6,11 @@
  */
 import type { AgentConfig } from "../../agent/index.ts";
 import { loadModelsConfig } from "../../config/models-yaml.ts";
-import { loadRegistry } from "../../mcp/registry.ts";
+import { loadRegistry, type Registry } from "../../mcp/registry.ts";
 import type { ModelProvider } from "../../models/types.ts";
+import { toolCallCheckProblems } from "../dataset/crosscheck.ts";
+import { DatasetError } from "../dataset/errors.ts";
+import { readOnlyIn } from "../dataset/state-checks.ts";
 import type { DatasetItem } from "../dataset/types.ts";
 import { type ItemScore, scoreItem, ToolCatalog } from "../scoring/index.ts";
 import { BfclEnvironment } from "./bfcl-environment.ts";
@@ -63,16 +66,18 @@ export interface ShareHooks {
 export async function runShare(spec: ShareSpec, tasks: readonly Task[], hooks: ShareHooks): Promise<TaskFailure[]> {
   const providers = hooks.providers ?? shareProviders(spec, hooks.outage);
   const byId = new Map(spec.items.map((item) => [item.id, item]));
+  const registry = loadRegistry(spec.request.registry);
   const environment: ToolEnvironment = spec.bfcl
     ? new BfclEnvironment()
     : await MockEnvironment.open({
-        registry: loadRegistry(spec.request.registry),
+        registry,
         transport: spec.request.transport,
         pools: spec.concurrency,
         seed: spec.request.seed,
         ...(spec.servers ? { servers: spec.servers } : {}),
         ...(spec.request.faults ? { faults: spec.request.faults } : {}),
       });
+  if (!spec.bfcl) await refuseWritingChecks(spec, environment, registry);
   const spanLines: string[] = [];
   const tracer = startQueryTracer(spec.runId, spec.spanParent, (line) => {
     spanLines.push(JSON.stringify(line), "\n");
@@ -129,4 +134,16 @@ function shareProviders(spec: ShareSpec, outage: ModelOutageWatch): (model: stri
   const models = loadModelsConfig(spec.modelsFile);
   const entries = resolveEntries(models, spec.request);
   return providerCache(entries, spec.items, spec.request, outage);
+}
+
+/**
+ * A tool-call state check must call a read-only tool of the server it names: known only once the servers
+ * listed their tools, so checked here, before any task runs (bad input, exit 2).
+ */
+async function refuseWritingChecks(spec: ShareSpec, environment: ToolEnvironment, registry: Registry): Promise<void> {
+  const items = spec.items.map((item) => ({ item, file: "dataset", line: 0 }));
+  const problems = toolCallCheckProblems(items, environment.definitions(), readOnlyIn(registry));
+  if (problems.length === 0) return;
+  await environment.close();
+  throw new DatasetError("DATASET_BAD_STATE_CHECK", problems);
 }
