@@ -7,7 +7,7 @@
  */
 import { mockServerFactories, mockServerSpecs } from "../../../mock-servers/index.ts";
 import { ClientPool } from "../../mcp/pool.ts";
-import { canUndoWrites, isReadOnlyTool, loadRegistries, type Registry, resetKind } from "../../mcp/registry.ts";
+import { canUndoWrites, loadRegistries, type Registry, resetKind } from "../../mcp/registry.ts";
 import type { ToolDefinition } from "../../mcp/types.ts";
 import { type Coverage, labelProblems, measureCoverage, unmetMinimums } from "./coverage.ts";
 import { crossCheck } from "./crosscheck.ts";
@@ -15,6 +15,7 @@ import type { DatasetProblem } from "./errors.ts";
 import { readDataset } from "./load.ts";
 import { findNearDuplicates, type NearDuplicate } from "./near-duplicates.ts";
 import { type ReplayReport, replayGold } from "./replay.ts";
+import { readOnlyIn } from "./state-checks.ts";
 import { todoProblems } from "./todo.ts";
 
 export interface DatasetCheckReport extends Coverage {
@@ -83,15 +84,6 @@ export async function checkDataset(options: DatasetCheckOptions): Promise<Datase
   } finally {
     await pool.close();
   }
-}
-
-/** Whether a tool changes nothing, as its server's registry entry sees it (annotation or `read_only_tools`). */
-export function readOnlyIn(registry: Registry): (tool: ToolDefinition) => boolean {
-  const entries = new Map(registry.servers.map((entry) => [entry.name, entry]));
-  return (tool) => {
-    const entry = entries.get(tool.server);
-    return entry ? isReadOnlyTool(entry, tool) : tool.annotations.readOnlyHint === true;
-  };
 }
 
 /** Why a gold call must not replay: a write to a server whose reset cannot undo it. */

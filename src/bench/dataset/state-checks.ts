@@ -4,7 +4,8 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import { JSONPath } from "jsonpath-plus";
-import type { ToolHost } from "../../mcp/types.ts";
+import { isReadOnlyTool, type Registry } from "../../mcp/registry.ts";
+import type { ToolDefinition, ToolHost } from "../../mcp/types.ts";
 import { datasetRegex } from "./regex.ts";
 import type { StateCheckSpec, ToolCallStateCheck, ToolResultExpectation } from "./types.ts";
 
@@ -22,6 +23,15 @@ export function checkLabel(spec: StateCheckSpec): string {
   if (!isToolCallCheck(spec)) return spec.expect;
   const parts = Object.entries(spec.expect).map(([key, value]) => `${key} ${JSON.stringify(value)}`);
   return `${spec.call.tool} → ${parts.join(", ")}`;
+}
+
+/** Whether a tool changes nothing, as its server's registry entry sees it (annotation or `read_only_tools`). */
+export function readOnlyIn(registry: Registry): (tool: ToolDefinition) => boolean {
+  const entries = new Map(registry.servers.map((entry) => [entry.name, entry]));
+  return (tool) => {
+    const entry = entries.get(tool.server);
+    return entry ? isReadOnlyTool(entry, tool) : tool.annotations.readOnlyHint === true;
+  };
 }
 
 /** A tool result as the check sees it: its text, and its JSON (structuredContent, or the text parsed). */
