@@ -221,6 +221,25 @@ describe("a user's servers in a run", () => {
     ]);
   });
 
+  it("agent --registry runs a dataset item against the user's server and scores it as the bench does", async () => {
+    const outcome = await runInProcess([
+      "agent",
+      "--item",
+      "mem-a",
+      "--registry",
+      memoryRegistry(99),
+      "--dataset",
+      dataset("agent", memoryItem("mem-a", [readGraph])),
+      "--model",
+      "sim:oracle",
+      "--config",
+      "native",
+    ]);
+    expect(outcome.code, outcome.stderr).toBe(0);
+    expect(outcome.stdout).toContain("✓ task success");
+    expect(outcome.stdout).toMatch(/state ✓ read_graph → contains "\\"Alice\\"" on memory/);
+  });
+
   it("a reset command that fails mid-run is a run error (exit 1) naming the server; the finished task is kept", async () => {
     const outcome = await bench(
       memoryRegistry(1),
