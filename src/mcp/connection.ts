@@ -77,7 +77,10 @@ async function openStdio(entry: RegistryEntry, options: ConnectOptions): Promise
   const garbled = new Promise<never>((_, fail) => {
     garbage = fail;
   });
-  transport.onerror = (error) => garbage(error);
+  let starting = true;
+  transport.onerror = (error) => {
+    if (starting) garbage(error);
+  };
   const client = new Client(CLIENT_INFO);
   const timeoutMs = options.timeoutMs ?? 15_000;
   try {
@@ -91,7 +94,7 @@ async function openStdio(entry: RegistryEntry, options: ConnectOptions): Promise
       context: { server: entry.name },
     });
   }
-  transport.onerror = undefined;
+  starting = false;
   return { entry, transport: "stdio", client, pid: transport.pid, close: () => client.close() };
 }
 
