@@ -25,8 +25,6 @@ const BFCL_REGISTRY: Registry = {
       purpose: "the function docs of one BFCL question, validated and echoed",
       transport: "stdio",
       command: "(in-process only)",
-      // in-process like the project's mocks (it has no control tools: a BFCL item's host is never reset)
-      mock: true,
     },
   ],
 };

@@ -166,7 +166,7 @@ export async function runAgentQuery(options: AgentQueryOptions): Promise<AgentQu
 
   const pool = await ClientPool.open(loadRegistries(options.registries), {
     transport: options.transport,
-    inProcess: mockServerFactories,
+    mocks: mockServerFactories,
     ...(suite?.servers ? { servers: suite.servers } : {}),
   });
   try {

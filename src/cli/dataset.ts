@@ -86,7 +86,7 @@ export async function newDataset(
     if (existsSync(file)) throw new FlagError("BAD_FLAG", `--out ${out}: ${file} exists; choose another name`);
   }
   const registry = loadRegistries(registries);
-  const pool = await ClientPool.open(registry, { transport: "memory", inProcess: mockServerFactories });
+  const pool = await ClientPool.open(registry, { transport: "memory", mocks: mockServerFactories });
   let items: DatasetItem[];
   try {
     items = starterItems(pool.listTools(), readOnlyIn(registry));

@@ -16,7 +16,7 @@ export async function listServers(
   registryFiles: readonly string[] = [],
 ): Promise<ServerListing[]> {
   const registry = loadRegistries(registryFiles);
-  const pool = await ClientPool.open(registry, { transport, inProcess: mockServerFactories });
+  const pool = await ClientPool.open(registry, { transport, mocks: mockServerFactories });
   try {
     const tools = pool.listTools();
     return pool.serverNames().map((server) => ({

@@ -12,11 +12,13 @@ export interface PoolOptions {
   transport: TransportKind;
   /** Only these servers (default: all in the registry). */
   servers?: string[];
-  /**
-   * In-process factories by server name, used when transport is "memory" for entries marked `mock: true`
-   * only: a user's server that happens to share a mock's name is never swapped for it.
-   */
+  /** In-process factories by server name, used when transport is "memory" (a server of the caller's own). */
   inProcess?: Record<string, InProcessFactory>;
+  /**
+   * The project's mock servers by name, used in-process (transport "memory") only for entries marked
+   * `mock: true`: a user's server that happens to share a mock's name is never swapped for it.
+   */
+  mocks?: Record<string, InProcessFactory>;
   retryDelaysMs?: readonly number[];
   /** Per-attempt time limit of a tool call (default 30 s). */
   callTimeoutMs?: number;
@@ -240,7 +242,8 @@ export class ClientPool implements ToolHost {
     const baseDir = entryBaseDir(this.registry, entry.name);
     const fixture = reuse ?? (resetKind(entry) === "fixture" ? copyFixture(entry, baseDir) : undefined);
     try {
-      const factory = entry.mock ? this.options.inProcess?.[entry.name] : undefined;
+      const factory =
+        this.options.inProcess?.[entry.name] ?? (entry.mock ? this.options.mocks?.[entry.name] : undefined);
       const connection = await openConnection(entry, {
         transport: this.options.transport,
         baseDir,

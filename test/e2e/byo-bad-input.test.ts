@@ -275,7 +275,7 @@ describe("a user's servers in a run", () => {
     mkdirSync(folder);
     const pool = await ClientPool.open(
       loadRegistries([registry(server({ name: "filesystem", args: [FILESYSTEM, folder] }))]),
-      { transport: "memory", inProcess: mockServerFactories },
+      { transport: "memory", mocks: mockServerFactories },
     );
     try {
       const allowed = await pool.callTool("list_allowed_directories", {});

@@ -45,7 +45,7 @@ export async function checkDataset(options: DatasetCheckOptions): Promise<Datase
   const { items, problems } = readDataset(options.paths);
   const files = [...new Set(items.map((loaded) => loaded.file))];
   const registry = loadRegistries(options.registries);
-  const pool = await ClientPool.open(registry, { transport: "memory", inProcess: mockServerFactories });
+  const pool = await ClientPool.open(registry, { transport: "memory", mocks: mockServerFactories });
   try {
     const tools = pool.listTools();
     const mocks = new Set(registry.servers.filter((entry) => entry.mock).map((entry) => entry.name));

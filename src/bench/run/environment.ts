@@ -122,7 +122,7 @@ export class MockEnvironment implements ToolEnvironment {
         pools.push(
           await ClientPool.open(options.registry, {
             transport: options.transport,
-            inProcess: mockServerFactories,
+            mocks: mockServerFactories,
             ...(options.servers ? { servers: options.servers } : {}),
             ...(options.faults ? { faults: options.faults } : {}),
           }),
