@@ -80,6 +80,12 @@ describe("bad registry entries: one line naming the file, the entry and the fiel
   });
 });
 
+it("a bad --shuffle seed is one line naming the flag, exit 2", async () => {
+  const outcome = await runInProcess(["bench", "--model", "sim:oracle", "--shuffle", "soon"]);
+  expect(outcome.code).toBe(2);
+  expect(errorLines(outcome.stderr)).toEqual(['error: --shuffle must be a whole number ≥ 0, not "soon"']);
+});
+
 describe("servers that fail to start: what failed, the command line, the server's own stderr; exit 2", () => {
   it("one that exits shows its last 40 stderr lines, secrets redacted", async () => {
     process.env.BYO_TEST_SECRET = "hunter2-very-secret";
