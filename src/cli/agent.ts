@@ -18,12 +18,12 @@ import { type ItemScore, scoreItem } from "../bench/scoring/index.ts";
 import { loadModelsConfig, type ModelEntry, resolveConfiguration, resolveModel } from "../config/models-yaml.ts";
 import { OnsetlabError } from "../errors.ts";
 import { ClientPool } from "../mcp/pool.ts";
-import { loadRegistry } from "../mcp/registry.ts";
+import { loadRegistries } from "../mcp/registry.ts";
 import type { ToolHost } from "../mcp/types.ts";
 import { createProvider } from "../models/factory.ts";
 import { parseSeed } from "./bench.ts";
 import { closeItems } from "./close-items.ts";
-import { FlagError, parsePositiveInt, parseTransport, type TransportFlag } from "./flags.ts";
+import { FlagError, parsePositiveInt, parseTransport, REGISTRY_FLAG, repeated, type TransportFlag } from "./flags.ts";
 import { formatTrace } from "./trace-print.ts";
 
 /** The query ran, but the pipeline ended in error (a model failure, the time limit): exit 1. */
@@ -41,6 +41,8 @@ export interface AgentQueryOptions {
   transport: TransportFlag;
   dataset?: readonly string[];
   modelsFile?: string;
+  /** Registry files of the servers (merged; default: the mock servers'). */
+  registries?: readonly string[];
   timeoutS?: number;
   signal?: AbortSignal;
 }
@@ -64,6 +66,7 @@ interface AgentFlags {
   transport: string;
   dataset?: string[];
   models?: string;
+  registry?: string[];
   timeout?: string;
   verbose?: boolean;
   json?: boolean;
@@ -81,6 +84,7 @@ export function registerAgentCommand(program: Command): void {
     .option("--transport <kind>", "stdio | memory", "memory")
     .option("--dataset <paths...>", "dataset files the simulator and the scorer read (default: datasets/*.jsonl)")
     .option("--models <file>", "a models.yaml other than the repository's")
+    .option(REGISTRY_FLAG.flags, REGISTRY_FLAG.description, repeated)
     .option("--timeout <seconds>", "time limit of the query")
     .option("--verbose", "also print every model call's prompt and raw output")
     .option("--json", "print the whole AgentResult as JSON")
@@ -108,6 +112,7 @@ export function registerAgentCommand(program: Command): void {
           transport: parseTransport(flags.transport),
           ...(flags.dataset ? { dataset: flags.dataset } : {}),
           ...(flags.models ? { modelsFile: flags.models } : {}),
+          ...(flags.registry ? { registries: flags.registry } : {}),
           ...(flags.timeout ? { timeoutS: parsePositiveInt("--timeout", flags.timeout) } : {}),
           signal: controller.signal,
         });
@@ -159,7 +164,7 @@ export async function runAgentQuery(options: AgentQueryOptions): Promise<AgentQu
   // the simulator answers from the gold labels: an item's query gets its item's, any other query its fallback
   const model = outage.watch(createProvider(entry, { gold: items, seed: options.seed }));
 
-  const pool = await ClientPool.open(loadRegistry(), {
+  const pool = await ClientPool.open(loadRegistries(options.registries), {
     transport: options.transport,
     inProcess: mockServerFactories,
     ...(suite?.servers ? { servers: suite.servers } : {}),

@@ -15,7 +15,7 @@ import type { DatasetItem } from "../bench/dataset/types.ts";
 import { InputError } from "../errors.ts";
 import { ClientPool } from "../mcp/pool.ts";
 import { loadRegistries } from "../mcp/registry.ts";
-import { FlagError } from "./flags.ts";
+import { FlagError, repeated } from "./flags.ts";
 import { startProgress } from "./progress.ts";
 import { cliTable } from "./table.ts";
 
@@ -30,7 +30,7 @@ export function registerDatasetCommands(program: Command): void {
       "--dataset <paths...>",
       "dataset files, folders or patterns (default: datasets/*.jsonl, with size minimums)",
     )
-    .option("--registry <file>", "a registry of the servers (repeatable; default: the mock servers')", collect, [])
+    .option("--registry <file>", "a registry of the servers (repeatable; default: the mock servers')", repeated, [])
     .option("--allow-writes", "replay gold write calls even where the server's reset cannot undo them")
     .option("--json", "print JSON for machines")
     .action(async (options: { dataset?: string[]; registry: string[]; allowWrites?: boolean; json?: boolean }) => {
@@ -59,7 +59,7 @@ export function registerDatasetCommands(program: Command): void {
   dataset
     .command("new")
     .description("write a starter dataset: one TODO item per tool of the servers, and its suite.yaml")
-    .option("--registry <file>", "a registry of the servers (repeatable)", collect, [])
+    .option("--registry <file>", "a registry of the servers (repeatable)", repeated, [])
     .requiredOption("--out <file>", "the dataset file to write (name.jsonl; name.suite.yaml goes beside it)")
     .action(async (options: { registry: string[]; out: string }) => {
       const written = await newDataset(options.registry, options.out);
@@ -97,10 +97,6 @@ export async function newDataset(
   writeFileSync(out, items.map((item) => `${JSON.stringify(item)}\n`).join(""));
   writeFileSync(suite, starterSuite(name, pool.serverNames()));
   return { items: items.length, suite };
-}
-
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
 }
 
 function renderReport(report: DatasetCheckReport): string {

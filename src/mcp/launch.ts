@@ -77,12 +77,13 @@ export async function runResetCommand(entry: RegistryEntry, baseDir: string): Pr
       { cwd: baseDir, timeout: RESET_TIMEOUT_MS, env: { ...process.env } },
       (error, _stdout, stderr) => {
         if (!error) return done();
-        const said = redact(tailLines(stderr, 10), []);
+        // one line: the run's message names the first failed task with it
+        const said = redact(stderr.trim().split("\n").at(-1) ?? "", []);
+        const how = typeof error.code === "number" ? `exited with code ${error.code}` : error.message.split("\n")[0];
         fail(
           new ServerResetError(
             "SERVER_RESET_FAILED",
-            `server "${entry.name}": its reset_command ${JSON.stringify(entry.reset_command)} failed (${error.message.split("\n")[0]})` +
-              (said ? `\n${indent(said)}` : ""),
+            `server "${entry.name}": its reset_command ${JSON.stringify(entry.reset_command)} ${how}${said ? `: ${said}` : ""}`,
             { cause: error, context: { server: entry.name } },
           ),
         );

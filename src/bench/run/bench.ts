@@ -10,7 +10,8 @@ import type { AgentConfigInput } from "../../agent/index.ts";
 import { loadBfclDataset } from "../../bfcl/dataset.ts";
 import { loadModelsConfig, type ModelEntry, type ModelsConfig } from "../../config/models-yaml.ts";
 import { InputError } from "../../errors.ts";
-import { loadRegistry } from "../../mcp/registry.ts";
+import { type ResetKind, resetKind } from "../../mcp/registry.ts";
+import { hash32, seededRandom } from "../../random.ts";
 import { requireSuiteServers } from "../dataset/known-tools.ts";
 import { datasetHash, narrowItems, selectItems } from "../dataset/select.ts";
 import { type Suite, suiteOf } from "../dataset/suite.ts";
@@ -29,6 +30,7 @@ import {
   contextOf,
   describeModel,
   itemCount,
+  requestRegistry,
   resolveAll,
   threadCount,
   versions,
@@ -66,6 +68,8 @@ export interface BenchOptions {
   onProgress?: (progress: BenchProgress) => void;
   /** The run's id and folder, once run.json is written (a stop signal's message names them). */
   onStarted?: (runId: string, dir: string) => void;
+  /** One line about the run that is worth a user's attention (a server that is never reset). */
+  onWarning?: (line: string) => void;
   signal?: AbortSignal;
 }
 
@@ -106,12 +110,15 @@ interface Work {
   todo: Task[];
   concurrency: number;
   threads: number;
+  /** How each server is reset between tasks. */
+  resets: Record<string, ResetKind | "mock">;
 }
 
 export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
   const models = loadModelsConfig(options.modelsFile);
   await loadMetricModules(models.metricModules);
   const work = resolveWork(options, models);
+  for (const line of isolationWarnings(work, options)) options.onWarning?.(line);
   const { request, previous, entries, runId, dir, tasks, todo } = work;
   const skipped = tasks.length - todo.length;
   const session: RunManifest["sessions"][number] = {
@@ -140,15 +147,12 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
   writeJsonAtomic(join(dir, RUN_FILES.run), manifest);
   options.onStarted?.(runId, dir);
 
-  let ran: Awaited<ReturnType<typeof runTasks>>;
-  try {
-    ran = await runTasks(work, options, outage, providers);
-  } catch (error) {
-    // bad input found once the servers are up (a state check on a tool that writes): no half-made run
+  const { finished, failures } = await runTasks(work, options, outage, providers).catch((error: unknown) => {
+    // bad input found once the servers are up (a server that will not start, a state check on a write
+    // tool): no task ran, so a new run leaves no folder behind
     if (!previous && error instanceof InputError) rmSync(dir, { recursive: true, force: true });
     throw error;
-  }
-  const { finished, failures } = ran;
+  });
   const stopped = outage.stoppedRun(runId, skipped + finished);
   if (stopped) {
     if (!previous && finished === 0) rmSync(dir, { recursive: true, force: true });
@@ -178,7 +182,8 @@ function resolveWork(options: BenchOptions, models: ModelsConfig): Work {
   const entries = resolveEntries(models, request);
   const configs = configNames(models, request);
   const bfcl = isBfclDataset(request.dataset);
-  const registry = loadRegistry(request.registry);
+  const registry = requestRegistry(request);
+  const resets = bfcl ? {} : Object.fromEntries(registry.servers.map((entry) => [entry.name, resetKind(entry)]));
   if (bfcl && request.dataset.length !== 1) {
     throw new InputError(
       "BAD_FLAG",
@@ -210,11 +215,14 @@ function resolveWork(options: BenchOptions, models: ModelsConfig): Work {
     recordsFile,
     forEachJsonl<{ key: string }>(recordsFile, (record) => done.add(record.key)),
   );
-  const todo = tasks.filter((task) => !done.has(task.key));
+  const pending = tasks.filter((task) => !done.has(task.key));
+  const todo = request.shuffle === undefined ? pending : shuffled(pending, request.shuffle);
   // Real models: one query at a time, so latencies are honest. The simulator in memory is pure CPU:
   // concurrency in one thread only interleaves (measured slower), threads do the work in parallel; over
   // stdio the servers work in processes of their own, so queries in flight overlap.
   const simulated = entries.every((entry) => entry.provider === "sim");
+  // a reset command puts back state the pools share (on disk): their queries must not overlap
+  const shared = Object.values(resets).includes("command");
   return {
     request,
     ...(previous ? { previous } : {}),
@@ -229,9 +237,37 @@ function resolveWork(options: BenchOptions, models: ModelsConfig): Work {
     resolved: resolveAll(withSuiteDefaults(models, suite), entries, configs, options.cli, request.timeoutS),
     tasks,
     todo,
-    concurrency: options.concurrency ?? (simulated && request.transport === "stdio" ? 4 : 1),
-    threads: threadCount(options.threads, entries, request, todo.length),
+    concurrency: shared ? 1 : (options.concurrency ?? (simulated && request.transport === "stdio" ? 4 : 1)),
+    threads: shared ? 1 : threadCount(options.threads, entries, request, todo.length),
+    resets,
   };
+}
+
+/** What the user should know about how the servers are isolated between tasks. */
+function isolationWarnings(work: Work, options: BenchOptions): string[] {
+  const named = (kind: string) => Object.keys(work.resets).filter((server) => work.resets[server] === kind);
+  const plural = (names: string[]) => `server${names.length > 1 ? "s" : ""} ${names.join(", ")}`;
+  const unreset = named("none");
+  const commands = named("command");
+  const warnings: string[] = [];
+  if (unreset.length > 0) {
+    warnings.push(`${plural(unreset)} never reset (reset: none): results may depend on the order of the tasks`);
+  }
+  if (commands.length > 0 && ((options.concurrency ?? 1) > 1 || (options.threads ?? 1) > 1)) {
+    warnings.push(`${plural(commands)} reset by a command (state on disk, shared): queries run one at a time`);
+  }
+  return warnings;
+}
+
+/** The tasks in a seeded order of their own (`--shuffle SEED`): with isolated servers, scores do not move. */
+function shuffled(tasks: readonly Task[], seed: number): Task[] {
+  const random = seededRandom(hash32(`shuffle\u0000${seed}`));
+  const order = [...tasks];
+  for (let index = order.length - 1; index > 0; index--) {
+    const other = Math.floor(random() * (index + 1));
+    [order[index], order[other]] = [order[other]!, order[index]!];
+  }
+  return order;
 }
 
 function newManifest(work: Work, session: RunManifest["sessions"][number]): RunManifest {
@@ -255,6 +291,7 @@ function newManifest(work: Work, session: RunManifest["sessions"][number]): RunM
     simulated: entries.some((entry) => entry.provider === "sim"),
     startedAt: session.startedAt,
     sessions: [session],
+    ...(Object.keys(work.resets).length > 0 ? { resets: work.resets } : {}),
   };
 }
 

@@ -7,7 +7,7 @@
 import { mockServerFactories } from "../../../mock-servers/index.ts";
 import type { Exposure } from "../../agent/index.ts";
 import type { FaultConfig } from "../../mcp/faults.ts";
-import { ClientPool } from "../../mcp/pool.ts";
+import { ClientPool, type ResetsRun } from "../../mcp/pool.ts";
 import type { Registry } from "../../mcp/registry.ts";
 import type { CallOptions, ToolCallResult, ToolDefinition, ToolHost } from "../../mcp/types.ts";
 import { cached } from "../../memo.ts";
@@ -29,6 +29,8 @@ export interface ItemSession {
   tools: ToolHost;
   /** The servers connected for the query (its session). */
   servers: readonly string[];
+  /** The resets of servers other than the mocks that ran before the query (servers not named were still clean). */
+  resets?: ResetsRun;
   runStateChecks(): Promise<StateOutcome[]>;
   release(): Promise<void>;
 }
@@ -141,18 +143,25 @@ export class MockEnvironment implements ToolEnvironment {
 
   async open(item: DatasetItem, exposure: Exposure): Promise<ItemSession> {
     const pool = this.idle.pop() ?? (await new Promise<ClientPool>((resolve) => this.waiting.push(resolve)));
-    await pool.resetTouched();
+    const resets = await pool.resetTouched().catch(async (error: unknown) => {
+      // the pool goes back for the tasks after this one (a failed reset is this task's run error)
+      this.give(pool);
+      throw error;
+    });
     const servers = sessionServers({ item, exposure, seed: this.seed, registry: pool.serverNames() });
     return {
       tools: item.tools ? RestrictedToolHost.ofTools(pool, item.tools) : this.view(pool, servers),
       servers,
+      ...realResets(resets),
       runStateChecks: () => runStateChecks(pool, item.state ?? []),
-      release: async () => {
-        const next = this.waiting.shift();
-        if (next) next(pool);
-        else this.idle.push(pool);
-      },
+      release: async () => this.give(pool),
     };
+  }
+
+  private give(pool: ClientPool): void {
+    const next = this.waiting.shift();
+    if (next) next(pool);
+    else this.idle.push(pool);
   }
 
   async close(): Promise<void> {
@@ -165,6 +174,12 @@ export class MockEnvironment implements ToolEnvironment {
     const views = cached(this.views, pool, () => new Map<string, RestrictedToolHost>());
     return cached(views, servers.join(","), () => RestrictedToolHost.ofServers(pool, servers));
   }
+}
+
+/** The resets worth a record: a user's servers' (a mock's in-process reset is the harness's own business). */
+function realResets(resets: ResetsRun): { resets?: ResetsRun } {
+  const real = Object.entries(resets).filter(([, kind]) => kind !== "mock");
+  return real.length > 0 ? { resets: Object.fromEntries(real) } : {};
 }
 
 /**

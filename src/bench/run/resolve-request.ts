@@ -16,6 +16,7 @@ import {
   resolveConfiguration,
 } from "../../config/models-yaml.ts";
 import { InputError } from "../../errors.ts";
+import { loadRegistries, type Registry } from "../../mcp/registry.ts";
 import { providerId } from "../../models/factory.ts";
 import { REPO_ROOT } from "../../paths.ts";
 import type { ItemCount } from "../dataset/select.ts";
@@ -49,6 +50,11 @@ export function threadCount(
   }
   if (!eligible) return 1;
   return Math.max(1, Math.min(availableParallelism(), 1 + Math.floor(tasks / TASKS_PER_EXTRA_THREAD)));
+}
+
+/** The request's servers: its registry files merged (a run from before several registries: its one file). */
+export function requestRegistry(request: Pick<BenchRequest, "registries" | "registry">): Registry {
+  return loadRegistries(request.registries ?? (request.registry ? [request.registry] : []));
 }
 
 /** How many of the filtered items the request takes (`--limit`, `--first`). */

@@ -4,6 +4,7 @@
  */
 import type { AgentConfig } from "../../agent/index.ts";
 import type { FaultConfig } from "../../mcp/faults.ts";
+import type { ResetKind } from "../../mcp/registry.ts";
 import type { ModelFacts, WarmUp } from "../../models/types.ts";
 import type { Suite } from "../dataset/suite.ts";
 import type { ItemScore } from "../scoring/index.ts";
@@ -33,8 +34,12 @@ export interface BenchRequest {
   faults?: FaultConfig;
   /** `--num-ctx N`: every request of a real Ollama model gets this window instead of the entry's (`auto`). */
   numCtx?: number;
-  /** The servers' registry.json (absolute path; default mock-servers/registry.json): a user's own servers. */
+  /** The servers' registry files (absolute paths, merged; default mock-servers/registry.json): a user's own servers. */
+  registries?: string[];
+  /** The one registry file of a run made before `--registry` could be repeated (read, never written). */
   registry?: string;
+  /** `--shuffle SEED`: the tasks ran in this seed's order instead of the matrix's. */
+  shuffle?: number;
 }
 
 export interface RunModel {
@@ -81,6 +86,11 @@ export interface RunManifest {
   }[];
   /** A run made by `results merge`: the runs it was made from. */
   mergedFrom?: string[];
+  /**
+   * How each server was reset between tasks (registry `reset`; `mock`: in-process). A `none` server's
+   * results may depend on task order.
+   */
+  resets?: Record<string, ResetKind | "mock">;
 }
 
 export type RunRecord = TaskRecord<ItemScore> & { category: string };

@@ -6,11 +6,11 @@
  */
 import type { AgentConfig } from "../../agent/index.ts";
 import { loadModelsConfig } from "../../config/models-yaml.ts";
-import { loadRegistry, type Registry } from "../../mcp/registry.ts";
+import type { ToolDefinition } from "../../mcp/types.ts";
 import type { ModelProvider } from "../../models/types.ts";
+import { readOnlyIn } from "../dataset/state-checks.ts";
 import { toolCallCheckProblems } from "../dataset/crosscheck.ts";
 import { DatasetError } from "../dataset/errors.ts";
-import { readOnlyIn } from "../dataset/state-checks.ts";
 import type { DatasetItem } from "../dataset/types.ts";
 import { type ItemScore, scoreItem, ToolCatalog } from "../scoring/index.ts";
 import { BfclEnvironment } from "./bfcl-environment.ts";
@@ -19,6 +19,7 @@ import { executeTasks, type TaskFailure } from "./execute.ts";
 import type { Task } from "./matrix.ts";
 import type { ModelOutageWatch } from "./model-outage.ts";
 import { providerCache, resolveEntries } from "./providers.ts";
+import { requestRegistry } from "./resolve-request.ts";
 import type { BenchRequest, RunRecord } from "./run-files.ts";
 import { type SpanParent, startQueryTracer } from "./spans.ts";
 import { jsonLineBytes, lineBytes } from "./store.ts";
@@ -66,7 +67,7 @@ export interface ShareHooks {
 export async function runShare(spec: ShareSpec, tasks: readonly Task[], hooks: ShareHooks): Promise<TaskFailure[]> {
   const providers = hooks.providers ?? shareProviders(spec, hooks.outage);
   const byId = new Map(spec.items.map((item) => [item.id, item]));
-  const registry = loadRegistry(spec.request.registry);
+  const registry = requestRegistry(spec.request);
   const environment: ToolEnvironment = spec.bfcl
     ? new BfclEnvironment()
     : await MockEnvironment.open({
@@ -77,12 +78,12 @@ export async function runShare(spec: ShareSpec, tasks: readonly Task[], hooks: S
         ...(spec.servers ? { servers: spec.servers } : {}),
         ...(spec.request.faults ? { faults: spec.request.faults } : {}),
       });
-  if (!spec.bfcl) await refuseWritingChecks(spec, environment, registry);
   const spanLines: string[] = [];
   const tracer = startQueryTracer(spec.runId, spec.spanParent, (line) => {
     spanLines.push(JSON.stringify(line), "\n");
   });
   try {
+    if (!spec.bfcl) requireCheckableState(spec, environment.definitions(), readOnlyIn(registry));
     const catalog = new ToolCatalog(environment.definitions());
     return await executeTasks<ItemScore>({
       tasks,
@@ -130,20 +131,26 @@ export async function runShare(spec: ShareSpec, tasks: readonly Task[], hooks: S
   }
 }
 
+/**
+ * Every tool-call state check calls a read-only tool of its server with fitting arguments: known only once
+ * the servers listed their tools, and checked before the first query (a check must not change what it checks).
+ */
+function requireCheckableState(
+  spec: ShareSpec,
+  tools: readonly ToolDefinition[],
+  readOnly: (tool: ToolDefinition) => boolean,
+): void {
+  const where = spec.request.dataset.join(", ") || "the dataset";
+  const problems = toolCallCheckProblems(
+    spec.items.map((item) => ({ item, file: where, line: 0 })),
+    tools,
+    readOnly,
+  );
+  if (problems.length > 0) throw new DatasetError("DATASET_BAD_STATE_CHECK", problems);
+}
+
 function shareProviders(spec: ShareSpec, outage: ModelOutageWatch): (model: string, repeat: number) => ModelProvider {
   const models = loadModelsConfig(spec.modelsFile);
   const entries = resolveEntries(models, spec.request);
   return providerCache(entries, spec.items, spec.request, outage);
-}
-
-/**
- * A tool-call state check must call a read-only tool of the server it names: known only once the servers
- * listed their tools, so checked here, before any task runs (bad input, exit 2).
- */
-async function refuseWritingChecks(spec: ShareSpec, environment: ToolEnvironment, registry: Registry): Promise<void> {
-  const items = spec.items.map((item) => ({ item, file: "dataset", line: 0 }));
-  const problems = toolCallCheckProblems(items, environment.definitions(), readOnlyIn(registry));
-  if (problems.length === 0) return;
-  await environment.close();
-  throw new DatasetError("DATASET_BAD_STATE_CHECK", problems);
 }
