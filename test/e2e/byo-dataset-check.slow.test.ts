@@ -4,12 +4,12 @@
  * with `reset: restart` over folders of their own, it replays the reads, skips every write (and says so),
  * and only `--allow-writes` changes the data.
  */
-import { createHash } from "node:crypto";
-import { cpSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT, runCli } from "../support/bench-run.ts";
+import { folderDigest } from "../support/folder-digest.ts";
 
 const FIXTURE = join(REPO_ROOT, "test/fixtures/byo");
 const DATASET = join(FIXTURE, "dataset.jsonl");
@@ -19,20 +19,6 @@ const WRITE_ITEMS = readFileSync(DATASET, "utf8")
   .map((line) => JSON.parse(line) as { id: string; tags: string[] })
   .filter((item) => item.tags.includes("write"))
   .map((item) => item.id);
-
-/** Every file under a folder with a hash of its bytes: a write anywhere shows. */
-function folderDigest(dir: string): Record<string, string> {
-  const files: Record<string, string> = {};
-  const walk = (at: string) => {
-    for (const name of readdirSync(at)) {
-      const path = join(at, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else files[relative(dir, path)] = createHash("sha256").update(readFileSync(path)).digest("hex");
-    }
-  };
-  walk(dir);
-  return files;
-}
 
 /** The same two servers over copies of the fixture data that they use in place, reset by restarting. */
 function restartRegistry(): { registry: string; data: string } {
