@@ -7,7 +7,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import type { Command } from "commander";
-import type { ToolSpec } from "../../mock-servers/kit/types.ts";
 import { registryEntryFor } from "../../mock-servers/registry-entries.ts";
 import { InputError } from "../errors.ts";
 import { REPO_ROOT } from "../paths.ts";
@@ -71,7 +70,7 @@ export function scaffoldServer(name: string, root: string = REPO_ROOT): Scaffold
     version: "0.1.0",
     purpose: PURPOSE,
     createState: () => ({}),
-    tools: [{ name: names.tool } as ToolSpec<unknown>],
+    tools: [{ name: names.tool } as Parameters<typeof registryEntryFor>[0]["tools"][number]],
     checks: {},
   });
 

@@ -5,16 +5,16 @@
  * every item; two other task orders (`--shuffle`) give the same scores item by item; the fixture folders
  * are never written to. A `reset: none` server over one shared folder shows why: there the order decides.
  */
-import { createHash } from "node:crypto";
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runBench } from "../../src/bench/run/bench.ts";
 import { withoutTiming } from "../../src/bench/run/record-content.ts";
 import type { RunManifest, RunRecord } from "../../src/bench/run/run-files.ts";
 import { RUN_FILES, readJsonl } from "../../src/bench/run/store.ts";
 import { benchRequest, REPO_ROOT } from "../support/bench-run.ts";
+import { folderDigest } from "../support/folder-digest.ts";
 
 const FIXTURE = join(REPO_ROOT, "test/fixtures/byo");
 const REGISTRY = join(FIXTURE, "registry.json");
@@ -31,20 +31,6 @@ const request = (changes: Parameters<typeof benchRequest>[0]) =>
     registries: [REGISTRY],
     ...changes,
   });
-
-/** Every file under a folder with a hash of its bytes: a write anywhere shows. */
-function folderDigest(dir: string): Record<string, string> {
-  const files: Record<string, string> = {};
-  const walk = (at: string) => {
-    for (const name of readdirSync(at)) {
-      const path = join(at, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else files[relative(dir, path)] = createHash("sha256").update(readFileSync(path)).digest("hex");
-    }
-  };
-  walk(dir);
-  return files;
-}
 
 /** Per task key, what was scored: the score and the state checks' outcomes (no timings). */
 function scoresOf(dir: string): Record<string, unknown> {
