@@ -20,8 +20,9 @@ export {
   type ToolCallRecord,
 } from "./agent/index.ts";
 export { loadDataset, readDataset, resolveDatasetFiles } from "./bench/dataset/load.ts";
+export { loadSuite, type Suite, suiteOf } from "./bench/dataset/suite.ts";
 export { CATEGORIES, type Category, type DatasetItem, type LoadedItem } from "./bench/dataset/types.ts";
-export { MOCK_WORLD_CONTEXT } from "./bench/dataset/world-clock.ts";
+export { worldContext } from "./bench/dataset/world-clock.ts";
 export { type BenchOptions, type BenchOutcome, runBench } from "./bench/run/bench.ts";
 export type { RunSummary } from "./bench/run/compare-configs.ts";
 export type { BenchRequest, RunManifest, RunRecord } from "./bench/run/run-files.ts";

@@ -1,29 +1,30 @@
 /**
  * `agent "<query>" --model M [--config C]`: one query through the pipeline, exactly as the bench runs
- * it (the resolved configuration, the mock servers, the mock world's date), with its trace printed —
+ * it (the resolved configuration, the mock servers, the date line of the dataset's suite), with its trace printed —
  * the debugging loop behind every benchmark number. A dataset item's query is also scored as the bench
  * scores it; `--json` prints the whole AgentResult.
  */
 import type { Command } from "commander";
 import { mockServerFactories } from "../../mock-servers/index.ts";
 import { type AgentConfig, type AgentResult, runAgent } from "../agent/index.ts";
-import { loadDataset } from "../bench/dataset/load.ts";
+import { loadDataset, resolveDatasetFiles } from "../bench/dataset/load.ts";
+import { suiteOf } from "../bench/dataset/suite.ts";
 import type { DatasetItem } from "../bench/dataset/types.ts";
-import { MOCK_WORLD_CONTEXT } from "../bench/dataset/world-clock.ts";
 import { RestrictedToolHost, runStateChecks } from "../bench/run/environment.ts";
 import { ModelOutageWatch } from "../bench/run/model-outage.ts";
+import { contextOf, withSuiteDefaults } from "../bench/run/resolve-request.ts";
 import { sessionServers } from "../bench/run/session.ts";
 import { type ItemScore, scoreItem } from "../bench/scoring/index.ts";
 import { loadModelsConfig, type ModelEntry, resolveConfiguration, resolveModel } from "../config/models-yaml.ts";
 import { OnsetlabError } from "../errors.ts";
 import { ClientPool } from "../mcp/pool.ts";
-import { loadRegistry } from "../mcp/registry.ts";
+import { loadRegistries } from "../mcp/registry.ts";
 import type { ToolHost } from "../mcp/types.ts";
 import { createProvider } from "../models/factory.ts";
 import { defaultCacheDir, requestCacheAt } from "../models/request-cache.ts";
 import { parseSeed } from "./bench.ts";
 import { closeItems } from "./close-items.ts";
-import { FlagError, parsePositiveInt, parseTransport, type TransportFlag } from "./flags.ts";
+import { FlagError, parsePositiveInt, parseTransport, REGISTRY_FLAG, repeated, type TransportFlag } from "./flags.ts";
 import { formatTrace } from "./trace-print.ts";
 
 /** The query ran, but the pipeline ended in error (a model failure, the time limit): exit 1. */
@@ -41,6 +42,8 @@ export interface AgentQueryOptions {
   transport: TransportFlag;
   dataset?: readonly string[];
   modelsFile?: string;
+  /** Registry files of the servers (merged; default: the mock servers'). */
+  registries?: readonly string[];
   timeoutS?: number;
   /** The request cache's folder (real models only); none: every request goes to the server. */
   cacheDir?: string;
@@ -66,6 +69,7 @@ interface AgentFlags {
   transport: string;
   dataset?: string[];
   models?: string;
+  registry?: string[];
   timeout?: string;
   verbose?: boolean;
   json?: boolean;
@@ -85,6 +89,7 @@ export function registerAgentCommand(program: Command): void {
     .option("--transport <kind>", "stdio | memory", "memory")
     .option("--dataset <paths...>", "dataset files the simulator and the scorer read (default: datasets/*.jsonl)")
     .option("--models <file>", "a models.yaml other than the repository's")
+    .option(REGISTRY_FLAG.flags, REGISTRY_FLAG.description, repeated)
     .option("--timeout <seconds>", "time limit of the query")
     .option("--verbose", "also print every model call's prompt and raw output")
     .option("--json", "print the whole AgentResult as JSON")
@@ -113,6 +118,7 @@ export function registerAgentCommand(program: Command): void {
           transport: parseTransport(flags.transport),
           ...(flags.dataset ? { dataset: flags.dataset } : {}),
           ...(flags.models ? { modelsFile: flags.models } : {}),
+          ...(flags.registry ? { registries: flags.registry } : {}),
           ...(flags.timeout ? { timeoutS: parsePositiveInt("--timeout", flags.timeout) } : {}),
           ...(flags.cache ? { cacheDir: defaultCacheDir() } : {}),
           signal: controller.signal,
@@ -149,16 +155,16 @@ export function registerAgentCommand(program: Command): void {
 
 /** One query through one model × configuration against fresh mock servers; closes them before returning. */
 export async function runAgentQuery(options: AgentQueryOptions): Promise<AgentQueryOutcome> {
-  const models = loadModelsConfig(options.modelsFile);
+  const paths = options.dataset && options.dataset.length > 0 ? options.dataset : undefined;
+  const suite = suiteOf(resolveDatasetFiles(paths));
+  const models = withSuiteDefaults(loadModelsConfig(options.modelsFile), suite);
   const entry = resolveModel(models, options.model);
   const config = resolveConfiguration(models, {
     model: entry,
     configName: options.configName,
     ...(options.timeoutS === undefined ? {} : { cli: { limits: { totalTimeoutMs: options.timeoutS * 1000 } } }),
   });
-  const items = loadDataset(options.dataset && options.dataset.length > 0 ? options.dataset : undefined).map(
-    (loaded) => loaded.item,
-  );
+  const items = loadDataset(paths).map((loaded) => loaded.item);
   const item = findItem(items, options);
   const query = item?.query ?? options.query!.trim();
   const outage = new ModelOutageWatch();
@@ -166,13 +172,17 @@ export async function runAgentQuery(options: AgentQueryOptions): Promise<AgentQu
   const cache = options.cacheDir && entry.provider !== "sim" ? requestCacheAt(options.cacheDir) : undefined;
   const model = outage.watch(createProvider(entry, { gold: items, seed: options.seed, cache }));
 
-  const pool = await ClientPool.open(loadRegistry(), { transport: options.transport, inProcess: mockServerFactories });
+  const pool = await ClientPool.open(loadRegistries(options.registries), {
+    transport: options.transport,
+    mocks: mockServerFactories,
+    ...(suite?.servers ? { servers: suite.servers } : {}),
+  });
   try {
     const result = await runAgent(query, {
       config,
       model,
       tools: itemTools(pool, item, config, options.seed),
-      context: MOCK_WORLD_CONTEXT,
+      ...contextOf(suite),
       signal: options.signal,
     });
     if (outage.outage) throw outage.outage;

@@ -19,7 +19,7 @@ import { FAULTS_ENV, type FaultConfig, parseFaults } from "../mcp/faults.ts";
 import { checkRecordTarget } from "../models/cassette.ts";
 import { defaultCacheDir } from "../models/request-cache.ts";
 import { INVALID_LIMIT, invalidText, rowsOverInvalidLimit } from "../report/invalid.ts";
-import { FlagError, parseFraction, parsePositiveInt, parseTransport } from "./flags.ts";
+import { FlagError, parseFraction, parsePositiveInt, parseTransport, REGISTRY_FLAG, repeated } from "./flags.ts";
 import { startProgress } from "./progress.ts";
 import { StopOnSignal } from "./stop-signal.ts";
 import { renderSummaryTable } from "./summary-table.ts";
@@ -45,7 +45,8 @@ interface BenchFlags {
   faults?: string;
   transport: string;
   models?: string;
-  registry?: string;
+  registry?: string[];
+  shuffle?: string;
   strategy?: string;
   filterN?: string;
   exposure?: string;
@@ -93,7 +94,8 @@ export function registerBenchCommand(program: Command): void {
       `fault injection on every mock server, either transport, e.g. '{"transientRate":0.1,"seed":1}' (default: $${FAULTS_ENV})`,
     )
     .option("--models <file>", "a models.yaml other than the repository's")
-    .option("--registry <file>", "a registry.json of servers other than mock-servers/registry.json")
+    .option(REGISTRY_FLAG.flags, REGISTRY_FLAG.description, repeated)
+    .option("--shuffle <seed>", "run the tasks in this seed's order (with isolated servers, scores do not move)")
     .option("--strategy <name>", "override the strategy of every configuration (auto|rewoo|react|native|jsonl)")
     .option("--filter-n <n>", "override the tool filter of every configuration (a number or all)")
     .option("--exposure <kind>", "override the servers every configuration connects (session|all)")
@@ -121,6 +123,7 @@ export function registerBenchCommand(program: Command): void {
         ...(flags.cache ? { cacheDir: defaultCacheDir() } : {}),
         signal: controller.signal,
         onStarted: (runId, dir) => stop.started(runId, dir),
+        onWarning: (line) => process.stderr.write(`warning: ${line}\n`),
         onProgress: ({ done, total: all, running }) => {
           if (all !== total) {
             total = all;
@@ -213,7 +216,8 @@ function benchRequest(flags: BenchFlags): BenchRequest {
     ...(flags.replay ? { replay: flags.replay } : {}),
     ...faultsOf(flags.faults),
     ...(flags.numCtx ? { numCtx: parsePositiveInt("--num-ctx", flags.numCtx) } : {}),
-    ...(flags.registry ? { registry: resolve(flags.registry) } : {}),
+    ...(flags.registry ? { registries: flags.registry.map((file) => resolve(file)) } : {}),
+    ...(flags.shuffle === undefined ? {} : { shuffle: parseSeed(flags.shuffle, "--shuffle") }),
     ...sequentialOf(flags, list),
   };
 }
@@ -248,10 +252,10 @@ function faultsOf(flag: string | undefined): { faults?: FaultConfig } {
   return variable ? { faults: parseFaults(variable, FAULTS_ENV) } : {};
 }
 
-export function parseSeed(text: string): number {
+export function parseSeed(text: string, flag = "--seed"): number {
   const seed = Number(text);
   if (!Number.isInteger(seed) || seed < 0)
-    throw new FlagError("BAD_FLAG", `--seed must be a whole number ≥ 0, not "${text}"`);
+    throw new FlagError("BAD_FLAG", `${flag} must be a whole number ≥ 0, not "${text}"`);
   return seed;
 }
 

@@ -10,6 +10,17 @@ export function parseTransport(value: string): TransportFlag {
   throw new FlagError("BAD_FLAG", `--transport must be stdio or memory, not "${value}"`);
 }
 
+/** commander's collector for a flag that may be given several times (`--registry A --registry B`). */
+export function repeated(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+/** `--registry FILE` (repeatable): a user's server registries, merged. */
+export const REGISTRY_FLAG = {
+  flags: "--registry <file>",
+  description: "a registry.json of servers (repeatable: merged) instead of mock-servers/registry.json",
+} as const;
+
 export function parsePositiveInt(flag: string, value: string): number {
   const number = Number(value);
   if (!Number.isInteger(number) || number < 1) {

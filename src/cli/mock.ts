@@ -1,8 +1,8 @@
 import type { Command } from "commander";
 import { mockServerFactories } from "../../mock-servers/index.ts";
 import { ClientPool } from "../mcp/pool.ts";
-import { loadRegistry } from "../mcp/registry.ts";
-import { parseTransport } from "./flags.ts";
+import { isReadOnlyTool, loadRegistries } from "../mcp/registry.ts";
+import { parseTransport, REGISTRY_FLAG, repeated } from "./flags.ts";
 import { cliTable } from "./table.ts";
 
 export interface ServerListing {
@@ -11,9 +11,12 @@ export interface ServerListing {
 }
 
 /** Connects every registry server (stdio by default) and lists what an agent would see. */
-export async function listServers(transport: "stdio" | "memory", registryFile?: string): Promise<ServerListing[]> {
-  const registry = loadRegistry(registryFile);
-  const pool = await ClientPool.open(registry, { transport, inProcess: mockServerFactories });
+export async function listServers(
+  transport: "stdio" | "memory",
+  registryFiles: readonly string[] = [],
+): Promise<ServerListing[]> {
+  const registry = loadRegistries(registryFiles);
+  const pool = await ClientPool.open(registry, { transport, mocks: mockServerFactories });
   try {
     const tools = pool.listTools();
     return pool.serverNames().map((server) => ({
@@ -23,7 +26,7 @@ export async function listServers(transport: "stdio" | "memory", registryFile?: 
         .map((tool) => ({
           name: tool.name,
           hasOutputSchema: tool.outputSchema !== undefined,
-          readOnly: tool.annotations.readOnlyHint === true,
+          readOnly: isReadOnlyTool(registry.servers.find((entry) => entry.name === server)!, tool),
         })),
     }));
   } finally {
@@ -38,8 +41,8 @@ export function registerMockCommands(program: Command): void {
     .description("connect to every server in the registry and list its tools")
     .option("--json", "print JSON for machines")
     .option("--transport <kind>", "stdio | memory", "stdio")
-    .option("--registry <file>", "a registry.json other than mock-servers/registry.json")
-    .action(async (options: { json?: boolean; transport: string; registry?: string }) => {
+    .option(REGISTRY_FLAG.flags, REGISTRY_FLAG.description, repeated)
+    .action(async (options: { json?: boolean; transport: string; registry?: string[] }) => {
       const transport = parseTransport(options.transport);
       const listing = await listServers(transport, options.registry);
       if (options.json) {

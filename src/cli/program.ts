@@ -10,6 +10,7 @@ import { registerMockCommands } from "./mock.ts";
 import { registerPerfCommand } from "./perf.ts";
 import { registerReportCommand } from "./report.ts";
 import { registerResultsCommands } from "./results.ts";
+import { registerScaffoldCommands } from "./scaffold.ts";
 import { registerStandinCommand } from "./standin.ts";
 
 export function buildProgram(): Command {
@@ -27,6 +28,7 @@ export function buildProgram(): Command {
   registerPerfCommand(program);
   registerReportCommand(program);
   registerResultsCommands(program);
+  registerScaffoldCommands(program);
   registerStandinCommand(program);
   return program;
 }

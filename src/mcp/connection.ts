@@ -1,10 +1,10 @@
-import { resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ServerConnectError } from "./errors.ts";
+import { commandLine, indent, type Launch, redact, StderrTail, stdioLaunch } from "./launch.ts";
 import type { RegistryEntry } from "./registry.ts";
 
 /** Anything with the SDK server's `connect`/`close` (Server or McpServer). */
@@ -31,6 +31,8 @@ export interface ConnectOptions {
   transport: TransportKind;
   baseDir: string;
   inProcess?: InProcessFactory;
+  /** A `fixture` server's fresh copy of its folder (fills `{fixture}`, its default cwd). */
+  fixture?: string;
   timeoutMs?: number;
 }
 
@@ -62,39 +64,64 @@ async function openInMemory(entry: RegistryEntry, factory: InProcessFactory): Pr
 }
 
 async function openStdio(entry: RegistryEntry, options: ConnectOptions): Promise<ServerConnection> {
-  const env: Record<string, string> = { ...getDefaultEnvironment() };
-  for (const name of entry.env ?? []) {
-    const value = process.env[name];
-    if (value !== undefined) env[name] = value;
-  }
-  const command = entry.command === "node" ? process.execPath : (entry.command as string);
-  const transport = new StdioClientTransport({
-    command,
-    args: entry.args ?? [],
-    env,
-    cwd: resolve(options.baseDir, entry.cwd ?? "."),
-    stderr: "pipe",
+  const launch = stdioLaunch(entry, options.baseDir, options.fixture);
+  const transport = new StdioClientTransport({ ...launch, stderr: "pipe" });
+  const stderr = new StderrTail();
+  const stderrDone = new Promise<void>((done) => {
+    transport.stderr?.on("data", (chunk: Buffer) => stderr.append(chunk.toString()));
+    transport.stderr?.on("end", done);
+    transport.stderr?.on("close", done);
   });
-  const stderrTail: string[] = [];
-  transport.stderr?.on("data", (chunk: Buffer) => {
-    stderrTail.push(chunk.toString());
-    if (stderrTail.length > 20) stderrTail.shift();
+  // a line on stdout that is not JSON-RPC: the handshake would only wait for its time limit
+  let garbage: (error: Error) => void = () => undefined;
+  const garbled = new Promise<never>((_, fail) => {
+    garbage = fail;
   });
+  let starting = true;
+  transport.onerror = (error) => {
+    if (starting) garbage(error);
+  };
   const client = new Client(CLIENT_INFO);
+  const timeoutMs = options.timeoutMs ?? 15_000;
   try {
-    await client.connect(transport, { timeout: options.timeoutMs ?? 15_000 });
+    await Promise.race([client.connect(transport, { timeout: timeoutMs }), garbled]);
   } catch (cause) {
     await transport.close().catch(() => undefined);
-    const said = stderrTail.join("").trim().split("\n").slice(-3).join(" | ");
-    throw new ServerConnectError(
-      "SERVER_CONNECT_FAILED",
-      `server "${entry.name}" did not start: ${command} ${(entry.args ?? []).join(" ")} — ${(cause as Error).message}` +
-        (said ? ` (stderr: ${said})` : "") +
-        (entry.mock ? " — run `pnpm build` if dist/mock-servers is missing" : ""),
-      { cause, context: { server: entry.name } },
-    );
+    // what the server wrote just before it exited arrives after the close
+    await Promise.race([stderrDone, new Promise((done) => setTimeout(done, 300))]);
+    throw new ServerConnectError("SERVER_CONNECT_FAILED", startFailure(entry, launch, cause, timeoutMs, stderr), {
+      cause,
+      context: { server: entry.name },
+    });
   }
+  starting = false;
   return { entry, transport: "stdio", client, pid: transport.pid, close: () => client.close() };
+}
+
+/** One line saying what failed and how to look into it, then the server's own last stderr lines. */
+function startFailure(
+  entry: RegistryEntry,
+  launch: Launch,
+  cause: unknown,
+  timeoutMs: number,
+  stderr: StderrTail,
+): string {
+  const message = (cause as Error).message;
+  const why = /timed out|timeout/i.test(message)
+    ? `no answer to the MCP handshake within ${timeoutMs / 1000} s`
+    : /JSON|Unexpected token|parse/i.test(message)
+      ? `it printed something that is not JSON-RPC on stdout (${message.split("\n")[0]}); a stdio server may write logs to stderr only`
+      : /closed/i.test(message)
+        ? "it exited before the MCP handshake"
+        : message.split("\n")[0];
+  const said = stderr.lines(launch.secrets);
+  return (
+    `server "${entry.name}" did not start: ${why}; command: ${redact(commandLine(entry, launch), launch.secrets)}` +
+    (entry.mock ? " (run `pnpm build` if dist/mock-servers is missing)" : "") +
+    (said
+      ? `\n  its stderr (last ${said.split("\n").length} lines):\n${indent(said)}`
+      : " (it wrote nothing to stderr)")
+  );
 }
 
 async function openHttp(entry: RegistryEntry, options: ConnectOptions): Promise<ServerConnection> {

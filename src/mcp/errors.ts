@@ -3,8 +3,14 @@ import { InputError, OnsetlabError } from "../errors.ts";
 /** registry.json is unreadable or an entry is malformed; names the file, entry and field. */
 export class RegistryError extends InputError {}
 
-/** A server could not be started or did not complete the MCP handshake. */
-export class ServerConnectError extends OnsetlabError {}
+/**
+ * A server could not be started or did not complete the MCP handshake when a command began: its registry
+ * entry (command, args, env) is wrong, or the server is broken. Bad input: nothing has run yet.
+ */
+export class ServerConnectError extends InputError {}
+
+/** A server could not be put back between tasks (its reset command failed, it would not restart): a run error. */
+export class ServerResetError extends OnsetlabError {}
 
 /** Two servers expose a tool of the same name: the agent could not tell them apart. */
 export class ToolNameConflictError extends InputError {}

@@ -1,9 +1,10 @@
 import { type CallToolResult, CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { type InProcessFactory, openConnection, type ServerConnection, type TransportKind } from "./connection.ts";
-import { ToolNameConflictError, UnknownServerError } from "./errors.ts";
+import { ServerResetError, ToolNameConflictError, UnknownServerError } from "./errors.ts";
 import type { FaultConfig } from "./faults.ts";
+import { copyFixture, removeFixture, runResetCommand } from "./launch.ts";
 import { OutputValidator } from "./output-validation.ts";
-import type { Registry, RegistryEntry } from "./registry.ts";
+import { entryBaseDir, type Registry, type RegistryEntry, type ResetKind, resetKind } from "./registry.ts";
 import { classifyError, RETRY_DELAYS_MS } from "./retry.ts";
 import type { CallOptions, ToolAttempt, ToolCallResult, ToolDefinition, ToolHost } from "./types.ts";
 
@@ -11,8 +12,13 @@ export interface PoolOptions {
   transport: TransportKind;
   /** Only these servers (default: all in the registry). */
   servers?: string[];
-  /** In-process factories by server name, used when transport is "memory". */
+  /** In-process factories by server name, used when transport is "memory" (a server of the caller's own). */
   inProcess?: Record<string, InProcessFactory>;
+  /**
+   * The project's mock servers by name, used in-process (transport "memory") only for entries marked
+   * `mock: true`: a user's server that happens to share a mock's name is never swapped for it.
+   */
+  mocks?: Record<string, InProcessFactory>;
   retryDelaysMs?: readonly number[];
   /** Per-attempt time limit of a tool call (default 30 s). */
   callTimeoutMs?: number;
@@ -24,7 +30,12 @@ interface LiveServer {
   entry: RegistryEntry;
   connection: ServerConnection;
   restarts: number;
+  /** A `fixture` server's copy of its folder, removed when the server stops. */
+  fixture?: string;
 }
+
+/** The resets run before a task, by server: the servers not named were still clean. */
+export type ResetsRun = Record<string, ResetKind | "mock">;
 
 const CONTROL = { reset: "__reset", state: "__state", check: "__check", faults: "__faults" } as const;
 const livePools = new Set<ClientPool>();
@@ -40,8 +51,9 @@ export class ClientPool implements ToolHost {
   private listed: readonly ToolDefinition[] | undefined;
   private readonly validator = new OutputValidator();
   /**
-   * Mock servers that had a write call (a tool not annotated read-only) since their last reset: only
-   * these need a reset between queries. (A test holds the mocks' read-only hints to the truth.)
+   * Servers that may have changed since their last reset, so need one before the next query: a mock after
+   * a write call (a tool not annotated read-only; a test holds the mocks' hints to the truth), any other
+   * server after any call (its hints are its author's word, and a fresh start costs little).
    */
   private readonly touched = new Set<string>();
   private closed = false;
@@ -65,6 +77,10 @@ export class ClientPool implements ToolHost {
       return entry;
     });
     try {
+      // a `command` server starts from its reset state, as every later task does
+      for (const entry of entries) {
+        if (resetKind(entry) === "command") await runResetCommand(entry, entryBaseDir(registry, entry.name));
+      }
       const live = await Promise.all(entries.map((entry) => pool.connect(entry)));
       for (const server of live) pool.servers.set(server.entry.name, server);
       for (const server of live) await pool.indexTools(server);
@@ -101,7 +117,8 @@ export class ClientPool implements ToolHost {
         durationMs: performance.now() - started,
       };
     }
-    if (tool.annotations.readOnlyHint !== true) this.touched.add(tool.server);
+    const entry = (this.servers.get(tool.server) as LiveServer).entry;
+    if (!entry.mock || tool.annotations.readOnlyHint !== true) this.touched.add(tool.server);
     const delays = this.options.retryDelaysMs ?? RETRY_DELAYS_MS;
     const attempts: ToolAttempt[] = [];
     let restarted = false;
@@ -164,20 +181,31 @@ export class ClientPool implements ToolHost {
     }
   }
 
-  /** Resets every mock server's state. */
-  async resetAll(): Promise<void> {
-    await this.reset([...this.servers.keys()]);
+  /** Resets every server (as its registry entry says). */
+  async resetAll(): Promise<ResetsRun> {
+    for (const name of this.servers.keys()) this.touched.add(name);
+    return this.resetTouched();
   }
 
-  /** Resets the mock servers written to since their last reset (between queries: the others are still fresh). */
-  async resetTouched(): Promise<void> {
-    await this.reset([...this.touched]);
-  }
-
-  private async reset(names: string[]): Promise<void> {
-    const mocks = names.filter((name) => this.servers.get(name)?.entry.mock);
-    await Promise.all(mocks.map((name) => this.control(name, CONTROL.reset, {})));
-    for (const name of mocks) this.touched.delete(name);
+  /**
+   * Resets the servers that may have changed since their last reset (between queries: the others are still
+   * fresh), each as its entry says: a mock through `__reset`, `restart` and `fixture` by a fresh process
+   * (in a fresh copy of the fixture), `command` by its reset command, `none` not at all.
+   */
+  async resetTouched(): Promise<ResetsRun> {
+    const resets: ResetsRun = {};
+    await Promise.all(
+      [...this.touched].map(async (name) => {
+        const server = this.servers.get(name) as LiveServer;
+        const kind = resetKind(server.entry);
+        if (kind === "mock") await this.control(name, CONTROL.reset, {});
+        else if (kind === "restart" || kind === "fixture") await this.restart(server, { fresh: true });
+        else if (kind === "command") await runResetCommand(server.entry, entryBaseDir(this.registry, name));
+        this.touched.delete(name);
+        if (kind !== "none") resets[name] = kind;
+      }),
+    );
+    return resets;
   }
 
   async dumpState(server: string): Promise<unknown> {
@@ -201,7 +229,7 @@ export class ClientPool implements ToolHost {
     if (this.closed) return;
     this.closed = true;
     livePools.delete(this);
-    await Promise.all([...this.servers.values()].map((server) => server.connection.close().catch(() => undefined)));
+    await Promise.all([...this.servers.values()].map((server) => stopServer(server)));
   }
 
   /** Child pids still running, for the synchronous exit hook. */
@@ -209,18 +237,50 @@ export class ClientPool implements ToolHost {
     return [...this.servers.values()].flatMap((server) => (server.connection.pid ? [server.connection.pid] : []));
   }
 
-  private async connect(entry: RegistryEntry): Promise<LiveServer> {
-    const connection = await openConnection(entry, {
-      transport: this.options.transport,
-      baseDir: this.registry.baseDir,
-      inProcess: this.options.inProcess?.[entry.name],
-    });
-    return { entry, connection, restarts: 0 };
+  /** Starts a server; a `fixture` server in `fixture` (a copy it already has) or else a fresh copy. */
+  private async connect(entry: RegistryEntry, reuse?: string): Promise<LiveServer> {
+    const baseDir = entryBaseDir(this.registry, entry.name);
+    const fixture = reuse ?? (resetKind(entry) === "fixture" ? copyFixture(entry, baseDir) : undefined);
+    try {
+      const factory =
+        this.options.inProcess?.[entry.name] ?? (entry.mock ? this.options.mocks?.[entry.name] : undefined);
+      const connection = await openConnection(entry, {
+        transport: this.options.transport,
+        baseDir,
+        ...(factory ? { inProcess: factory } : {}),
+        ...(fixture ? { fixture } : {}),
+        ...(entry.start_timeout_s ? { timeoutMs: entry.start_timeout_s * 1000 } : {}),
+      });
+      return { entry, connection, restarts: 0, ...(fixture ? { fixture } : {}) };
+    } catch (error) {
+      if (fixture && !reuse) removeFixture(fixture);
+      throw error;
+    }
   }
 
-  private async restart(server: LiveServer): Promise<void> {
+  /**
+   * A new process for a server: after a crash or a stuck call (the same fixture copy: what it wrote stays,
+   * as it would for a real crash), or `fresh` as a reset between tasks (a new copy). Failing to come back
+   * mid-run is a run error, not the registry's fault.
+   */
+  private async restart(server: LiveServer, { fresh = false } = {}): Promise<void> {
     await server.connection.close().catch(() => undefined);
-    server.connection = (await this.connect(server.entry)).connection;
+    if (fresh && server.fixture) {
+      removeFixture(server.fixture);
+      delete server.fixture;
+    }
+    let next: LiveServer;
+    try {
+      next = await this.connect(server.entry, server.fixture);
+    } catch (cause) {
+      throw new ServerResetError(
+        "SERVER_RESTART_FAILED",
+        `server "${server.entry.name}" could not be restarted: ${(cause as Error).message}`,
+        { cause, context: { server: server.entry.name } },
+      );
+    }
+    server.connection = next.connection;
+    server.fixture = next.fixture;
     server.restarts += 1;
     await this.applyFaults(server);
   }
@@ -283,6 +343,11 @@ export class ClientPool implements ToolHost {
     )) as CallToolResult;
     return result.structuredContent;
   }
+}
+
+async function stopServer(server: LiveServer): Promise<void> {
+  await server.connection.close().catch(() => undefined);
+  if (server.fixture) removeFixture(server.fixture);
 }
 
 function parseText(text: string): unknown {

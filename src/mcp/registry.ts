@@ -1,7 +1,19 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { REPO_ROOT } from "../paths.ts";
 import { RegistryError } from "./errors.ts";
+import type { ToolDefinition } from "./types.ts";
+
+/**
+ * How a server's state is put back between tasks (DESIGN §5). `restart`: a fresh process (clears what it
+ * keeps in memory, not what it wrote to disk); `fixture`: a fresh process in a fresh copy of `fixture_dir`;
+ * `command`: `reset_command` runs before the task; `none`: nothing (recorded, and the run warns).
+ */
+export const RESET_KINDS = ["restart", "fixture", "command", "none"] as const;
+export type ResetKind = (typeof RESET_KINDS)[number];
+
+/** The placeholder in `args`, `env` values and `cwd` that a `fixture` server's fresh copy replaces. */
+export const FIXTURE_PLACEHOLDER = "{fixture}";
 
 /** One server in a registry file (DESIGN §5). Mock servers and a user's real servers look the same. */
 export interface RegistryEntry {
@@ -11,9 +23,12 @@ export interface RegistryEntry {
   /** stdio: the program and its arguments; `node` means the running Node binary. */
   command?: string;
   args?: string[];
-  /** stdio: names of environment variables passed through to the server (values are never stored). */
-  env?: string[];
-  /** stdio: working directory, relative to the registry file (default: the registry's folder). */
+  /**
+   * stdio: names of environment variables passed through to the server (values are never stored), or an
+   * object of variables set to the given values (`{fixture}` allowed; a value of null passes the variable through).
+   */
+  env?: string[] | Record<string, string | null>;
+  /** stdio: working directory, relative to the registry file (default: the registry's folder, or the fixture copy). */
   cwd?: string;
   /** http: the Streamable HTTP endpoint. */
   url?: string;
@@ -21,18 +36,49 @@ export interface RegistryEntry {
   tools?: string[];
   /** A mock of this project: has the hidden __reset/__state/__check/__faults tools and can run in-process. */
   mock?: boolean;
+  /** Not for mocks (they reset in-process). Default: `restart` for stdio, `none` for http. */
+  reset?: ResetKind;
+  /** With `reset: fixture`: the folder copied fresh for every task, relative to the registry file. */
+  fixture_dir?: string;
+  /** With `reset: command`: the program and its arguments, run in the registry's folder; must exit 0. */
+  reset_command?: string[];
+  /** Tools the user declares read-only (beside the MCP `readOnlyHint` annotation). */
+  read_only_tools?: string[];
+  /** Seconds the server may take to start and answer the MCP handshake (default 15). */
+  start_timeout_s?: number;
 }
 
 export interface Registry {
+  /** The registry file (several, comma-separated, when merged): names it in messages. */
   file: string;
   /** Absolute folder that relative `cwd`s resolve against. */
   baseDir: string;
   servers: RegistryEntry[];
+  /** Per server, the folder of the file that declares it, where registries were merged from several folders. */
+  baseDirs?: Record<string, string>;
 }
 
 export const DEFAULT_REGISTRY = join(REPO_ROOT, "mock-servers", "registry.json");
 
 const NAME = /^[a-z][a-z0-9_-]*$/;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const FIELDS = new Set([
+  "name",
+  "purpose",
+  "transport",
+  "command",
+  "args",
+  "env",
+  "cwd",
+  "url",
+  "tools",
+  "mock",
+  "reset",
+  "fixture_dir",
+  "reset_command",
+  "read_only_tools",
+  "start_timeout_s",
+]);
 
 export function loadRegistry(file: string = DEFAULT_REGISTRY): Registry {
   let text: string;
@@ -47,11 +93,69 @@ export function loadRegistry(file: string = DEFAULT_REGISTRY): Registry {
   } catch (cause) {
     throw new RegistryError("REGISTRY_INVALID", `${file}: not valid JSON (${(cause as Error).message})`, { cause });
   }
-  return { file, baseDir: dirname(resolve(file)), servers: parseRegistry(raw, file) };
+  const baseDir = dirname(resolve(file));
+  return { file, baseDir, servers: parseRegistry(raw, file, baseDir) };
 }
 
-/** Validates a parsed registry; every problem names the entry and the field. */
-export function parseRegistry(raw: unknown, file: string): RegistryEntry[] {
+/**
+ * The servers of several registry files as one registry (`--registry A --registry B`); none means the mock
+ * servers' own. A server name declared in two files is bad input naming both.
+ */
+export function loadRegistries(files: readonly string[] = []): Registry {
+  if (files.length === 0) return loadRegistry();
+  const loaded = files.map((file) => loadRegistry(resolve(file)));
+  if (loaded.length === 1) return loaded[0]!;
+  const declaredIn = new Map<string, string>();
+  const baseDirs: Record<string, string> = {};
+  for (const registry of loaded) {
+    for (const entry of registry.servers) {
+      const earlier = declaredIn.get(entry.name);
+      if (earlier) {
+        throw new RegistryError(
+          "REGISTRY_NAME_CLASH",
+          `server "${entry.name}" is declared in both ${earlier} and ${registry.file}; rename one of them`,
+          { context: { server: entry.name, files: [earlier, registry.file] } },
+        );
+      }
+      declaredIn.set(entry.name, registry.file);
+      baseDirs[entry.name] = registry.baseDir;
+    }
+  }
+  return {
+    file: loaded.map((registry) => registry.file).join(", "),
+    baseDir: loaded[0]!.baseDir,
+    servers: loaded.flatMap((registry) => registry.servers),
+    baseDirs,
+  };
+}
+
+/** The folder a server's relative paths (cwd, fixture_dir, reset_command's cwd) resolve against. */
+export function entryBaseDir(registry: Registry, server: string): string {
+  return registry.baseDirs?.[server] ?? registry.baseDir;
+}
+
+/** How the server is reset between tasks: `mock` for the project's mocks (their in-process `__reset`). */
+export function resetKind(entry: RegistryEntry): ResetKind | "mock" {
+  if (entry.mock) return "mock";
+  return entry.reset ?? (entry.transport === "http" ? "none" : "restart");
+}
+
+/** A write to this server can be undone before the next task: a mock, a fixture copy or a reset command. */
+export function canUndoWrites(entry: RegistryEntry): boolean {
+  const kind = resetKind(entry);
+  return kind === "mock" || kind === "fixture" || kind === "command";
+}
+
+/** The tool changes nothing: its server says so (`readOnlyHint`) or the registry entry lists it in `read_only_tools`. */
+export function isReadOnlyTool(entry: RegistryEntry, tool: ToolDefinition): boolean {
+  return tool.annotations.readOnlyHint === true || (entry.read_only_tools ?? []).includes(tool.name);
+}
+
+/**
+ * Validates a parsed registry; every problem names the entry and the field. With `baseDir` (a file on
+ * disk), a `fixture_dir` must be a folder that exists.
+ */
+export function parseRegistry(raw: unknown, file: string, baseDir?: string): RegistryEntry[] {
   const fail = (where: string, problem: string): never => {
     throw new RegistryError("REGISTRY_INVALID", `${file}: ${where}: ${problem}`, { context: { file, where } });
   };
@@ -62,6 +166,9 @@ export function parseRegistry(raw: unknown, file: string): RegistryEntry[] {
     const where = `servers[${index}]${isObject(item) && typeof item.name === "string" ? ` (${item.name})` : ""}`;
     if (!isObject(item)) return fail(where, "expected an object");
     const field = (key: string, problem: string) => fail(where, `field "${key}" ${problem}`);
+    for (const key of Object.keys(item)) {
+      if (!FIELDS.has(key)) field(key, `is not a registry field (known: ${[...FIELDS].join(", ")})`);
+    }
     if (typeof item.name !== "string" || !NAME.test(item.name)) field("name", "must be a lowercase name like github");
     if (seen.has(item.name as string)) field("name", "is used by an earlier entry");
     seen.add(item.name as string);
@@ -73,16 +180,70 @@ export function parseRegistry(raw: unknown, file: string): RegistryEntry[] {
     if (item.transport === "http" && (typeof item.url !== "string" || !URL.canParse(item.url))) {
       field("url", "must be an absolute URL for an http server");
     }
-    for (const key of ["args", "env", "tools"] as const) {
-      const value = item[key];
-      if (value !== undefined && !(Array.isArray(value) && value.every((v) => typeof v === "string"))) {
-        field(key, "must be an array of strings");
-      }
+    for (const key of ["args", "tools", "read_only_tools"] as const) {
+      if (item[key] !== undefined && !isStringArray(item[key])) field(key, "must be an array of strings");
     }
+    checkEnv(item.env, field);
     if (item.cwd !== undefined && typeof item.cwd !== "string") field("cwd", "must be a string");
     if (item.mock !== undefined && typeof item.mock !== "boolean") field("mock", "must be true or false");
+    const timeout = item.start_timeout_s;
+    if (timeout !== undefined && !(typeof timeout === "number" && timeout > 0)) {
+      field("start_timeout_s", "must be a number of seconds above 0");
+    }
+    checkReset(item, field, baseDir);
     return item as unknown as RegistryEntry;
   });
+}
+
+type FieldFail = (key: string, problem: string) => void;
+
+function checkEnv(env: unknown, field: FieldFail): void {
+  if (env === undefined || isStringArray(env)) return;
+  if (!isObject(env)) {
+    field("env", 'must be an array of variable names, or an object like {"NAME": "value"}');
+    return;
+  }
+  for (const [name, value] of Object.entries(env)) {
+    if (!ENV_NAME.test(name)) field("env", `has "${name}", which is not a variable name`);
+    if (value !== null && typeof value !== "string") field("env", `value of ${name} must be a string or null`);
+  }
+}
+
+function checkReset(item: Record<string, unknown>, field: FieldFail, baseDir: string | undefined): void {
+  const { reset } = item;
+  if (reset !== undefined && !(RESET_KINDS as readonly unknown[]).includes(reset)) {
+    field("reset", `must be one of ${RESET_KINDS.join(", ")}, not ${JSON.stringify(reset)}`);
+  }
+  if (reset !== undefined && item.mock === true) field("reset", "does not apply to a mock (mocks reset in-process)");
+  if (item.transport === "http" && (reset === "restart" || reset === "fixture")) {
+    field("reset", `cannot be "${reset}" for an http server (the harness does not run it): use "command" or "none"`);
+  }
+  if (reset === "fixture") {
+    if (typeof item.fixture_dir !== "string" || !item.fixture_dir) {
+      field("fixture_dir", 'is required with reset "fixture" (the folder copied fresh for every task)');
+    } else if (baseDir !== undefined) {
+      const dir = resolve(baseDir, item.fixture_dir);
+      if (!existsSync(dir) || !statSync(dir).isDirectory()) field("fixture_dir", `${dir} is not a folder`);
+    }
+  } else if (item.fixture_dir !== undefined) {
+    field("fixture_dir", 'goes with reset "fixture" only');
+  } else {
+    const used = (["args", "env", "cwd"] as const).find((key) =>
+      JSON.stringify(item[key] ?? null).includes(FIXTURE_PLACEHOLDER),
+    );
+    if (used) field(used, `uses ${FIXTURE_PLACEHOLDER}, which only a reset "fixture" server has`);
+  }
+  if (reset === "command") {
+    if (!isStringArray(item.reset_command) || item.reset_command.length === 0) {
+      field("reset_command", 'is required with reset "command": an array like ["node", "reset.mjs"]');
+    }
+  } else if (item.reset_command !== undefined) {
+    field("reset_command", 'goes with reset "command" only');
+  }
+}
+
+function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((part) => typeof part === "string");
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

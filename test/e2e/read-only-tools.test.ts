@@ -12,7 +12,7 @@ import { loadRegistry } from "../../src/mcp/registry.ts";
  */
 describe("read-only hints of the mock servers", () => {
   it("hold for every read-only gold call of the dataset", async () => {
-    const pool = await ClientPool.open(loadRegistry(), { transport: "memory", inProcess: mockServerFactories });
+    const pool = await ClientPool.open(loadRegistry(), { transport: "memory", mocks: mockServerFactories });
     try {
       const tools = new Map(pool.listTools().map((tool) => [tool.name, tool]));
       const liars = new Set<string>();

@@ -13,7 +13,7 @@ import type { ModelProvider } from "../../src/models/types.ts";
 
 /** The github mock server, in process. */
 export function openGithubPool(): Promise<ClientPool> {
-  return ClientPool.open(loadRegistry(), { transport: "memory", inProcess: mockServerFactories, servers: ["github"] });
+  return ClientPool.open(loadRegistry(), { transport: "memory", mocks: mockServerFactories, servers: ["github"] });
 }
 
 /** Every item under every strategy, one at a time, from a fresh server state. */

@@ -34,7 +34,7 @@ describe("dataset check", () => {
   it("passes a correct item: schema, cross-check, gold replay, state and answer checks", async () => {
     const { report } = await check([good]);
     expect(report.problems).toEqual([]);
-    expect(report.goldReplay).toEqual({ passed: 1, failed: 0, failures: [] });
+    expect(report.goldReplay).toEqual({ passed: 1, failed: 0, failures: [], skipped: [] });
     expect(report.ok).toBe(true);
   });
 

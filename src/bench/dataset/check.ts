@@ -1,17 +1,22 @@
 /**
  * `dataset check`: schema validation, the cross-check against the servers' tool schemas, labelling
- * rules, the near-duplicate check, coverage against the required sizes, and the gold replay against
- * freshly reset in-process mock servers. Problems are collected, never thrown one at a time.
+ * rules, the near-duplicate check, coverage against the required sizes, and the gold replay against the
+ * registry's servers, reset between items (the mocks in process). A gold write call replays only where the
+ * server's reset can undo it (a mock, `fixture`, `command`) or with `allowWrites`: checking a dataset must
+ * not change a user's real data. Problems are collected, never thrown one at a time.
  */
 import { mockServerFactories, mockServerSpecs } from "../../../mock-servers/index.ts";
 import { ClientPool } from "../../mcp/pool.ts";
-import { loadRegistry } from "../../mcp/registry.ts";
+import { canUndoWrites, loadRegistries, type Registry, resetKind } from "../../mcp/registry.ts";
+import type { ToolDefinition } from "../../mcp/types.ts";
 import { type Coverage, labelProblems, measureCoverage, unmetMinimums } from "./coverage.ts";
 import { crossCheck } from "./crosscheck.ts";
 import type { DatasetProblem } from "./errors.ts";
 import { readDataset } from "./load.ts";
 import { findNearDuplicates, type NearDuplicate } from "./near-duplicates.ts";
 import { type ReplayReport, replayGold } from "./replay.ts";
+import { readOnlyIn } from "./state-checks.ts";
+import { todoProblems } from "./todo.ts";
 
 export interface DatasetCheckReport extends Coverage {
   files: string[];
@@ -29,27 +34,40 @@ export interface DatasetCheckOptions {
   paths?: string | readonly string[];
   /** Check the size requirements (the default dataset); off for a single file or a subset. */
   minimums: boolean;
+  /** Registry files of the servers (default: the mock servers'). */
+  registries?: readonly string[];
+  /** Replay gold write calls even on servers whose reset cannot undo them. */
+  allowWrites?: boolean;
   onReplayProgress?: (done: number, total: number) => void;
 }
 
 export async function checkDataset(options: DatasetCheckOptions): Promise<DatasetCheckReport> {
   const { items, problems } = readDataset(options.paths);
   const files = [...new Set(items.map((loaded) => loaded.file))];
-  const pool = await ClientPool.open(loadRegistry(), { transport: "memory", inProcess: mockServerFactories });
+  const registry = loadRegistries(options.registries);
+  const pool = await ClientPool.open(registry, { transport: "memory", mocks: mockServerFactories });
   try {
     const tools = pool.listTools();
+    const mocks = new Set(registry.servers.filter((entry) => entry.mock).map((entry) => entry.name));
     const checks = Object.fromEntries(
-      Object.entries(mockServerSpecs).map(([name, spec]) => [name, Object.keys(spec.checks)]),
+      Object.entries(mockServerSpecs)
+        .filter(([name]) => mocks.has(name))
+        .map(([name, spec]) => [name, Object.keys(spec.checks)]),
     );
-    const crossProblems = crossCheck(items, { tools, checks });
-    const badIds = new Set(crossProblems.map((problem) => problem.id));
-    const allProblems = [...problems, ...crossProblems, ...labelProblems(items, tools)];
+    const readOnly = readOnlyIn(registry);
+    const crossProblems = crossCheck(items, { tools, checks, readOnly });
+    const todo = todoProblems(items);
+    // unfinished drafts and items that do not fit the schemas would only fail again in the replay, less clearly
+    const badIds = new Set([...crossProblems, ...todo].map((problem) => problem.id));
+    const allProblems = [...problems, ...todo, ...crossProblems, ...labelProblems(items, tools)];
     const nearDuplicatePairs = findNearDuplicates(items);
-    // Items that do not fit the schemas would only fail again in the replay, less clearly.
     const goldReplay = await replayGold(
       items.filter((loaded) => !badIds.has(loaded.item.id)),
       pool,
-      options.onReplayProgress,
+      {
+        skipCall: options.allowWrites ? () => undefined : unreplayableWrite(registry),
+        onItem: options.onReplayProgress,
+      },
     );
     const coverage = measureCoverage(items, tools);
     const unmet = options.minimums ? unmetMinimums(coverage, pool.serverNames()) : [];
@@ -66,4 +84,15 @@ export async function checkDataset(options: DatasetCheckOptions): Promise<Datase
   } finally {
     await pool.close();
   }
+}
+
+/** Why a gold call must not replay: a write to a server whose reset cannot undo it. */
+function unreplayableWrite(registry: Registry): (tool: ToolDefinition) => string | undefined {
+  const entries = new Map(registry.servers.map((entry) => [entry.name, entry]));
+  const readOnly = readOnlyIn(registry);
+  return (tool) => {
+    const entry = entries.get(tool.server);
+    if (!entry || readOnly(tool) || canUndoWrites(entry)) return undefined;
+    return `${tool.name} writes to "${tool.server}", whose reset (${resetKind(entry)}) cannot undo it; --allow-writes replays it`;
+  };
 }

@@ -18,6 +18,7 @@ import {
   mayOmit,
 } from "./gold.ts";
 import { datasetRegex } from "./regex.ts";
+import { isToolCallCheck } from "./state-checks.ts";
 import type { DatasetItem, LoadedItem } from "./types.ts";
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -26,6 +27,8 @@ export interface ServerSurface {
   tools: readonly ToolDefinition[];
   /** State-check names per server (mock servers only; a server absent here has none to check). */
   checks: Readonly<Record<string, readonly string[]>>;
+  /** Whether a tool changes nothing (its annotation, or the registry's `read_only_tools`): tool-call checks need one. */
+  readOnly: (tool: ToolDefinition) => boolean;
 }
 
 type Properties = Record<string, Record<string, unknown>>;
@@ -64,7 +67,7 @@ export function crossCheck(items: readonly LoadedItem[], surface: ServerSurface)
       problems.push({ file: loaded.file, line: loaded.line, id: loaded.item.id, message });
     checkItem(loaded.item, { byName, servers, schemas, checks: surface.checks }, report);
   }
-  return problems;
+  return [...problems, ...toolCallCheckProblems(items, surface.tools, surface.readOnly)];
 }
 
 interface Context {
@@ -135,12 +138,51 @@ function checkItem(item: DatasetItem, context: Context, report: (message: string
     for (const problem of regexProblems({ regex: item.answer.regex })) report(`answer.regex: ${problem}`);
   }
   (item.state ?? []).forEach((check, index) => {
+    if (isToolCallCheck(check)) return;
     const names = context.checks[check.server];
     if (!names) report(`state[${index}]: server "${check.server}" has no state checks`);
     else if (!names.includes(check.expect)) {
       report(`state[${index}]: "${check.expect}" is not a check of ${check.server} (it has: ${names.join(", ")})`);
     }
   });
+}
+
+/**
+ * An item's tool-call state checks against the connected tools: the tool is on the named server, it is
+ * read-only (a check must not change what it checks), its arguments fit its schema, and its regex compiles.
+ */
+export function toolCallCheckProblems(
+  items: readonly LoadedItem[],
+  tools: readonly ToolDefinition[],
+  readOnly: (tool: ToolDefinition) => boolean,
+): DatasetProblem[] {
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const schemas = new SchemaCache();
+  const problems: DatasetProblem[] = [];
+  for (const { item, file, line } of items) {
+    const report = (message: string) => problems.push({ file, line, id: item.id, message });
+    (item.state ?? []).forEach((check, index) => {
+      if (!isToolCallCheck(check)) return;
+      const { server, tool: name, args } = check.call;
+      const where = `state[${index}] ${server}.${name}`;
+      const tool = byName.get(name);
+      if (!tool || tool.server !== server) {
+        report(`${where}: server "${server}" lists no tool "${name}"`);
+        return;
+      }
+      if (!readOnly(tool)) {
+        report(
+          `${where}: a state check must call a read-only tool (readOnlyHint, or the registry entry's read_only_tools)`,
+        );
+      }
+      const validate = schemas.validator(`${server}/${name}`, tool.inputSchema);
+      if (!validate(args)) report(`${where}: args do not fit the tool's inputSchema (${schemas.errors(validate)})`);
+      if (check.expect.regex !== undefined) {
+        for (const problem of regexProblems({ regex: check.expect.regex })) report(`${where}: regex: ${problem}`);
+      }
+    });
+  }
+  return problems;
 }
 
 /** Every `{regex}` among an expected value's alternatives, and inside its dict alternatives, must compile. */

@@ -2,11 +2,14 @@
  * A run's dataset checked against the servers it will connect, before anything connects: every item's
  * servers are in the registry, and every gold call names a tool one of the registry's servers lists. A
  * gold call to a tool no server has can never be matched, so every model would be scored wrong on it.
+ * A suite that connects only some servers must connect every server its items need.
  * (`dataset check` does the full cross-check against the connected servers' schemas: crosscheck.ts.)
  */
 import type { Registry } from "../../mcp/registry.ts";
-import type { DatasetProblem } from "./errors.ts";
-import type { LoadedItem } from "./types.ts";
+import { DatasetError, type DatasetProblem } from "./errors.ts";
+import { checkServer } from "./state-checks.ts";
+import type { Suite } from "./suite.ts";
+import type { DatasetItem, LoadedItem } from "./types.ts";
 
 export function unknownToolProblems(items: readonly LoadedItem[], registry: Registry): DatasetProblem[] {
   const declared = new Map(registry.servers.map((server) => [server.name, server.tools]));
@@ -14,7 +17,9 @@ export function unknownToolProblems(items: readonly LoadedItem[], registry: Regi
   const problems: DatasetProblem[] = [];
   for (const { item, file, line } of items) {
     const report = (message: string) => problems.push({ file, line, id: item.id, message });
-    const unknownServers = item.servers.filter((server) => !declared.has(server));
+    const unknownServers = [...new Set([...item.servers, ...(item.state ?? []).map(checkServer)])].filter(
+      (server) => !declared.has(server),
+    );
     for (const server of unknownServers) {
       report(`servers: unknown server "${server}" (${registry.file} has: ${[...declared.keys()].join(", ")})`);
     }
@@ -27,4 +32,35 @@ export function unknownToolProblems(items: readonly LoadedItem[], registry: Regi
     });
   }
   return problems;
+}
+
+/**
+ * The suite's servers are in the registry, and every item's servers and state checks are among the
+ * servers the run connects: a query that needs a server that is not there would only blame the model.
+ */
+export function requireSuiteServers(suite: Suite, items: readonly DatasetItem[], registry: Registry): void {
+  const known = new Set(registry.servers.map((server) => server.name));
+  const where = suite.files.join(", ");
+  const problems: DatasetProblem[] = (suite.servers ?? [])
+    .filter((server) => !known.has(server))
+    .map((server) => ({
+      file: where,
+      line: 0,
+      message: `servers: "${server}" is not a server of ${registry.file} (it has: ${[...known].join(", ")})`,
+    }));
+  const connected = new Set(suite.servers ?? known);
+  for (const item of items) {
+    const needed = [...item.servers, ...(item.state ?? []).map(checkServer)];
+    for (const server of new Set(needed)) {
+      if (!connected.has(server)) {
+        problems.push({
+          file: where,
+          line: 0,
+          id: item.id,
+          message: `the item needs server "${server}", which the suite does not connect (servers: ${[...connected].join(", ")})`,
+        });
+      }
+    }
+  }
+  if (problems.length > 0) throw new DatasetError("DATASET_UNKNOWN_SERVER", problems);
 }

@@ -1,5 +1,5 @@
 /**
- * The gold replay: every item's gold calls executed against freshly reset mock servers (in order, on
+ * The gold replay: every item's gold calls executed against freshly reset servers (in order, on
  * shared state, so later calls see what earlier ones did), then its state checks and its answer check —
  * the answer check against the text of the gold results, since a grounded answer can only say what the
  * tools returned. An item whose gold does not satisfy its own checks is a dataset bug.
@@ -16,8 +16,10 @@ import { DEFAULT_LIMITS } from "../../agent/index.ts";
 import { type Evidence, formatEvidence } from "../../agent/solver.ts";
 import { observationText } from "../../agent/tool-runner.ts";
 import type { ClientPool } from "../../mcp/pool.ts";
+import type { ToolDefinition } from "../../mcp/types.ts";
 import { checkAnswer } from "./answer-check.ts";
 import { goldArgs } from "./gold.ts";
+import { type CheckVerdict, checkLabel, checkServer, isToolCallCheck, runToolCallCheck } from "./state-checks.ts";
 import type { LoadedItem } from "./types.ts";
 
 export interface ReplayFailure {
@@ -31,38 +33,58 @@ export interface ReplayReport {
   passed: number;
   failed: number;
   failures: ReplayFailure[];
+  /** Items not replayed to the end: a gold call that must not run here, and why. */
+  skipped: ReplayFailure[];
 }
 
-/** The mock-server side the replay needs (ClientPool implements it). */
+/** The server side the replay needs (ClientPool implements it). */
 export type ReplayHost = Pick<ClientPool, "callTool" | "resetTouched" | "check" | "listTools">;
+
+export interface ReplayOptions {
+  /** Why a gold call to this tool must not run (a write nothing can undo); undefined: it runs. */
+  skipCall?: (tool: ToolDefinition) => string | undefined;
+  onItem?: (done: number, total: number) => void;
+}
 
 export async function replayGold(
   items: readonly LoadedItem[],
   host: ReplayHost,
-  onItem?: (done: number, total: number) => void,
+  options: ReplayOptions = {},
 ): Promise<ReplayReport> {
   const failures: ReplayFailure[] = [];
+  const skipped: ReplayFailure[] = [];
   let done = 0;
   for (const loaded of items) {
-    const reasons = await replayItem(loaded, host);
-    for (const reason of reasons) {
-      failures.push({ id: loaded.item.id, file: loaded.file, line: loaded.line, reason });
-    }
-    onItem?.(++done, items.length);
+    const where = { id: loaded.item.id, file: loaded.file, line: loaded.line };
+    const { reasons, skip } = await replayItem(loaded, host, options.skipCall);
+    for (const reason of reasons) failures.push({ ...where, reason });
+    if (skip) skipped.push({ ...where, reason: skip });
+    options.onItem?.(++done, items.length);
   }
   const failedIds = new Set(failures.map((failure) => failure.id));
-  return { passed: items.length - failedIds.size, failed: failedIds.size, failures };
+  const skippedOnly = skipped.filter((skip) => !failedIds.has(skip.id)).length;
+  return { passed: items.length - failedIds.size - skippedOnly, failed: failedIds.size, failures, skipped };
 }
 
-/** Replays one item; returns what went wrong (empty = the gold satisfies the item's checks). */
-export async function replayItem(loaded: LoadedItem, host: ReplayHost): Promise<string[]> {
+/**
+ * Replays one item: what went wrong (none = the gold satisfies the item's checks), and why it stopped
+ * early when a gold call must not run (its calls before that one still replayed).
+ */
+export async function replayItem(
+  loaded: LoadedItem,
+  host: ReplayHost,
+  skipCall: ReplayOptions["skipCall"] = () => undefined,
+): Promise<{ reasons: string[]; skip?: string }> {
   const { item } = loaded;
   const reasons: string[] = [];
   await host.resetTouched();
   const texts: string[] = [];
   const evidence: Evidence[] = [];
   for (const [index, call] of item.calls.entries()) {
-    const schema = host.listTools().find((tool) => tool.name === call.tool)?.inputSchema;
+    const tool = host.listTools().find((candidate) => candidate.name === call.tool);
+    const skip = tool && skipCall(tool);
+    if (skip) return { reasons, skip: `gold call ${index + 1} and what follows not replayed: ${skip}` };
+    const schema = tool?.inputSchema;
     const args = goldArgs(call, schema);
     const known = `${item.query}\n${texts.join("\n")}`.toLowerCase();
     for (const id of identifiersIn(args)) {
@@ -75,22 +97,26 @@ export async function replayItem(loaded: LoadedItem, host: ReplayHost): Promise<
     const result = await host.callTool(call.tool, args);
     if (!result.ok) {
       reasons.push(`gold call ${index + 1} ${call.tool} failed: ${result.text}`);
-      return reasons;
+      return { reasons };
     }
     texts.push(result.text, JSON.stringify(result.data ?? null));
     evidence.push({ source: `#E${index + 1} ${call.tool}`, ok: true, text: result.text, data: result.data });
   }
   for (const check of item.state ?? []) {
-    let outcome: { pass: boolean; detail: string };
+    const name = `state check ${checkServer(check)}.${checkLabel(check)}`;
+    let outcome: CheckVerdict;
     try {
-      outcome = await host.check(check.server, check.expect, check.args);
+      outcome = isToolCallCheck(check)
+        ? await runToolCallCheck(host, check)
+        : await host.check(check.server, check.expect, check.args);
     } catch (error) {
-      reasons.push(`state check ${check.server}.${check.expect} could not run: ${(error as Error).message}`);
+      reasons.push(`${name} could not run: ${(error as Error).message}`);
       continue;
     }
-    if (outcome.pass === Boolean(check.negate)) {
+    if (outcome.notRun) reasons.push(`${name} could not run: ${outcome.detail}`);
+    else if (outcome.pass === Boolean(check.negate)) {
       const wanted = check.negate ? "fail" : "pass";
-      reasons.push(`state check ${check.server}.${check.expect} should ${wanted}: ${outcome.detail}`);
+      reasons.push(`${name} should ${wanted}: ${outcome.detail}`);
     }
   }
   if (item.answer && item.calls.length > 0) {
@@ -119,7 +145,7 @@ export async function replayItem(loaded: LoadedItem, host: ReplayHost): Promise<
       }
     }
   }
-  return reasons;
+  return { reasons };
 }
 
 /** Values that are identifiers no one can guess: UUIDs, Slack ids and timestamps, commit shas, long tokens. */

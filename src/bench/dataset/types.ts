@@ -37,7 +37,7 @@ export interface ExpectedCall {
 }
 
 /** An end-state check run through a mock server's hidden `__check` tool after the query. */
-export interface StateCheckSpec {
+export interface NamedStateCheck {
   server: string;
   /** The check's name, e.g. `issue_exists` (see each server's checks.ts). */
   expect: string;
@@ -45,6 +45,32 @@ export interface StateCheckSpec {
   /** The check must FAIL (e.g. nothing was posted, the file was not deleted). */
   negate?: boolean;
 }
+
+/** What a tool-call check's result must show; every given part must hold. */
+export interface ToolResultExpectation {
+  /** Case-sensitive substrings of the result text (every one must appear). */
+  contains?: string | string[];
+  /** Deep-equal to the result's structuredContent (or its text parsed as JSON). */
+  equals?: unknown;
+  /** A JSONPath into the result's JSON; with `value`, the first match must deep-equal it, else a match must exist. */
+  jsonpath?: string;
+  value?: unknown;
+  /** An unanchored regular expression the result text must match. */
+  regex?: string;
+}
+
+/**
+ * An end-state check on any server: a read-only tool called after the query, on the same (not yet reset)
+ * server, and its result matched against `expect`.
+ */
+export interface ToolCallStateCheck {
+  call: { server: string; tool: string; args: Record<string, unknown> };
+  expect: ToolResultExpectation;
+  /** The expectation must NOT hold. */
+  negate?: boolean;
+}
+
+export type StateCheckSpec = NamedStateCheck | ToolCallStateCheck;
 
 /** Checks on the final answer text; every given part must hold. Strings compare case-insensitively. */
 export interface AnswerCheck {

@@ -1,11 +1,15 @@
-/** The mock world's clock as the planner reads it: the mock servers answer as of MOCK_NOW. */
-import { MOCK_NOW } from "../../../mock-servers/kit/types.ts";
+/** The world's clock as the planner reads it: a suite's `clock` (suite.ts) turned into the prompt's date line. */
 
-/** Facts every query's planner gets (the mock world's date); `pnpm agent` gives the same. */
-export const MOCK_WORLD_CONTEXT = `Today is ${MOCK_NOW.toLocaleDateString("en-US", {
-  weekday: "long",
-  year: "numeric",
-  month: "long",
-  day: "numeric",
-  timeZone: "UTC",
-})}, ${MOCK_NOW.toISOString().slice(11, 16)} UTC.`;
+/** The date line every query's planner gets (`pnpm agent` gives the same); none without a clock. */
+export function worldContext(clock: string | undefined): string | undefined {
+  if (clock === undefined || clock === "none") return undefined;
+  const now = new Date(clock);
+  const day = now.toLocaleDateString("en-US", {
+    weekday: "long",
+    year: "numeric",
+    month: "long",
+    day: "numeric",
+    timeZone: "UTC",
+  });
+  return `Today is ${day}, ${now.toISOString().slice(11, 16)} UTC.`;
+}

@@ -25,7 +25,7 @@ export interface McpPerfOptions {
 
 /** Measures tool-call round trips (in-memory and stdio) and the time to connect all servers. */
 export async function measureMcp(registry: Registry, options: McpPerfOptions): Promise<McpPerfReport> {
-  const memory = await timed(() => ClientPool.open(registry, { transport: "memory", inProcess: mockServerFactories }));
+  const memory = await timed(() => ClientPool.open(registry, { transport: "memory", mocks: mockServerFactories }));
   const stdio = await timed(() => ClientPool.open(registry, { transport: "stdio" }));
   try {
     const memoryTimes = await roundTrips(memory.value, options);

@@ -10,12 +10,13 @@ import type { AgentConfigInput } from "../../agent/index.ts";
 import { loadBfclDataset } from "../../bfcl/dataset.ts";
 import { loadModelsConfig, type ModelEntry, type ModelsConfig } from "../../config/models-yaml.ts";
 import { InputError } from "../../errors.ts";
-import { loadRegistry } from "../../mcp/registry.ts";
+import { type ResetKind, resetKind } from "../../mcp/registry.ts";
 import { type CacheCounters, type RequestCache, requestCacheAt } from "../../models/request-cache.ts";
-import { seededRandom, shuffled } from "../../random.ts";
+import { hash32, seededRandom, shuffled } from "../../random.ts";
+import { requireSuiteServers } from "../dataset/known-tools.ts";
 import { datasetHash, narrowItems, selectItems } from "../dataset/select.ts";
+import { type Suite, suiteOf } from "../dataset/suite.ts";
 import type { DatasetItem } from "../dataset/types.ts";
-import { MOCK_WORLD_CONTEXT } from "../dataset/world-clock.ts";
 import { loadMetricModules } from "../scoring/index.ts";
 import { isBfclDataset } from "./bfcl-environment.ts";
 import type { RunSummary } from "./compare-configs.ts";
@@ -27,12 +28,15 @@ import { ModelOutageWatch } from "./model-outage.ts";
 import { providerCache, resolveEntries, serverSlots } from "./providers.ts";
 import {
   configNames,
+  contextOf,
   describeModel,
   itemCount,
+  requestRegistry,
   resolveAll,
   threadCount,
   versions,
   withProbe,
+  withSuiteDefaults,
 } from "./resolve-request.ts";
 import type { BenchRequest, CacheUse, RunManifest, RunRecord } from "./run-files.ts";
 import { type ObservedTask, SequentialMonitor } from "./sequential.ts";
@@ -71,6 +75,8 @@ export interface BenchOptions {
   onProgress?: (progress: BenchProgress) => void;
   /** The run's id and folder, once run.json is written (a stop signal's message names them). */
   onStarted?: (runId: string, dir: string) => void;
+  /** One line about the run that is worth a user's attention (a server that is never reset). */
+  onWarning?: (line: string) => void;
   signal?: AbortSignal;
 }
 
@@ -99,6 +105,8 @@ interface Work {
   configs: string[];
   items: DatasetItem[];
   files: string[];
+  /** The dataset's suite (its clock, servers and default exposure); none for BFCL or a dataset without one. */
+  suite?: Suite;
   bfcl: boolean;
   runId: string;
   dir: string;
@@ -111,12 +119,15 @@ interface Work {
   recorded: ObservedTask[];
   concurrency: number;
   threads: number;
+  /** How each server is reset between tasks. */
+  resets: Record<string, ResetKind | "mock">;
 }
 
 export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
   const models = loadModelsConfig(options.modelsFile);
   await loadMetricModules(models.metricModules);
   const work = resolveWork(options, models);
+  for (const line of isolationWarnings(work, options)) options.onWarning?.(line);
   const { request, previous, entries, runId, dir, tasks, todo } = work;
   const skipped = tasks.length - todo.length;
   const session: RunManifest["sessions"][number] = {
@@ -154,7 +165,12 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
   // a resume of a comparison decided before it stopped has nothing left to run
   const { finished, failures } = monitor?.outcome.decision
     ? { finished: 0, failures: [] }
-    : await runTasks(work, options, outage, providers, monitor);
+    : await runTasks(work, options, outage, providers, monitor).catch((error: unknown) => {
+        // bad input found once the servers are up (a server that will not start, a state check on a write
+        // tool): no task ran, so a new run leaves no folder behind
+        if (!previous && error instanceof InputError) rmSync(dir, { recursive: true, force: true });
+        throw error;
+      });
   const stopped = outage.stoppedRun(runId, skipped + finished);
   if (stopped) {
     if (!previous && finished === 0) rmSync(dir, { recursive: true, force: true });
@@ -209,6 +225,8 @@ function resolveWork(options: BenchOptions, models: ModelsConfig): Work {
   const entries = resolveEntries(models, request);
   const configs = configNames(models, request);
   const bfcl = isBfclDataset(request.dataset);
+  const registry = requestRegistry(request);
+  const resets = bfcl ? {} : Object.fromEntries(registry.servers.map((entry) => [entry.name, resetKind(entry)]));
   if (bfcl && request.dataset.length !== 1) {
     throw new InputError(
       "BAD_FLAG",
@@ -220,13 +238,15 @@ function resolveWork(options: BenchOptions, models: ModelsConfig): Work {
         items: narrowItems(loadBfclDataset(request.dataset[0]!).items, request.filter, itemCount(request)),
         files: request.dataset,
       }
-    : selectItems(request.dataset, request.filter, itemCount(request), loadRegistry(request.registry));
+    : selectItems(request.dataset, request.filter, itemCount(request), registry);
   if (previous && previous.dataset.hash !== datasetHash(items)) {
     throw new InputError(
       "RESUME_DATASET_CHANGED",
       `--resume ${previous.runId}: the dataset changed since the run started (hash ${previous.dataset.hash} → ${datasetHash(items)}); start a new run`,
     );
   }
+  const suite = bfcl ? undefined : suiteOf(files);
+  if (suite) requireSuiteServers(suite, items, registry);
   const runId = previous?.runId ?? newRunId(request.models.join("+"));
   const dir = runDir(runId, root);
   const itemIds = items.map((item) => item.id);
@@ -249,11 +269,18 @@ function resolveWork(options: BenchOptions, models: ModelsConfig): Work {
       if (request.untilSignificant) recorded.push(observedTask(record));
     }),
   );
-  const todo = tasks.filter((task) => !done.has(task.key));
+  const pending = tasks.filter((task) => !done.has(task.key));
+  // \`--shuffle SEED\`: the tasks in a seeded order of their own; with isolated servers, scores do not move
+  const todo =
+    request.shuffle === undefined
+      ? pending
+      : shuffled(pending, seededRandom(hash32(`shuffle\u0000${request.shuffle}`)));
   // Real models: one query at a time, so latencies are honest. The simulator in memory is pure CPU:
   // concurrency in one thread only interleaves (measured slower), threads do the work in parallel; over
   // stdio the servers work in processes of their own, so queries in flight overlap.
   const simulated = entries.every((entry) => entry.provider === "sim");
+  // a reset command puts back state the pools share (on disk): their queries must not overlap
+  const shared = Object.values(resets).includes("command");
   return {
     request,
     ...(previous ? { previous } : {}),
@@ -261,15 +288,19 @@ function resolveWork(options: BenchOptions, models: ModelsConfig): Work {
     configs,
     items,
     files,
+    ...(suite ? { suite } : {}),
     bfcl,
     runId,
     dir,
-    resolved: resolveAll(models, entries, configs, options.cli, request.timeoutS),
+    resolved: resolveAll(withSuiteDefaults(models, suite), entries, configs, options.cli, request.timeoutS),
     tasks,
     todo,
     recorded,
-    concurrency: options.concurrency ?? (simulated && request.transport === "stdio" ? 4 : serverSlots(entries)),
-    threads: request.untilSignificant ? 1 : threadCount(options.threads, entries, request, todo.length),
+    concurrency: shared
+      ? 1
+      : (options.concurrency ?? (simulated && request.transport === "stdio" ? 4 : serverSlots(entries))),
+    threads: shared || request.untilSignificant ? 1 : threadCount(options.threads, entries, request, todo.length),
+    resets,
   };
 }
 
@@ -297,6 +328,22 @@ function observedTask(record: RunRecord): ObservedTask {
   };
 }
 
+/** What the user should know about how the servers are isolated between tasks. */
+function isolationWarnings(work: Work, options: BenchOptions): string[] {
+  const named = (kind: string) => Object.keys(work.resets).filter((server) => work.resets[server] === kind);
+  const plural = (names: string[]) => `server${names.length > 1 ? "s" : ""} ${names.join(", ")}`;
+  const unreset = named("none");
+  const commands = named("command");
+  const warnings: string[] = [];
+  if (unreset.length > 0) {
+    warnings.push(`${plural(unreset)} never reset (reset: none): results may depend on the order of the tasks`);
+  }
+  if (commands.length > 0 && ((options.concurrency ?? 1) > 1 || (options.threads ?? 1) > 1)) {
+    warnings.push(`${plural(commands)} reset by a command (state on disk, shared): queries run one at a time`);
+  }
+  return warnings;
+}
+
 function newManifest(work: Work, session: RunManifest["sessions"][number]): RunManifest {
   const { request, entries, items } = work;
   return {
@@ -305,6 +352,7 @@ function newManifest(work: Work, session: RunManifest["sessions"][number]): RunM
     models: entries.map((entry) => describeModel(entry, request)),
     configs: work.configs,
     resolved: work.resolved,
+    ...(work.suite ? { suite: work.suite } : {}),
     dataset: {
       files: work.files,
       hash: datasetHash(items),
@@ -317,6 +365,7 @@ function newManifest(work: Work, session: RunManifest["sessions"][number]): RunM
     simulated: entries.some((entry) => entry.provider === "sim"),
     startedAt: session.startedAt,
     sessions: [session],
+    ...(Object.keys(work.resets).length > 0 ? { resets: work.resets } : {}),
   };
 }
 
@@ -349,7 +398,8 @@ async function runTasks(
     bfcl: work.bfcl,
     // the queries in flight are spread over the threads
     concurrency: Math.max(1, Math.round(work.concurrency / threads)),
-    context: MOCK_WORLD_CONTEXT,
+    ...(work.suite?.servers ? { servers: work.suite.servers } : {}),
+    ...contextOf(work.suite),
     spanParent: runTracer.parent,
   };
   const stopShares = new AbortController();

@@ -7,10 +7,11 @@
 import { mockServerFactories } from "../../../mock-servers/index.ts";
 import type { Exposure } from "../../agent/index.ts";
 import type { FaultConfig } from "../../mcp/faults.ts";
-import { ClientPool } from "../../mcp/pool.ts";
+import { ClientPool, type ResetsRun } from "../../mcp/pool.ts";
 import type { Registry } from "../../mcp/registry.ts";
 import type { CallOptions, ToolCallResult, ToolDefinition, ToolHost } from "../../mcp/types.ts";
 import { cached } from "../../memo.ts";
+import { isToolCallCheck, runToolCallCheck } from "../dataset/state-checks.ts";
 import type { DatasetItem, StateCheckSpec } from "../dataset/types.ts";
 import { sessionServers } from "./session.ts";
 
@@ -19,6 +20,8 @@ export interface StateOutcome {
   spec: StateCheckSpec;
   pass: boolean;
   detail: string;
+  /** A tool-call check whose call could not be made: it fails, negated or not. */
+  notRun?: boolean;
 }
 
 /** One query's lease on a set of servers. */
@@ -26,6 +29,8 @@ export interface ItemSession {
   tools: ToolHost;
   /** The servers connected for the query (its session). */
   servers: readonly string[];
+  /** The resets of servers other than the mocks that ran before the query (servers not named were still clean). */
+  resets?: ResetsRun;
   runStateChecks(): Promise<StateOutcome[]>;
   release(): Promise<void>;
 }
@@ -91,6 +96,8 @@ export interface MockEnvironmentOptions {
   seed: number;
   /** Fault injection on every mock server. */
   faults?: FaultConfig;
+  /** Only these servers of the registry (a suite's); default: all. */
+  servers?: string[];
 }
 
 /** The registry's servers, `pools` times over; a query leases a pool, and its touched servers are reset. */
@@ -115,7 +122,8 @@ export class MockEnvironment implements ToolEnvironment {
         pools.push(
           await ClientPool.open(options.registry, {
             transport: options.transport,
-            inProcess: mockServerFactories,
+            mocks: mockServerFactories,
+            ...(options.servers ? { servers: options.servers } : {}),
             ...(options.faults ? { faults: options.faults } : {}),
           }),
         );
@@ -135,18 +143,25 @@ export class MockEnvironment implements ToolEnvironment {
 
   async open(item: DatasetItem, exposure: Exposure): Promise<ItemSession> {
     const pool = this.idle.pop() ?? (await new Promise<ClientPool>((resolve) => this.waiting.push(resolve)));
-    await pool.resetTouched();
+    const resets = await pool.resetTouched().catch(async (error: unknown) => {
+      // the pool goes back for the tasks after this one (a failed reset is this task's run error)
+      this.give(pool);
+      throw error;
+    });
     const servers = sessionServers({ item, exposure, seed: this.seed, registry: pool.serverNames() });
     return {
       tools: item.tools ? RestrictedToolHost.ofTools(pool, item.tools) : this.view(pool, servers),
       servers,
+      ...realResets(resets),
       runStateChecks: () => runStateChecks(pool, item.state ?? []),
-      release: async () => {
-        const next = this.waiting.shift();
-        if (next) next(pool);
-        else this.idle.push(pool);
-      },
+      release: async () => this.give(pool),
     };
+  }
+
+  private give(pool: ClientPool): void {
+    const next = this.waiting.shift();
+    if (next) next(pool);
+    else this.idle.push(pool);
   }
 
   async close(): Promise<void> {
@@ -161,12 +176,26 @@ export class MockEnvironment implements ToolEnvironment {
   }
 }
 
-/** An item's end-state checks against the servers of one pool (also used by `pnpm agent`). */
-export async function runStateChecks(pool: ClientPool, specs: readonly StateCheckSpec[]): Promise<StateOutcome[]> {
+/** The resets worth a record: a user's servers' (a mock's in-process reset is the harness's own business). */
+function realResets(resets: ResetsRun): { resets?: ResetsRun } {
+  const real = Object.entries(resets).filter(([, kind]) => kind !== "mock");
+  return real.length > 0 ? { resets: Object.fromEntries(real) } : {};
+}
+
+/**
+ * An item's end-state checks against the servers of one pool (also used by `pnpm agent`): a named check
+ * through the mock's `__check`, a tool-call check by calling its read-only tool and matching the result.
+ */
+export async function runStateChecks(
+  pool: Pick<ClientPool, "check"> & ToolHost,
+  specs: readonly StateCheckSpec[],
+): Promise<StateOutcome[]> {
   const outcomes: StateOutcome[] = [];
   for (const spec of specs) {
-    const { pass, detail } = await pool.check(spec.server, spec.expect, spec.args);
-    outcomes.push({ spec, pass, detail });
+    const outcome = isToolCallCheck(spec)
+      ? await runToolCallCheck(pool, spec)
+      : await pool.check(spec.server, spec.expect, spec.args);
+    outcomes.push({ spec, ...outcome });
   }
   return outcomes;
 }

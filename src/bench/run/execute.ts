@@ -16,8 +16,11 @@ export interface TaskRecord<S> {
   config: string;
   itemId: string;
   repeat: number;
-  /** What was connected for the query: the configuration's exposure and the session's servers. */
-  session: { exposure: Exposure; servers: string[] };
+  /**
+   * What was connected for the query: the configuration's exposure, the session's servers, and the resets
+   * of a user's servers that ran before it (by server: restart, fixture or command).
+   */
+  session: { exposure: Exposure; servers: string[]; resets?: Record<string, string> };
   /** Epoch ms when the query started (a timing field, like every duration in the trace). */
   startedAt: number;
   /** Wall time of the whole task: lease and reset of the servers, the agent, state checks, scoring. */
@@ -105,7 +108,11 @@ async function executeTask<S>(task: Task, options: ExecuteOptions<S>): Promise<T
     const score = options.score({ item, result, state, environment: options.environment });
     return {
       ...task,
-      session: { exposure: config.exposure, servers: [...session.servers] },
+      session: {
+        exposure: config.exposure,
+        servers: [...session.servers],
+        ...(session.resets ? { resets: { ...session.resets } } : {}),
+      },
       startedAt,
       taskMs: performance.now() - started,
       result,

@@ -10,13 +10,12 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { InputError } from "../../errors.ts";
-import { loadRegistry } from "../../mcp/registry.ts";
 import { canonicalJson } from "../../models/json.ts";
 import { datasetHash, selectItems } from "../dataset/select.ts";
 import type { RunSummary } from "./compare-configs.ts";
 import { readManifest } from "./manifest.ts";
 import { contentHash } from "./record-content.ts";
-import { itemCount } from "./resolve-request.ts";
+import { itemCount, requestRegistry } from "./resolve-request.ts";
 import type { BenchRequest, RunManifest, RunRecord } from "./run-files.ts";
 import { forEachJsonl, JsonlAppender, newRunId, RESULTS_DIR, RUN_FILES, runDir, writeJsonAtomic } from "./store.ts";
 import { writeSummary } from "./summary-file.ts";
@@ -68,7 +67,7 @@ export function mergeRuns(options: MergeOptions): MergeOutcome {
   for (const other of sources.slice(1)) checkSameMatrix(first, other);
 
   const request = unsharded(first.manifest.request);
-  const { items } = selectItems(request.dataset, request.filter, itemCount(request), loadRegistry(request.registry));
+  const { items } = selectItems(request.dataset, request.filter, itemCount(request), requestRegistry(request));
   if (datasetHash(items) !== first.manifest.dataset.hash) {
     throw new MergeError(
       "MERGE_DATASET_CHANGED",

@@ -16,9 +16,12 @@ import {
   resolveConfiguration,
 } from "../../config/models-yaml.ts";
 import { InputError } from "../../errors.ts";
+import { loadRegistries, type Registry } from "../../mcp/registry.ts";
 import { providerId } from "../../models/factory.ts";
 import { REPO_ROOT } from "../../paths.ts";
 import type { ItemCount } from "../dataset/select.ts";
+import type { Suite } from "../dataset/suite.ts";
+import { worldContext } from "../dataset/world-clock.ts";
 import type { ModelProbe } from "./model-facts.ts";
 import type { BenchRequest, RunModel } from "./run-files.ts";
 
@@ -47,6 +50,11 @@ export function threadCount(
   }
   if (!eligible) return 1;
   return Math.max(1, Math.min(availableParallelism(), 1 + Math.floor(tasks / TASKS_PER_EXTRA_THREAD)));
+}
+
+/** The request's servers: its registry files merged (a run from before several registries: its one file). */
+export function requestRegistry(request: Pick<BenchRequest, "registries" | "registry">): Registry {
+  return loadRegistries(request.registries ?? (request.registry ? [request.registry] : []));
 }
 
 /** How many of the filtered items the request takes (`--limit`, `--first`). */
@@ -123,4 +131,16 @@ export function versions(): Record<string, string> {
     "@modelcontextprotocol/sdk": pkg.dependencies["@modelcontextprotocol/sdk"] ?? "",
     ollama: pkg.dependencies.ollama ?? "",
   };
+}
+
+/** The suite's exposure is the run's default: over models.yaml's defaults, under a configuration's own. */
+export function withSuiteDefaults(models: ModelsConfig, suite: Suite | undefined): ModelsConfig {
+  if (!suite?.exposure) return models;
+  return { ...models, defaults: { ...models.defaults, exposure: suite.exposure } };
+}
+
+/** The planner's date line from the suite's clock (none without a clock). */
+export function contextOf(suite: Suite | undefined): { context?: string } {
+  const context = worldContext(suite?.clock);
+  return context === undefined ? {} : { context };
 }

@@ -4,7 +4,9 @@
  */
 import type { AgentConfig } from "../../agent/index.ts";
 import type { FaultConfig } from "../../mcp/faults.ts";
+import type { ResetKind } from "../../mcp/registry.ts";
 import type { ModelFacts, WarmUp } from "../../models/types.ts";
+import type { Suite } from "../dataset/suite.ts";
 import type { ItemScore } from "../scoring/index.ts";
 import type { TaskRecord } from "./execute.ts";
 import type { Shard } from "./matrix.ts";
@@ -33,10 +35,14 @@ export interface BenchRequest {
   faults?: FaultConfig;
   /** `--num-ctx N`: every request of a real Ollama model gets this window instead of the entry's (`auto`). */
   numCtx?: number;
-  /** The servers' registry.json (absolute path; default mock-servers/registry.json): a user's own servers. */
+  /** The servers' registry files (absolute paths, merged; default mock-servers/registry.json): a user's own servers. */
+  registries?: string[];
+  /** The one registry file of a run made before `--registry` could be repeated (read, never written). */
   registry?: string;
   /** `--until-significant A,B`: items in a seeded random order, stopped once A and B are known to differ (or not). */
   untilSignificant?: SequentialRequest;
+  /** `--shuffle SEED`: the tasks ran in this seed's order instead of the matrix's. */
+  shuffle?: number;
 }
 
 /** Where the request cache was and how a session used it (src/models/request-cache.ts). */
@@ -74,6 +80,8 @@ export interface RunManifest {
   /** The resolved agent configuration of every model × configuration (CLI > model > config > defaults). */
   resolved: Record<string, Record<string, AgentConfig>>;
   dataset: { files: string[]; hash: string; items: number; itemIds: string[] };
+  /** The dataset's suite (datasets/README.md "Suites"): its clock, servers and default exposure. */
+  suite?: Suite;
   tasks: number;
   versions: Record<string, string>;
   simulated: boolean;
@@ -96,6 +104,11 @@ export interface RunManifest {
   sequential?: SequentialOutcome;
   /** A run made by `results merge`: the runs it was made from. */
   mergedFrom?: string[];
+  /**
+   * How each server was reset between tasks (registry `reset`; `mock`: in-process). A `none` server's
+   * results may depend on task order.
+   */
+  resets?: Record<string, ResetKind | "mock">;
 }
 
 export type RunRecord = TaskRecord<ItemScore> & { category: string };

@@ -6,8 +6,11 @@
  */
 import type { AgentConfig } from "../../agent/index.ts";
 import { loadModelsConfig } from "../../config/models-yaml.ts";
-import { loadRegistry } from "../../mcp/registry.ts";
+import type { ToolDefinition } from "../../mcp/types.ts";
 import type { ModelProvider } from "../../models/types.ts";
+import { toolCallCheckProblems } from "../dataset/crosscheck.ts";
+import { DatasetError } from "../dataset/errors.ts";
+import { readOnlyIn } from "../dataset/state-checks.ts";
 import type { DatasetItem } from "../dataset/types.ts";
 import { type ItemScore, scoreItem, ToolCatalog } from "../scoring/index.ts";
 import { BfclEnvironment } from "./bfcl-environment.ts";
@@ -16,6 +19,7 @@ import { executeTasks, type TaskFailure } from "./execute.ts";
 import type { Task } from "./matrix.ts";
 import type { ModelOutageWatch } from "./model-outage.ts";
 import { providerCache, resolveEntries } from "./providers.ts";
+import { requestRegistry } from "./resolve-request.ts";
 import type { BenchRequest, RunRecord } from "./run-files.ts";
 import { type SpanParent, startQueryTracer } from "./spans.ts";
 import { jsonLineBytes, lineBytes } from "./store.ts";
@@ -30,7 +34,10 @@ export interface ShareSpec {
   bfcl: boolean;
   /** Queries in flight in this thread (one set of servers each). */
   concurrency: number;
-  context: string;
+  /** The planner's date line from the suite's clock (none without one). */
+  context?: string;
+  /** The suite's servers: only these connect (default: every server of the registry). */
+  servers?: string[];
   /** The run span the queries' spans hang under. */
   spanParent: SpanParent;
 }
@@ -61,13 +68,15 @@ export interface ShareHooks {
 export async function runShare(spec: ShareSpec, tasks: readonly Task[], hooks: ShareHooks): Promise<TaskFailure[]> {
   const providers = hooks.providers ?? shareProviders(spec, hooks.outage);
   const byId = new Map(spec.items.map((item) => [item.id, item]));
+  const registry = requestRegistry(spec.request);
   const environment: ToolEnvironment = spec.bfcl
     ? new BfclEnvironment()
     : await MockEnvironment.open({
-        registry: loadRegistry(spec.request.registry),
+        registry,
         transport: spec.request.transport,
         pools: spec.concurrency,
         seed: spec.request.seed,
+        ...(spec.servers ? { servers: spec.servers } : {}),
         ...(spec.request.faults ? { faults: spec.request.faults } : {}),
       });
   const spanLines: string[] = [];
@@ -75,6 +84,7 @@ export async function runShare(spec: ShareSpec, tasks: readonly Task[], hooks: S
     spanLines.push(JSON.stringify(line), "\n");
   });
   try {
+    if (!spec.bfcl) requireCheckableState(spec, environment.definitions(), readOnlyIn(registry));
     const catalog = new ToolCatalog(environment.definitions());
     return await executeTasks<ItemScore>({
       tasks,
@@ -90,7 +100,7 @@ export async function runShare(spec: ShareSpec, tasks: readonly Task[], hooks: S
           tools: item.tools || spec.bfcl ? env.definitions(item) : catalog,
         }),
       concurrency: spec.concurrency,
-      context: spec.context,
+      ...(spec.context === undefined ? {} : { context: spec.context }),
       signal: AbortSignal.any([hooks.signal, hooks.outage.signal]),
       onRecord: (record) => {
         const item = byId.get(record.itemId)!;
@@ -121,6 +131,24 @@ export async function runShare(spec: ShareSpec, tasks: readonly Task[], hooks: S
     await tracer.end();
     await environment.close();
   }
+}
+
+/**
+ * Every tool-call state check calls a read-only tool of its server with fitting arguments: known only once
+ * the servers listed their tools, and checked before the first query (a check must not change what it checks).
+ */
+function requireCheckableState(
+  spec: ShareSpec,
+  tools: readonly ToolDefinition[],
+  readOnly: (tool: ToolDefinition) => boolean,
+): void {
+  const where = spec.request.dataset.join(", ") || "the dataset";
+  const problems = toolCallCheckProblems(
+    spec.items.map((item) => ({ item, file: where, line: 0 })),
+    tools,
+    readOnly,
+  );
+  if (problems.length > 0) throw new DatasetError("DATASET_BAD_STATE_CHECK", problems);
 }
 
 function shareProviders(spec: ShareSpec, outage: ModelOutageWatch): (model: string, repeat: number) => ModelProvider {

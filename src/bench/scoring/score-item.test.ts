@@ -479,6 +479,22 @@ const cases: Case[] = [
     failures: ["model_error", "missing_call", "state_mismatch", "answer_mismatch"],
   },
   {
+    // a user's own server has no named checks: an item without state checks is not failed for lacking state
+    name: "a write item without state checks: scored on the call alone",
+    item: postHello,
+    trace: trace({ toolCalls: [call(1, "slack_post_message", { channel_id: "C01GENERAL", text: "hello" })] }),
+    taskSuccess: true,
+    failures: [],
+    check: (score) => {
+      expect(score.state).toBeNull();
+      expect(score.requirements.map((requirement) => requirement.name)).toEqual([
+        "no_run_error",
+        "calls",
+        "no_extra_write",
+      ]);
+    },
+  },
+  {
     name: "blocked duplicate write: the guard stopped a repeated post",
     item: postHello,
     trace: trace({

@@ -99,6 +99,7 @@ export interface ParamScore {
 
 export interface StateCheckResult {
   server: string;
+  /** The named check, or a tool-call check's tool and expectation (`list_files → contains "a.txt"`). */
   expect: string;
   negate: boolean;
   /** The check's own result (before negation); false when the runner reported no outcome for it. */

@@ -1,13 +1,14 @@
-/** End state: the mock servers' checks as the runner ran them, with `negate` applied here. */
+/** End state: the state checks (named or tool-call) as the runner ran them, with `negate` applied here. */
 
 import { canonicalJson } from "../../models/json.ts";
+import { checkLabel, checkServer } from "../dataset/state-checks.ts";
 import type { StateCheckSpec } from "../dataset/types.ts";
 import type { StateCheckResult, StateScore } from "./score-types.ts";
 import type { StateCheckOutcome } from "./types.ts";
 
 /**
- * Each of the item's checks is paired with the runner's outcome for an equal spec (same server,
- * check name, args and negate). A check the runner reported nothing for fails ("not run"), so a
+ * Each of the item's checks is paired with the runner's outcome for an equal spec (the same check
+ * with the same negate). A check the runner reported nothing for fails ("not run"), so a
  * runner bug can never pass an item. Null when the item has no checks.
  */
 export function scoreState(
@@ -20,16 +21,17 @@ export function scoreState(
     const key = specKey(spec);
     const index = unused.findIndex((candidate) => candidate.key === key);
     const negate = spec.negate === true;
-    if (index < 0)
-      return { server: spec.server, expect: spec.expect, negate, pass: false, ok: false, detail: "not run" };
+    const server = checkServer(spec);
+    const expect = checkLabel(spec);
+    if (index < 0) return { server, expect, negate, pass: false, ok: false, detail: "not run" };
     const { outcome } = unused.splice(index, 1)[0]!;
     const pass = outcome.pass === true;
     return {
-      server: spec.server,
-      expect: spec.expect,
+      server,
+      expect,
       negate,
       pass,
-      ok: negate ? !pass : pass,
+      ok: !outcome.notRun && (negate ? !pass : pass),
       detail: outcome.detail,
     };
   });
@@ -37,5 +39,5 @@ export function scoreState(
 }
 
 function specKey(spec: StateCheckSpec): string {
-  return canonicalJson({ server: spec.server, expect: spec.expect, args: spec.args, negate: spec.negate === true });
+  return canonicalJson({ ...spec, negate: spec.negate === true });
 }

@@ -12,7 +12,7 @@ import { chatSpec, type HubState, hubSpec } from "../../agent/testing/servers.ts
 import type { AgentConfigInput, AgentResult } from "../../agent/types.ts";
 import type { ToolDefinition } from "../../mcp/types.ts";
 import { type Script, ScriptedModel } from "../../models/scripted.ts";
-import type { DatasetItem } from "../dataset/types.ts";
+import type { DatasetItem, NamedStateCheck } from "../dataset/types.ts";
 import { scoreItem } from "./score-item.ts";
 import { item } from "./testing/fixtures.ts";
 import type { StateCheckOutcome, ToolView, TraceView } from "./types.ts";
@@ -35,7 +35,7 @@ async function runAndScore(gold: DatasetItem, script: Script, config: AgentConfi
   const result = await runAgent(gold.query, { config, model: new ScriptedModel(script), tools: host });
   const issues = host.state<HubState>("github").repos["acme/webapp"] ?? [];
   const stateChecks: StateCheckOutcome[] = (gold.state ?? []).map((spec) => {
-    const found = issues.find((issue) => issue.title === spec.args.title);
+    const found = issues.find((issue) => issue.title === (spec as NamedStateCheck).args.title);
     return { spec, pass: found !== undefined, detail: found ? `issue #${found.number}` : "no such issue" };
   });
   return scoreItem({ item: gold, trace: asTraceView(result), stateChecks, tools: asToolViews(host.listTools()) });

@@ -112,11 +112,13 @@ export interface ToolView {
 }
 
 /**
- * The raw result of one end-state check as the runner got it from the mock server's `__check` tool:
+ * The raw result of one end-state check as the runner got it (a mock's `__check`, or a read-only tool call):
  * `pass` is the check itself, BEFORE `spec.negate` is applied (the scorer interprets negation).
  */
 export interface StateCheckOutcome {
   spec: StateCheckSpec;
   pass: boolean;
   detail: string;
+  /** A tool-call check whose call could not be made: it fails, negated or not. */
+  notRun?: boolean;
 }

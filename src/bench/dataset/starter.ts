@@ -1,0 +1,85 @@
+/**
+ * `dataset new`: a starter dataset for the connected servers, one draft item per tool with example
+ * arguments derived from its input schema (required parameters only), each marked TODO so that
+ * `dataset check` guides the author through finishing it (todo.ts).
+ */
+import type { JsonSchema, ToolDefinition } from "../../mcp/types.ts";
+import { TODO_MARK, TODO_TAG } from "./todo.ts";
+import type { DatasetItem } from "./types.ts";
+
+/** One draft item per tool, in the servers' listing order. */
+export function starterItems(
+  tools: readonly ToolDefinition[],
+  readOnly: (tool: ToolDefinition) => boolean,
+): DatasetItem[] {
+  return tools.map((tool) => {
+    const summary = tool.description.split(/(?<=\.)\s|\n/)[0]?.trim();
+    return {
+      id: itemId(tool),
+      query: `${TODO_MARK}: a question a user would ask that needs ${tool.name}${summary ? ` (${summary})` : ""}`,
+      category: "single",
+      servers: [tool.server],
+      route: "rewoo",
+      calls: [{ tool: tool.name, args: goldForm(exampleArgs(tool.inputSchema)) }],
+      order: "sequence",
+      difficulty: "easy",
+      tags: readOnly(tool) ? [TODO_TAG] : [TODO_TAG, "write"],
+    };
+  });
+}
+
+function itemId(tool: ToolDefinition): string {
+  return `${tool.server}-${tool.name}`.toLowerCase().replace(/[^a-z0-9_.:-]+/g, "-");
+}
+
+/** An example value per required parameter: an enum's first value, a number's minimum (or 1), "TODO" for text. */
+export function exampleArgs(schema: JsonSchema): Record<string, unknown> {
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  const required = (schema.required ?? []) as string[];
+  return Object.fromEntries(required.map((name) => [name, exampleValue(properties[name] ?? {})]));
+}
+
+export function exampleValue(schema: JsonSchema): unknown {
+  if ("const" in schema) return schema.const;
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
+  const variants = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
+  if (Array.isArray(variants) && variants.length > 0) return exampleValue(variants[0]!);
+  const type = Array.isArray(schema.type) ? schema.type.find((kind) => kind !== "null") : schema.type;
+  switch (type) {
+    case "integer":
+    case "number":
+      return typeof schema.minimum === "number" ? schema.minimum : 1;
+    case "boolean":
+      return false;
+    case "array": {
+      const items = schema.items as JsonSchema | undefined;
+      const count = typeof schema.minItems === "number" ? Math.max(1, schema.minItems) : 1;
+      return Array.from({ length: count }, () => exampleValue(items ?? {}));
+    }
+    case "object":
+      return exampleArgs(schema);
+    default:
+      return TODO_MARK;
+  }
+}
+
+/** Gold values in the dataset's form: an array is a list of alternatives, so an array value is wrapped. */
+function goldForm(args: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(args).map(([name, value]) => [name, Array.isArray(value) ? [value] : value]),
+  );
+}
+
+/** The suite written beside a starter file: the servers it was made from, no clock until the author sets one. */
+export function starterSuite(name: string, servers: readonly string[]): string {
+  return [
+    `# The suite of ${name}.jsonl (datasets/README.md, "Suites").`,
+    `name: ${name}`,
+    "servers:",
+    ...servers.map((server) => `  - ${server}`),
+    '# "today" as the planner is told it (an ISO date-time such as 2026-03-16T09:30:00Z), or none',
+    "clock: none",
+    "exposure: session",
+    "",
+  ].join("\n");
+}
