@@ -11,7 +11,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import type { RunSummary } from "../bench/run/compare-configs.ts";
-import { RUN_FILES, readJsonChecked } from "../bench/run/store.ts";
+import { RUN_FILES, readJsonChecked, runFile } from "../bench/run/store.ts";
 import type { Rate } from "../bench/scoring/rate.ts";
 import { RunFilesError } from "./errors.ts";
 import { BINARY_METRICS, POOLED_METRICS } from "./metrics.ts";
@@ -72,7 +72,7 @@ interface Counted {
 
 /** Stops with a RunFilesError (exit 2) when the run's summary does not tell what its per-item file says. */
 export function checkRunFiles(run: LoadedRun): void {
-  const records = join(run.dir, RUN_FILES.records);
+  const records = runFile(run.dir, "records");
   const outcomes = join(run.dir, OUTCOMES_FILE);
   if (existsSync(records)) compare(run, countRecords(run, records), records, true);
   else if (existsSync(outcomes)) compare(run, countOutcomes(run, outcomes), outcomes, false);

@@ -6,6 +6,7 @@
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
 import { withoutTiming } from "../../src/bench/run/record-content.ts";
 import type { BenchRequest, RunRecord } from "../../src/bench/run/run-files.ts";
 import { RUN_FILES, readJsonl } from "../../src/bench/run/store.ts";
@@ -35,20 +36,25 @@ export interface RecordContent {
 /** A run's records sorted by key, each without its timing fields. */
 export function recordContents(runDir: string): RecordContent[] {
   const { rows, tornBytes } = readJsonl<RunRecord>(join(runDir, RUN_FILES.records));
-  if (tornBytes > 0) throw new Error(`${runDir}: records.jsonl ends in a torn line (${tornBytes} bytes)`);
+  if (tornBytes > 0) throw new Error(`${runDir}: ${RUN_FILES.records} ends in a torn member (${tornBytes} bytes)`);
   return rows
     .map((record) => ({ key: record.key, content: withoutTiming(record) }))
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
-/** Every line of records.jsonl parsed strictly: a torn or damaged line throws. */
+/**
+ * A run's records.jsonl.gz or traces.jsonl.gz as `zcat` reads it (zlib's own gunzip, not the store's
+ * reader): a torn or damaged member throws.
+ */
+export function gunzippedLines(runDir: string, kind: "records" | "traces"): string[] {
+  const text = gunzipSync(readFileSync(join(runDir, RUN_FILES[kind]))).toString("utf8");
+  if (!text.endsWith("\n")) throw new Error(`${runDir}: ${RUN_FILES[kind]} does not end with a newline`);
+  return text.slice(0, -1).split("\n");
+}
+
+/** Every record, parsed strictly from what `zcat records.jsonl.gz` prints: a torn or damaged member or line throws. */
 export function strictRecordLines(runDir: string): RunRecord[] {
-  const text = readFileSync(join(runDir, RUN_FILES.records), "utf8");
-  if (!text.endsWith("\n")) throw new Error(`${runDir}: records.jsonl does not end with a newline`);
-  return text
-    .slice(0, -1)
-    .split("\n")
-    .map((line) => JSON.parse(line) as RunRecord);
+  return gunzippedLines(runDir, "records").map((line) => JSON.parse(line) as RunRecord);
 }
 
 export interface CliOutcome {

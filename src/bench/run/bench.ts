@@ -36,14 +36,13 @@ import type { BenchRequest, RunManifest } from "./run-files.ts";
 import { runShare, type ShareHooks, type ShareSpec } from "./share.ts";
 import { startRunTracer } from "./spans.ts";
 import {
+  continueRunFile,
   forEachJsonl,
-  JsonlAppender,
   newRunId,
   RESULTS_DIR,
   RUN_FILES,
   runDir,
-  tornTailBytes,
-  truncateTorn,
+  runFile,
   writeJsonAtomic,
 } from "./store.ts";
 import { writeSummary } from "./summary-file.ts";
@@ -189,11 +188,8 @@ function resolveWork(options: BenchOptions, models: ModelsConfig): Work {
   const allTasks = expandMatrix({ models: request.models, configs, itemIds, repeats: request.repeats });
   const tasks = request.shard ? selectShard(allTasks, request.shard, itemIds) : allTasks;
   const done = new Set<string>();
-  const recordsFile = join(dir, RUN_FILES.records);
-  truncateTorn(
-    recordsFile,
-    forEachJsonl<{ key: string }>(recordsFile, (record) => done.add(record.key)),
-  );
+  // a torn end is not a record (runTasks cuts it off before appending)
+  forEachJsonl<{ key: string }>(runFile(dir, "records"), (record) => done.add(record.key));
   const todo = tasks.filter((task) => !done.has(task.key));
   // Real models: one query at a time, so latencies are honest. The simulator in memory is pure CPU:
   // concurrency in one thread only interleaves (measured slower), threads do the work in parallel; over
@@ -251,11 +247,9 @@ async function runTasks(
   providers: ShareHooks["providers"],
 ): Promise<{ finished: number; failures: TaskFailure[] }> {
   const { runId, dir, todo, threads } = work;
-  // every append-only file this session continues starts on a clean line
-  const tracesFile = join(dir, RUN_FILES.traces);
-  truncateTorn(tracesFile, tornTailBytes(tracesFile));
-  const appender = new JsonlAppender(join(dir, RUN_FILES.records));
-  const tracesAppender = new JsonlAppender(tracesFile);
+  // every append-only file this session continues starts on a whole gzip member
+  const appender = continueRunFile(dir, "records");
+  const tracesAppender = continueRunFile(dir, "traces");
   const runTracer = startRunTracer(runId, (line) => tracesAppender.append(line));
   const running: BenchProgress["running"] = Object.fromEntries(work.configs.map((config) => [config, { ok: 0, n: 0 }]));
   let finished = 0;
