@@ -15,15 +15,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { runBench } from "../../src/bench/run/bench.ts";
 import type { RunManifest } from "../../src/bench/run/run-files.ts";
 import { countRows, RUN_FILES, readJson } from "../../src/bench/run/store.ts";
-import {
-  benchRequest,
-  CLI,
-  gunzippedLines,
-  REPO_ROOT,
-  recordContents,
-  runCli,
-  strictRecordLines,
-} from "../support/bench-run.ts";
+import { readRunLines } from "../../src/bench/run/testing/run-lines.ts";
+import { benchRequest, CLI, REPO_ROOT, recordContents, runCli, strictRecordLines } from "../support/bench-run.ts";
 
 const root = mkdtempSync(join(tmpdir(), "onsetlab-resume-"));
 const killedRoot = join(root, "killed");
@@ -78,7 +71,7 @@ describe("bench kill -9 and --resume", () => {
     expect(JSON.parse(resumed.stdout)).toMatchObject({ runId, records: planned });
 
     // the torn members were cut before the resume appended: zlib's gunzip reads both files whole
-    for (const line of gunzippedLines(dir, "traces")) expect(() => JSON.parse(line), line.slice(0, 80)).not.toThrow();
+    for (const line of readRunLines(dir, "traces")) expect(() => JSON.parse(line), line.slice(0, 80)).not.toThrow();
 
     const lines = strictRecordLines(dir);
     expect(lines).toHaveLength(planned);

@@ -4,12 +4,11 @@
  * child process writing into a results folder of the test's own (ONSETLAB_RESULTS_DIR).
  */
 import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { gunzipSync } from "node:zlib";
 import { withoutTiming } from "../../src/bench/run/record-content.ts";
 import type { BenchRequest, RunRecord } from "../../src/bench/run/run-files.ts";
 import { RUN_FILES, readJsonl } from "../../src/bench/run/store.ts";
+import { readRunLines } from "../../src/bench/run/testing/run-lines.ts";
 
 export const REPO_ROOT = new URL("../..", import.meta.url).pathname;
 export const CLI = ["--import", "tsx", "src/cli/bin.ts"];
@@ -42,19 +41,9 @@ export function recordContents(runDir: string): RecordContent[] {
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
-/**
- * A run's records.jsonl.gz or traces.jsonl.gz as `zcat` reads it (zlib's own gunzip, not the store's
- * reader): a torn or damaged member throws.
- */
-export function gunzippedLines(runDir: string, kind: "records" | "traces"): string[] {
-  const text = gunzipSync(readFileSync(join(runDir, RUN_FILES[kind]))).toString("utf8");
-  if (!text.endsWith("\n")) throw new Error(`${runDir}: ${RUN_FILES[kind]} does not end with a newline`);
-  return text.slice(0, -1).split("\n");
-}
-
 /** Every record, parsed strictly from what `zcat records.jsonl.gz` prints: a torn or damaged member or line throws. */
 export function strictRecordLines(runDir: string): RunRecord[] {
-  return gunzippedLines(runDir, "records").map((line) => JSON.parse(line) as RunRecord);
+  return readRunLines(runDir, "records").map((line) => JSON.parse(line) as RunRecord);
 }
 
 export interface CliOutcome {
