@@ -2,7 +2,7 @@
  * Per-item outcomes of a run: for every model × configuration, each metric's result on each item ×
  * repeat, in a compact text form. They are what a paired test needs (the gate's baseline keeps them;
  * `report --compare` pairs two runs by them), and they let a run folder be kept without its large
- * records.jsonl: `outcomes.json` beside run.json and summary.json is enough for the report, the gate
+ * records.jsonl.gz: `outcomes.json` beside run.json and summary.json is enough for the report, the gate
  * and comparisons.
  *
  * Encoding, aligned to `keys` (`itemId#repeat`): a binary metric is one character per key — `1`

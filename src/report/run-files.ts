@@ -3,7 +3,7 @@
  * is written at the end of a session from the records; a run killed after a resume, a hand edit or a
  * damaged disk leaves a summary that no longer tells what the records say, and a report of it would
  * publish numbers nothing backs. So: summary.json must have the shape the report reads, be the summary
- * of this run, and count what records.jsonl holds (or outcomes.json, for a kept run without records):
+ * of this run, and count what records.jsonl.gz holds (or outcomes.json, for a kept run without records):
  * the same records, the same model × configurations, each with the same n and k/n of every metric.
  * A folder with neither file has nothing to check the summary against and is read as it is.
  */
