@@ -139,7 +139,7 @@ export interface GzipBatching {
   delayMs: number;
 }
 
-export const RUN_FILE_BATCHING: GzipBatching = { rows: 64, delayMs: 1000 };
+const RUN_FILE_BATCHING: GzipBatching = { rows: 64, delayMs: 1000 };
 
 /**
  * Appends JSON lines to a gzip file, a batch of whole lines per gzip member, each member written with
