@@ -2,7 +2,7 @@
 # Regenerates the calibration report (SIMULATED numbers) and the gate's baselines:
 #   1. runs every simulator profile over the whole dataset with the default matrix (one run per profile),
 #   2. keeps each run's run.json, summary.json and per-item outcomes.json under results/calibration/<run-id>/
-#      (records.jsonl and traces.jsonl, hundreds of MB per run, stay in results/<run-id>/, git-ignored),
+#      (records.jsonl.gz and traces.jsonl.gz, ~20 MB per run, stay in results/<run-id>/, git-ignored),
 #   3. writes reports/calibration/ from those folders,
 #   4. adds two more simulated reports of sim:slm-3b: reports/plus-ablation/ (the plus-ablation matrix) and
 #      reports/repeats/ (onsetlab and onsetlab-plus, 4 repeats: pass^k and pass@k),

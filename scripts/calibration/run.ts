@@ -14,7 +14,7 @@ import { selectItems } from "../../src/bench/dataset/select.ts";
 import { runBench } from "../../src/bench/run/bench.ts";
 import { itemCount } from "../../src/bench/run/resolve-request.ts";
 import type { RunRecord } from "../../src/bench/run/run-files.ts";
-import { forEachJsonl, RUN_FILES } from "../../src/bench/run/store.ts";
+import { forEachJsonl, runFile } from "../../src/bench/run/store.ts";
 import { ToolCatalog } from "../../src/bench/scoring/index.ts";
 import { OnsetlabError } from "../../src/errors.ts";
 import type { ToolDefinition } from "../../src/mcp/types.ts";
@@ -72,7 +72,7 @@ export async function calibrateProfiles(profiles: readonly string[]): Promise<Ca
         new PlannerTally({ profile: profiles[index]!, seed: CALIBRATION_SEED, items, catalog }),
       ]),
     );
-    forEachJsonl<RunRecord>(join(outcome.dir, RUN_FILES.records), (record) => tallies.get(record.model)!.add(record));
+    forEachJsonl<RunRecord>(runFile(outcome.dir, "records"), (record) => tallies.get(record.model)!.add(record));
     return {
       config: CALIBRATION_CONFIG,
       seed: CALIBRATION_SEED,

@@ -7,7 +7,6 @@
  * ones (a call-level count is the number of steps the classifier flags with the type).
  */
 
-import { modelCallRequest } from "../../src/agent/index.ts";
 import type { DatasetItem } from "../../src/bench/dataset/types.ts";
 import type { RunRecord } from "../../src/bench/run/run-files.ts";
 import type { ToolCatalog } from "../../src/bench/scoring/index.ts";
@@ -98,7 +97,7 @@ export class PlannerTally {
   add(record: RunRecord): void {
     const item = this.byId.get(record.itemId);
     const planner = record.result.modelCalls.filter((call) => call.stage === "planner");
-    const prompt = planner[0] && modelCallRequest(record.result.modelCalls, planner[0]).prompt;
+    const prompt = planner[0]?.prompt;
     const classification = record.score.planner;
     if (!item || planner.length !== 1 || prompt === undefined || !classification) {
       throw new CalibrationRecordError(

@@ -15,7 +15,6 @@ import { runNativeLoop } from "./native.ts";
 import { parsePlan } from "./plan-parser.ts";
 import { buildPlannerPrompt, PLAN_PREFIX, plannerOptions } from "./planner.ts";
 import { type ReactLoopInput, type ReactLoopOutput, runReactLoop } from "./react-loop.ts";
-import { recordedToolScores } from "./record-format.ts";
 import { RunRecorder } from "./recorder.ts";
 import { rescuePlan } from "./rescue.ts";
 import { rescueOnsetlab } from "./rescue-onsetlab.ts";
@@ -371,7 +370,7 @@ async function runJsonl(run: Run): Promise<void> {
 function prepareTools(run: Run): Prepared {
   const filtered = filterTools(run.query, run.allTools, run.config.filter, run.config.builtins);
   run.result.tools.filtered = filtered.tools.map((tool) => tool.name);
-  run.result.tools.scores = recordedToolScores(filtered.scores);
+  run.result.tools.scores = filtered.scores;
   if (!run.config.skills) return { visible: filtered.tools };
   const detected = detectSkill(run.query, filtered.tools, run.skills);
   run.result.skill = detected?.choice ?? null;

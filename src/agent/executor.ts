@@ -3,7 +3,6 @@
  * time), and turns every failure into a string. Retries and schema validation belong to the ToolHost.
  */
 
-import { toolCallText } from "./record-format.ts";
 import { resolveReferences } from "./references.ts";
 import type { ToolRunner } from "./tool-runner.ts";
 import type { ExecutedStep, PlanStep } from "./types.ts";
@@ -115,7 +114,7 @@ async function runStep(
     prepare: true,
     guarded: false,
   });
-  const text = toolCallText(record);
+  const { text } = record;
   const base = { id: step.id, tool: step.tool, round: input.round, callSeq: record.seq, text };
   if (record.ok) return { ...base, status: "ok", value: record.data ?? text };
   const missing = record.error?.missing?.length ? record.error.missing : missingFromMessage(text);

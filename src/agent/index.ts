@@ -1,13 +1,6 @@
 /** The agent's public surface: run a query through a configuration, and the trace it returns. */
 
 export { type RunAgentOptions, runAgent } from "./agent.ts";
-export {
-  modelCallRequest,
-  type RecordedRequest,
-  rankedToolScores,
-  TraceReferenceError,
-  toolCallText,
-} from "./record-format.ts";
 export { SKILLS, type Skill } from "./skills/catalog.ts";
 export * from "./types.ts";
 export { isWriteTool } from "./write-guard.ts";

@@ -5,7 +5,6 @@
 
 import type { ToolDefinition } from "../mcp/types.ts";
 import { buildReactPrompt, parseReactOutput, type ReactTurn, reactOptions } from "./react.ts";
-import { toolCallText } from "./record-format.ts";
 import type { RunRecorder } from "./recorder.ts";
 import type { Evidence } from "./solver.ts";
 import { observationText, type ToolRunner } from "./tool-runner.ts";
@@ -96,7 +95,7 @@ export async function runReactLoop(input: ReactLoopInput): Promise<ReactLoopOutp
         guarded: input.guarded,
       });
       iteration.callSeqs = [record.seq];
-      evidence.push({ source: tool.name, ok: record.ok, text: toolCallText(record), data: record.data });
+      evidence.push({ source: tool.name, ok: record.ok, text: record.text, data: record.data });
       iteration.observation = observationText(record, input.observationChars, input.query);
     }
     turns.push({

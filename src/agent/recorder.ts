@@ -1,12 +1,13 @@
 /**
  * Records a run as it happens: every model request (through `complete`/`chat` here, never the provider
  * directly), every tool call, and the time spent in each. Also the one place that notices the run was
- * aborted or ran out of time. Records are written in the trace's compact form (record-format.ts).
+ * aborted or ran out of time. Each request is recorded whole, as sent.
  */
 
 import { failureInvalid } from "../models/errors.ts";
 import { parseToolArguments } from "../models/tool-arguments.ts";
 import type {
+  ChatMessage,
   ChatRequest,
   ChatResponse,
   CompletionRequest,
@@ -14,7 +15,6 @@ import type {
   ModelProvider,
 } from "../models/types.ts";
 import { ModelCallError, RunAbortedError } from "./errors.ts";
-import { RequestCompactor, recordedToolText } from "./record-format.ts";
 import type { AgentStage, AgentTimings, ModelCallRecord, ToolCallRecord } from "./types.ts";
 
 type Interval = [number, number];
@@ -32,7 +32,6 @@ export class RunRecorder {
   private readonly started = performance.now();
   private readonly modelIntervals: Interval[] = [];
   private readonly toolIntervals: Interval[] = [];
-  private readonly requests = new RequestCompactor();
 
   constructor(
     private readonly model: ModelProvider,
@@ -57,7 +56,7 @@ export class RunRecorder {
       seq,
       stage: request.stage,
       kind: "complete",
-      ...this.requests.prompt(seq, request.prompt),
+      prompt: request.prompt,
       ...(request.options ? { options: request.options } : {}),
       output: "",
       startMs: 0,
@@ -73,11 +72,9 @@ export class RunRecorder {
       seq,
       stage: request.stage,
       kind: "chat",
-      ...this.requests.chat(
-        seq,
-        request.messages,
-        request.tools?.map((tool) => tool.name),
-      ),
+      // a copy as sent: the caller goes on appending to its own list
+      messages: request.messages.map(snapshotMessage),
+      ...(request.tools ? { tools: request.tools.map((tool) => tool.name) } : {}),
       ...(request.options ? { options: request.options } : {}),
       output: "",
       startMs: 0,
@@ -109,10 +106,9 @@ export class RunRecorder {
     return this.toolCalls.length;
   }
 
-  /** Records a finished call, in its reserved place when it has one (`text` as record-format.ts stores it). */
-  addToolCall(record: Omit<ToolCallRecord, "seq" | "text"> & { text: string }, seq?: number): ToolCallRecord {
-    const { text, ...rest } = record;
-    const full: ToolCallRecord = { seq: seq ?? this.reserveToolSeq(), ...rest, ...recordedToolText(text, rest.data) };
+  /** Records a finished call, in its reserved place when it has one. */
+  addToolCall(record: Omit<ToolCallRecord, "seq">, seq?: number): ToolCallRecord {
+    const full: ToolCallRecord = { seq: seq ?? this.reserveToolSeq(), ...record };
     this.toolCalls[full.seq - 1] = full;
     return full;
   }
@@ -181,4 +177,9 @@ function coveredTime(intervals: readonly Interval[]): number {
     } else current[1] = Math.max(current[1], end);
   }
   return current ? total + current[1] - current[0] : total;
+}
+
+/** The message with its own copy of the tool calls; the strings are immutable, so shared. */
+function snapshotMessage(message: ChatMessage): ChatMessage {
+  return message.toolCalls ? { ...message, toolCalls: structuredClone(message.toolCalls) } : { ...message };
 }

@@ -8,7 +8,6 @@ import type { ToolCallResult, ToolDefinition, ToolHost } from "../mcp/types.ts";
 import { renderResult } from "./compact-data.ts";
 import { describe } from "./errors.ts";
 import { normaliseKeys } from "./normalise.ts";
-import { toolCallText } from "./record-format.ts";
 import type { RunRecorder } from "./recorder.ts";
 import { truncate } from "./text.ts";
 import { findTool } from "./tool-schema.ts";
@@ -172,6 +171,6 @@ export function observationText(
   question?: string,
 ): string {
   return record.ok
-    ? renderResult(record.data ?? toolCallText(record), maxChars, question)
-    : truncate(`ERROR: ${toolCallText(record)}`, maxChars);
+    ? renderResult(record.data ?? record.text, maxChars, question)
+    : truncate(`ERROR: ${record.text}`, maxChars);
 }

@@ -237,28 +237,19 @@ export interface ParsedPlan {
 // ─── trace records ──────────────────────────────────────────────────────────────────────────────
 
 /**
- * One request to the model and what came back. The request is stored without repeating an earlier
- * call of the same run: a ReAct prompt extends the previous turn's, a chat loop sends its whole
- * conversation again. `promptFrom` / `messagesFrom` / `toolsFrom` point back at the call (by `seq`,
- * always an earlier one) whose request this one continues; `modelCallRequest(modelCalls, call)`
- * (record-format.ts) rebuilds the request exactly as sent, and is how every reader gets it.
+ * One request to the model and what came back, whole: the prompt or the messages exactly as sent (a loop
+ * protocol's record repeats the conversation on every turn; the run files are compressed for that).
  */
 export interface ModelCallRecord {
   seq: number;
   stage: ModelStage;
   kind: "complete" | "chat";
-  /** `complete` requests: the prompt, or with `promptFrom`, the text after the shared prefix. */
+  /** `complete` requests: the prompt. */
   prompt?: string;
-  /** The prompt starts with the first `chars` characters (UTF-16 units) of call `seq`'s prompt. */
-  promptFrom?: { seq: number; chars: number };
-  /** `chat` requests: the messages (a copy at the time of the call), or with `messagesFrom`, those after the shared ones. */
+  /** `chat` requests: the messages, a copy taken at the time of the call. */
   messages?: ChatMessage[];
-  /** The messages start with the first `count` messages of call `seq`'s request. */
-  messagesFrom?: { seq: number; count: number };
-  /** Names of the tools offered to a `chat` request (absent with `toolsFrom`). */
+  /** Names of the tools offered to a `chat` request. */
   tools?: string[];
-  /** The same tools were offered as to call `seq`. */
-  toolsFrom?: number;
   options?: GenerationOptions;
   /** Raw model text (empty when it failed), at most MAX_OUTPUT_CHARS (recorder.ts) of it. */
   output: string;
@@ -310,11 +301,8 @@ export interface ToolCallRecord {
   /** Values that did not fit the schema (sent unchanged; the server decides). */
   coercionProblems: string[];
   ok: boolean;
-  /**
-   * The result text, or the error text. Left out when it is exactly `JSON.stringify(data)` (what the
-   * mock servers return): read it with `toolCallText(call)` (record-format.ts).
-   */
-  text?: string;
+  /** The result text, or the error text. */
+  text: string;
   data?: unknown;
   error?: ToolCallError;
   attempts: ToolAttempt[];
@@ -443,9 +431,8 @@ export interface AgentResult {
     /** What the planner / ReAct saw, in rank order. */
     filtered: string[];
     /**
-     * The filter's ranking, best first: only the tools that scored above 0 (or the first tool, when
-     * none did); the others scored 0 and rank after them in `available` order. Empty when no ranking
-     * was made (native, jsonl). `rankedToolScores(tools)` (record-format.ts) gives the whole ranking.
+     * The filter's ranking of every connected tool (with `builtins: always`, every server tool), best
+     * first; empty when no ranking was made (native, jsonl).
      */
     scores: ToolScore[];
   };

@@ -34,7 +34,7 @@ export function registerReportCommand(program: Command): void {
     .option("--compare", "compare two runs (RUN_A RUN_B): deltas per model × configuration with significance")
     .option(
       "--write-outcomes",
-      "also write results/<run>/outcomes.json (per-item outcomes), so the run folder can be kept without records.jsonl",
+      "also write results/<run>/outcomes.json (per-item outcomes), so the run folder can be kept without records.jsonl.gz",
     )
     .option("--json", "print what was written (or the comparison) as JSON")
     .action((runs: string[], flags: ReportFlags) => {

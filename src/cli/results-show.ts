@@ -3,10 +3,9 @@ import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { RunSummary } from "../bench/run/compare-configs.ts";
 import { readManifest } from "../bench/run/manifest.ts";
-import { expandRecord, findRecord } from "../bench/run/record-view.ts";
+import { findRecord } from "../bench/run/record-view.ts";
 import type { RunManifest, RunRecord } from "../bench/run/run-files.ts";
-import { RUN_FILES, readJson, runDir } from "../bench/run/store.ts";
-import { countLines } from "./results.ts";
+import { countRows, RUN_FILES, readJson, runDir, runFile } from "../bench/run/store.ts";
 import { formatTrace } from "./trace-print.ts";
 
 export interface ShowFlags {
@@ -18,7 +17,7 @@ export function showRun(runId: string, flags: ShowFlags): string {
   const dir = runDir(runId);
   const manifest = readManifest(dir);
   if (flags.item) {
-    const record = expandRecord(findRecord(dir, runId, flags.item));
+    const record = findRecord(dir, runId, flags.item);
     if (flags.json) return `${JSON.stringify(record, null, 2)}\n`;
     return `${runHeader(runId, dir, manifest)}\n${recordText(record, manifest)}`;
   }
@@ -33,8 +32,8 @@ function runHeader(runId: string, dir: string, manifest: RunManifest): string {
     `models      ${manifest.models.map((model) => model.name).join(", ")}`,
     `configs     ${manifest.configs.join(", ")}`,
     `items       ${manifest.dataset.items} (${manifest.dataset.files.map((file) => basename(file)).join(", ")})`,
-    existsSync(join(dir, RUN_FILES.records))
-      ? `records     ${countLines(join(dir, RUN_FILES.records))} of ${manifest.tasks}${manifest.finishedAt ? "" : " (incomplete)"}`
+    existsSync(runFile(dir, "records"))
+      ? `records     ${countRows(runFile(dir, "records"))} of ${manifest.tasks}${manifest.finishedAt ? "" : " (incomplete)"}`
       : `records     none kept (${RUN_FILES.records} is not in the folder), ${manifest.tasks} planned`,
   ];
   const summaryFile = join(dir, RUN_FILES.summary);

@@ -3,14 +3,12 @@
  * the shards of one matrix into one new run (src/bench/run/merge.ts). `results show` (results-show.ts);
  * `results rm` and `results prune` (src/bench/run/remove.ts).
  */
-import { closeSync, openSync, readSync } from "node:fs";
-import { join } from "node:path";
 import type { Command } from "commander";
 import { readManifest } from "../bench/run/manifest.ts";
 import { mergeRuns } from "../bench/run/merge.ts";
 import { pruneRuns, removeRuns } from "../bench/run/remove.ts";
 import type { RunManifest } from "../bench/run/run-files.ts";
-import { listRunIds, RESULTS_DIR, RUN_FILES, runDir } from "../bench/run/store.ts";
+import { countRows, listRunIds, RESULTS_DIR, runDir, runFile } from "../bench/run/store.ts";
 import { InputError } from "../errors.ts";
 import { showRun } from "./results-show.ts";
 import { compactTable } from "./table.ts";
@@ -44,8 +42,10 @@ export function listRuns(root: string = RESULTS_DIR): (RunListing | UnreadableRu
   return listRunIds(root).map((id) => {
     const dir = runDir(id, root);
     let manifest: RunManifest;
+    let records: number;
     try {
       manifest = readManifest(dir);
+      records = countRows(runFile(dir, "records"));
     } catch (error) {
       return { id, problem: (error as Error).message };
     }
@@ -55,7 +55,7 @@ export function listRuns(root: string = RESULTS_DIR): (RunListing | UnreadableRu
       models: request.models,
       configs: manifest.configs,
       items: manifest.dataset.items,
-      records: countLines(join(dir, RUN_FILES.records)),
+      records,
       planned: manifest.tasks,
       simulated: manifest.simulated,
       ...(manifest.standin ? { standin: true } : {}),
@@ -65,29 +65,6 @@ export function listRuns(root: string = RESULTS_DIR): (RunListing | UnreadableRu
       ...(manifest.mergedFrom ? { mergedFrom: manifest.mergedFrom } : {}),
     };
   });
-}
-
-/**
- * Complete lines of a JSON-lines file, counted by newline without parsing (a 10k-record file is
- * hundreds of megabytes): a torn last line, which has no newline, is not counted.
- */
-export function countLines(file: string): number {
-  let fd: number;
-  try {
-    fd = openSync(file, "r");
-  } catch {
-    return 0; // no records yet
-  }
-  const chunk = Buffer.alloc(1 << 20);
-  let lines = 0;
-  try {
-    for (let read = readSync(fd, chunk); read > 0; read = readSync(fd, chunk)) {
-      for (let at = chunk.indexOf(10); at !== -1 && at < read; at = chunk.indexOf(10, at + 1)) lines += 1;
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return lines;
 }
 
 export function registerResultsCommands(program: Command): void {

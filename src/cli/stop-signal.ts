@@ -1,13 +1,12 @@
 /**
  * Ctrl-C (SIGINT) and SIGTERM stop a bench run: the run is asked to stop (no new task starts, the queries under
  * way are abandoned and get no record), and the process exits with 128 + the signal's number and one line on how
- * to resume. Every finished record is already on disk (appended whole as it finished), so when the graceful stop
- * takes longer than STOP_GRACE_MS, or on a second signal, the process exits at once and loses nothing finished.
+ * to resume. Every finished record is on disk or waiting in its file's batch (store.ts), which is written before
+ * the exit, so when the graceful stop takes longer than STOP_GRACE_MS, or on a second signal, the process exits
+ * at once and loses nothing finished.
  */
-import { join } from "node:path";
-import { RUN_FILES } from "../bench/run/store.ts";
+import { countRows, flushOpenAppenders, runFile } from "../bench/run/store.ts";
 import { ownStopSignals } from "../mcp/pool.ts";
-import { countLines } from "./results.ts";
 
 /** Well within the 5 s a user waits after Ctrl-C before reaching for kill -9. */
 export const STOP_GRACE_MS = 3000;
@@ -52,10 +51,12 @@ export class StopOnSignal {
 
   private exit(signal: StopSignal): never {
     clearTimeout(this.timer);
+    // the records of the last second, not yet written: the run's own close never comes
+    flushOpenAppenders();
     const run = this.run;
     process.stderr.write(
       run
-        ? `run ${run.runId} stopped by ${signal}: ${countLines(join(run.dir, RUN_FILES.records))} records kept in ${run.dir}; continue with: pnpm bench --resume ${run.runId}\n`
+        ? `run ${run.runId} stopped by ${signal}: ${countRows(runFile(run.dir, "records"))} records kept in ${run.dir}; continue with: pnpm bench --resume ${run.runId}\n`
         : `stopped by ${signal} before the run started: nothing was written\n`,
     );
     process.exit(EXIT_CODES[signal]);

@@ -3,15 +3,7 @@
  * decided and why — route, skill, filtered tools, plan, waves, tool calls, rescues, fallback, write
  * guard, answer, timings, model calls — and, for a dataset item, how the bench scores it.
  */
-import {
-  type AgentResult,
-  type ModelCallRecord,
-  modelCallRequest,
-  type PlanStep,
-  type RecordedRequest,
-  type ToolCallRecord,
-  toolCallText,
-} from "../agent/index.ts";
+import type { AgentResult, ModelCallRecord, PlanStep, ToolCallRecord } from "../agent/index.ts";
 import type { ItemScore } from "../bench/scoring/index.ts";
 
 export interface TracePrintOptions {
@@ -98,7 +90,7 @@ export function formatTrace(result: AgentResult, options: TracePrintOptions): st
       call.argsPlanned ? `planned as ${clip(JSON.stringify(call.argsPlanned))}` : "",
     ].filter(Boolean);
     for (const note of notes) more(note, 3);
-    if (!call.ok) more(`→ ${clip(toolCallText(call))}`, 3);
+    if (!call.ok) more(`→ ${clip(call.text)}`, 3);
   }
 
   line(
@@ -135,11 +127,10 @@ export function formatTrace(result: AgentResult, options: TracePrintOptions): st
 
   line("model calls", result.modelCalls.length === 0 ? "none" : String(result.modelCalls.length));
   for (const call of result.modelCalls) {
-    const request = modelCallRequest(result.modelCalls, call);
-    more(modelCallText(call, request, options.simulated));
+    more(modelCallText(call, options.simulated));
     if (options.verbose) {
       more("prompt:", 3);
-      for (const promptLine of promptText(request).split("\n")) more(`  ${promptLine}`, 3);
+      for (const promptLine of promptText(call).split("\n")) more(`  ${promptLine}`, 3);
       more("output:", 3);
       for (const outputLine of call.output.split("\n")) more(`  ${outputLine}`, 3);
       for (const toolCall of call.toolCalls ?? [])
@@ -224,10 +215,10 @@ function attemptText(attempt: ToolCallRecord["attempts"][number]): string {
   return `${attempt.outcome}${attempt.restartedServer ? " (server restarted, state reset)" : ""}`;
 }
 
-function modelCallText(call: ModelCallRecord, request: RecordedRequest, simulated: boolean): string {
+function modelCallText(call: ModelCallRecord, simulated: boolean): string {
   const tokens = call.usage ? `${call.usage.promptTokens}→${call.usage.completionTokens} tokens` : "no usage";
   const reported = call.timings ? ` (${simulated ? "simulated" : "reported"} ${ms(call.timings.totalMs)})` : "";
-  const tools = request.tools ? ` · ${request.tools.length} tools offered` : "";
+  const tools = call.tools ? ` · ${call.tools.length} tools offered` : "";
   const failed = call.error ? ` · FAILED: ${call.error}` : "";
   const window = call.context?.window === undefined ? "" : ` · window ${call.context.window}`;
   const invalid = call.invalid ? ` · INVALID: ${call.invalid}` : "";
@@ -236,9 +227,9 @@ function modelCallText(call: ModelCallRecord, request: RecordedRequest, simulate
   return `#${call.seq} ${call.stage} ${call.kind} · ${tokens}${window} · ${ms(call.durationMs)}${reported}${tools}${failed}${invalid}${cached}${server}`;
 }
 
-function promptText(request: RecordedRequest): string {
-  if (request.prompt !== undefined) return request.prompt;
-  return (request.messages ?? []).map((message) => `[${message.role}] ${message.content}`).join("\n");
+function promptText(call: ModelCallRecord): string {
+  if (call.prompt !== undefined) return call.prompt;
+  return (call.messages ?? []).map((message) => `[${message.role}] ${message.content}`).join("\n");
 }
 
 function scoreLines(

@@ -10,10 +10,10 @@ export class RunSetError extends InputError {}
 /** A baseline file that is missing, malformed, or made for another dataset or matrix. */
 export class BaselineError extends InputError {}
 
-/** A run's per-item outcomes cannot be read: no records.jsonl and no outcomes.json, or a damaged file. */
+/** A run's per-item outcomes cannot be read: no records (records.jsonl.gz) and no outcomes.json, or a damaged file. */
 export class OutcomesError extends InputError {}
 
-/** A run folder whose files do not agree (summary.json vs records.jsonl or outcomes.json) or are malformed. */
+/** A run folder whose files do not agree (summary.json vs records.jsonl.gz or outcomes.json) or are malformed. */
 export class RunFilesError extends InputError {}
 
 /** The gate ran and at least one metric did not hold (exit 1). */

@@ -1,8 +1,10 @@
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { RUN_FILES } from "../bench/run/store.ts";
+import { PLAIN_RUN_FILES, RUN_FILES } from "../bench/run/store.ts";
+import { readRunLines, writeRunLines } from "../bench/run/testing/run-lines.ts";
 import { OutcomesError } from "./errors.ts";
 import { BINARY_METRICS, POOLED_METRICS } from "./metrics.ts";
 import {
@@ -87,7 +89,15 @@ describe("loadOutcomes", () => {
     expect(outcomes.entries.find((e) => e.config === "onsetlab")!.binary.taskSuccess).toBe("1110010010");
   });
 
-  it("reads outcomes.json once records.jsonl is gone", () => {
+  it("reads an older run's plain records.jsonl as it reads records.jsonl.gz", () => {
+    const { dir, run } = onDisk();
+    const fromRecords = loadOutcomes(run);
+    writeFileSync(join(dir, PLAIN_RUN_FILES.records), `${readRunLines(dir, "records").join("\n")}\n`);
+    rmSync(join(dir, RUN_FILES.records));
+    expect(loadOutcomes(run)).toEqual(fromRecords);
+  });
+
+  it("reads outcomes.json once records.jsonl.gz is gone", () => {
     const { dir, run } = onDisk();
     const fromRecords = loadOutcomes(run);
     writeOutcomesFile(run, fromRecords);
@@ -106,11 +116,10 @@ describe("loadOutcomes", () => {
 
   it("refuses an incomplete run, naming what is missing", () => {
     const { dir, run } = onDisk();
-    const file = join(dir, RUN_FILES.records);
-    const lines = readFileSync(file, "utf8").trimEnd().split("\n");
-    writeFileSync(file, `${lines.slice(0, -1).join("\n")}\n`);
-    // a torn last line, as a killed run leaves it
-    appendFileSync(file, lines.at(-1)!.slice(0, 40));
+    const lines = readRunLines(dir, "records");
+    writeRunLines(dir, "records", lines.slice(0, -1));
+    // a torn last member, as a killed run leaves it
+    appendFileSync(join(dir, RUN_FILES.records), gzipSync(`${lines.at(-1)}\n`).subarray(0, 40));
     const error = catching(() => loadOutcomes(run));
     expect(error).toBeInstanceOf(OutcomesError);
     expect((error as OutcomesError).code).toBe("RUN_INCOMPLETE");
@@ -119,16 +128,15 @@ describe("loadOutcomes", () => {
 
   it("refuses a damaged line that is not the last", () => {
     const { dir, run } = onDisk();
-    const file = join(dir, RUN_FILES.records);
-    const lines = readFileSync(file, "utf8").trimEnd().split("\n");
+    const lines = readRunLines(dir, "records");
     lines[3] = "{not json";
-    writeFileSync(file, `${lines.join("\n")}\n`);
-    expect(() => loadOutcomes(run)).toThrow(/records\.jsonl:4: not valid JSON/);
+    writeRunLines(dir, "records", lines);
+    expect(() => loadOutcomes(run)).toThrow(/records\.jsonl\.gz:4: not valid JSON/);
   });
 
   it("says when a run has neither records nor outcomes", () => {
     const { dir, run } = onDisk();
     rmSync(join(dir, RUN_FILES.records));
-    expect(() => loadOutcomes(run)).toThrow(/neither records\.jsonl nor outcomes\.json/);
+    expect(() => loadOutcomes(run)).toThrow(/neither records\.jsonl\.gz nor outcomes\.json/);
   });
 });

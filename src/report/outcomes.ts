@@ -2,7 +2,7 @@
  * Per-item outcomes of a run: for every model × configuration, each metric's result on each item ×
  * repeat, in a compact text form. They are what a paired test needs (the gate's baseline keeps them;
  * `report --compare` pairs two runs by them), and they let a run folder be kept without its large
- * records.jsonl: `outcomes.json` beside run.json and summary.json is enough for the report, the gate
+ * records.jsonl.gz: `outcomes.json` beside run.json and summary.json is enough for the report, the gate
  * and comparisons.
  *
  * Encoding, aligned to `keys` (`itemId#repeat`): a binary metric is one character per key — `1`
@@ -12,7 +12,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv } from "ajv";
 import type { RunRecord } from "../bench/run/run-files.ts";
-import { forEachJsonl, RUN_FILES, writeJsonAtomic } from "../bench/run/store.ts";
+import { forEachJsonl, RUN_FILES, runFile, writeJsonAtomic } from "../bench/run/store.ts";
 import { pooledRateOf, type Rate, rateOf } from "../bench/scoring/rate.ts";
 import { OutcomesError } from "./errors.ts";
 import { BINARY_METRICS, type BinaryMetric, POOLED_METRICS, type PooledMetric } from "./metrics.ts";
@@ -82,12 +82,12 @@ export function pooledRate(values: readonly PooledValue[]): Rate {
 }
 
 /**
- * A run's outcomes: from records.jsonl when the run has it (streamed: records of a full matrix run run
- * to hundreds of MB; a torn last line counts as a missing record), else from outcomes.json. Every task
+ * A run's outcomes: from its records when the run has them (streamed: records of a full matrix run run
+ * to hundreds of MB uncompressed; a torn end counts as missing records), else from outcomes.json. Every task
  * of the run must have its record.
  */
 export function loadOutcomes(run: LoadedRun): OutcomesFile {
-  const records = join(run.dir, RUN_FILES.records);
+  const records = runFile(run.dir, "records");
   if (existsSync(records)) return outcomesFromRecords(run, records);
   const file = join(run.dir, OUTCOMES_FILE);
   if (existsSync(file)) return readOutcomesFile(file, run);
@@ -105,7 +105,7 @@ export interface RecordedEntry {
 }
 
 /**
- * Streams a run's records.jsonl into its model × configurations (in run.json's order), checking each
+ * Streams a run's records (records.jsonl.gz, or an older run's records.jsonl) into its model × configurations (in run.json's order), checking each
  * record belongs to the run's matrix and comes once; a bad line is named by file:line.
  */
 export function readRunRecords(run: LoadedRun, file: string): RecordedEntry[] {

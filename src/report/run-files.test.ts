@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { RUN_FILES } from "../bench/run/store.ts";
+import { readRunLines, writeRunLines } from "../bench/run/testing/run-lines.ts";
 import { InputError } from "../errors.ts";
 import { loadOutcomes, OUTCOMES_FILE, writeOutcomesFile } from "./outcomes.ts";
 import { loadRun } from "./runs.ts";
@@ -30,10 +31,6 @@ const edit = (file: string, change: (value: Record<string, unknown>) => void) =>
   writeFileSync(file, JSON.stringify(value));
 };
 
-const recordLines = (dir: string) => readFileSync(join(dir, RUN_FILES.records), "utf8").trimEnd().split("\n");
-const writeLines = (dir: string, lines: string[]) =>
-  writeFileSync(join(dir, RUN_FILES.records), `${lines.join("\n")}\n`);
-
 describe("a run's files checked against each other", () => {
   it("reads a run whose summary is that of its records, or of its outcomes.json once the records are gone", () => {
     const { root, dir } = onDisk();
@@ -48,37 +45,40 @@ describe("a run's files checked against each other", () => {
 
   const cases: { name: string; damage: (dir: string) => void; message: (dir: string) => string | RegExp }[] = [
     {
-      name: "an empty records.jsonl",
+      name: "an empty records.jsonl.gz",
       damage: (dir) => writeFileSync(join(dir, RUN_FILES.records), ""),
-      message: (dir) => `${dir}/summary.json: counts 12 records, ${dir}/records.jsonl has 0`,
+      message: (dir) => `${dir}/summary.json: counts 12 records, ${dir}/records.jsonl.gz has 0`,
     },
     {
       name: "a record fewer than the summary counts",
-      damage: (dir) => writeLines(dir, recordLines(dir).slice(1)),
-      message: (dir) => `${dir}/summary.json: counts 12 records, ${dir}/records.jsonl has 11`,
+      damage: (dir) => writeRunLines(dir, "records", readRunLines(dir, "records").slice(1)),
+      message: (dir) => `${dir}/summary.json: counts 12 records, ${dir}/records.jsonl.gz has 11`,
     },
     {
       name: "a damaged line",
       damage: (dir) =>
-        writeLines(
+        writeRunLines(
           dir,
-          recordLines(dir).map((line, index) => (index === 2 ? "{garbage" : line)),
+          "records",
+          readRunLines(dir, "records").map((line, index) => (index === 2 ? "{garbage" : line)),
         ),
-      message: (dir) => `${dir}/records.jsonl:3: not valid JSON`,
+      message: (dir) => `${dir}/records.jsonl.gz:3: not valid JSON`,
     },
     {
       name: "a record twice",
-      damage: (dir) => writeLines(dir, [...recordLines(dir).slice(0, 11), recordLines(dir)[4]!]),
-      message: (dir) => `${dir}/records.jsonl:12: record sim:slm-3b|onsetlab|gh-004|0 is also at line 5`,
+      damage: (dir) =>
+        writeRunLines(dir, "records", [...readRunLines(dir, "records").slice(0, 11), readRunLines(dir, "records")[4]!]),
+      message: (dir) => `${dir}/records.jsonl.gz:12: record sim:slm-3b|onsetlab|gh-004|0 is also at line 5`,
     },
     {
       name: "a record of another matrix",
       damage: (dir) =>
-        writeLines(
+        writeRunLines(
           dir,
-          recordLines(dir).map((line) => line.replaceAll('"native"', '"react"')),
+          "records",
+          readRunLines(dir, "records").map((line) => line.replaceAll('"native"', '"react"')),
         ),
-      message: (dir) => `${dir}/records.jsonl:7: record sim:slm-3b|native|gh-000|0 is not in the run's matrix`,
+      message: (dir) => `${dir}/records.jsonl.gz:7: record sim:slm-3b|native|gh-000|0 is not in the run's matrix`,
     },
     {
       name: "a summary count changed by hand",
@@ -86,7 +86,8 @@ describe("a run's files checked against each other", () => {
         edit(join(dir, RUN_FILES.summary), (summary) => {
           ((summary.rows as { taskSuccess: { k: number } }[])[1]!.taskSuccess.k as number) += 1;
         }),
-      message: (dir) => `${dir}/summary.json: sim:slm-3b × native taskSuccess is 3/6, ${dir}/records.jsonl gives 2/6`,
+      message: (dir) =>
+        `${dir}/summary.json: sim:slm-3b × native taskSuccess is 3/6, ${dir}/records.jsonl.gz gives 2/6`,
     },
     {
       name: "the summary of another run",

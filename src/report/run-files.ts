@@ -3,7 +3,7 @@
  * is written at the end of a session from the records; a run killed after a resume, a hand edit or a
  * damaged disk leaves a summary that no longer tells what the records say, and a report of it would
  * publish numbers nothing backs. So: summary.json must have the shape the report reads, be the summary
- * of this run, and count what records.jsonl holds (or outcomes.json, for a kept run without records):
+ * of this run, and count what records.jsonl.gz holds (or outcomes.json, for a kept run without records):
  * the same records, the same model × configurations, each with the same n and k/n of every metric.
  * A folder with neither file has nothing to check the summary against and is read as it is.
  */
@@ -11,7 +11,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import type { RunSummary } from "../bench/run/compare-configs.ts";
-import { RUN_FILES, readJsonChecked } from "../bench/run/store.ts";
+import { RUN_FILES, readJsonChecked, runFile } from "../bench/run/store.ts";
 import type { Rate } from "../bench/scoring/rate.ts";
 import { RunFilesError } from "./errors.ts";
 import { BINARY_METRICS, POOLED_METRICS } from "./metrics.ts";
@@ -72,7 +72,7 @@ interface Counted {
 
 /** Stops with a RunFilesError (exit 2) when the run's summary does not tell what its per-item file says. */
 export function checkRunFiles(run: LoadedRun): void {
-  const records = join(run.dir, RUN_FILES.records);
+  const records = runFile(run.dir, "records");
   const outcomes = join(run.dir, OUTCOMES_FILE);
   if (existsSync(records)) compare(run, countRecords(run, records), records, true);
   else if (existsSync(outcomes)) compare(run, countOutcomes(run, outcomes), outcomes, false);

@@ -7,7 +7,7 @@ import { SpanStatusCode, TraceFlags } from "@opentelemetry/api";
 import { hrTimeToMilliseconds } from "@opentelemetry/core";
 import type { ReadableSpan, SpanProcessor } from "@opentelemetry/sdk-trace-base";
 
-/** One line of traces.jsonl. Times are epoch milliseconds (fractional). */
+/** One line of traces.jsonl.gz. Times are epoch milliseconds (fractional). */
 export interface SpanLine {
   traceId: string;
   spanId: string;

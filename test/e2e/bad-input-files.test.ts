@@ -1,11 +1,12 @@
 /**
  * Corrupt and mismatched input files through the CLI (run in process: the same program bin.ts runs, the
  * same exit codes): every case exits 2 with one line on stderr naming the file (and line) and what was
- * expected — run.json, summary.json, records.jsonl, traces.jsonl, outcomes.json, a baseline, a cassette,
+ * expected — run.json, summary.json, records.jsonl.gz, traces.jsonl.gz, outcomes.json, a baseline, a cassette,
  * models.yaml, registry.json and dataset lines, through bench, report, gate, results and dataset.
  */
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { directItem } from "../../src/bench/dataset/testing/item.ts";
 import { RUN_FILES } from "../../src/bench/run/store.ts";
@@ -43,8 +44,13 @@ const report = (...damaged: Parameters<typeof variant>) => [
   join(root, "report"),
   variant(...damaged),
 ];
-const rewrite = (dir: string, name: string, change: (text: string) => string) =>
-  writeFileSync(join(dir, name), change(readFileSync(join(dir, name), "utf8")));
+/** Rewrites a run file's text; a .gz file is unpacked and packed again (as one gzip member). */
+const rewrite = (dir: string, name: string, change: (text: string) => string) => {
+  const bytes = readFileSync(join(dir, name));
+  const packed = name.endsWith(".gz");
+  const text = change((packed ? gunzipSync(bytes) : bytes).toString("utf8"));
+  writeFileSync(join(dir, name), packed ? gzipSync(text) : text);
+};
 const lineTwoDamaged = (text: string) =>
   text
     .split("\n")
@@ -111,22 +117,31 @@ const cases: Record<string, Case> = {
       ),
     line: /summary-schema\/summary\.json: not a summary\.json of this harness: rows: .*expected array/,
   },
-  "report: records.jsonl damaged mid-file": {
+  "report: records.jsonl.gz damaged mid-file": {
     args: () => report("records-corrupt", (dir) => rewrite(dir, RUN_FILES.records, lineTwoDamaged)),
-    line: /records-corrupt\/records\.jsonl:2: not valid JSON$/,
+    line: /records-corrupt\/records\.jsonl\.gz:2: not valid JSON$/,
   },
-  "gate: records.jsonl damaged mid-file": {
+  "gate: records.jsonl.gz damaged mid-file": {
     args: () => ["gate", "--baseline", join(root, "baseline.json"), "--run", "records-corrupt"],
-    line: /records-corrupt\/records\.jsonl:2: not valid JSON$/,
+    line: /records-corrupt\/records\.jsonl\.gz:2: not valid JSON$/,
   },
-  "report: records.jsonl empty": {
+  "report: records.jsonl.gz with a damaged gzip member before its end": {
+    args: () =>
+      report("records-member", (dir) => {
+        const bytes = readFileSync(join(dir, RUN_FILES.records));
+        bytes[bytes.length - 6] = bytes[bytes.length - 6]! ^ 0xff;
+        writeFileSync(join(dir, RUN_FILES.records), Buffer.concat([bytes, gzipSync("{}\n")]));
+      }),
+    line: /records-member\/records\.jsonl\.gz: byte \d+: a gzip member whose checksum does not match its data$/,
+  },
+  "report: records.jsonl.gz empty": {
     args: () => report("records-empty", (dir) => writeFileSync(join(dir, RUN_FILES.records), "")),
-    line: /records-empty\/summary\.json: counts 6 records, .*records-empty\/records\.jsonl has 0: the summary is not of these records; `pnpm bench --resume records-empty` rewrites/,
+    line: /records-empty\/summary\.json: counts 6 records, .*records-empty\/records\.jsonl\.gz has 0: the summary is not of these records; `pnpm bench --resume records-empty` rewrites/,
   },
   "report: a record fewer than summary.json counts": {
     args: () =>
       report("records-fewer", (dir) => rewrite(dir, RUN_FILES.records, (text) => text.slice(text.indexOf("\n") + 1))),
-    line: /records-fewer\/summary\.json: counts 6 records, .*records\.jsonl has 5/,
+    line: /records-fewer\/summary\.json: counts 6 records, .*records\.jsonl\.gz has 5/,
   },
   "gate: a record fewer than summary.json counts": {
     args: () => ["gate", "--baseline", join(root, "baseline.json"), "--run", "records-fewer"],
@@ -144,11 +159,11 @@ const cases: Record<string, Case> = {
     args: () => ["gate", "--baseline", file("baseline-schema.json", '{"format":"x"}'), "--run", "kept"],
     line: /baseline-schema\.json: \/ must have required property 'runIds'/,
   },
-  "results merge: records.jsonl damaged mid-file": {
+  "results merge: records.jsonl.gz damaged mid-file": {
     args: () => ["results", "merge", good, "records-corrupt", "--out", "merged-1"],
-    line: /records-corrupt\/records\.jsonl:2: not valid JSON$/,
+    line: /records-corrupt\/records\.jsonl\.gz:2: not valid JSON$/,
   },
-  "results merge: traces.jsonl damaged mid-file": {
+  "results merge: traces.jsonl.gz damaged mid-file": {
     args: () => [
       "results",
       "merge",
@@ -157,15 +172,15 @@ const cases: Record<string, Case> = {
       "--out",
       "merged-2",
     ],
-    line: /traces-corrupt\/traces\.jsonl:2: not valid JSON$/,
+    line: /traces-corrupt\/traces\.jsonl\.gz:2: not valid JSON$/,
   },
   "results merge: run.json without its request": {
     args: () => ["results", "merge", good, "run-schema", "--out", "merged-3"],
     line: /run-schema\/run\.json: not a run\.json of this harness: request: /,
   },
-  "bench --resume: records.jsonl damaged mid-file": {
+  "bench --resume: records.jsonl.gz damaged mid-file": {
     args: () => ["bench", "--resume", "records-corrupt"],
-    line: /records-corrupt\/records\.jsonl:2: not valid JSON$/,
+    line: /records-corrupt\/records\.jsonl\.gz:2: not valid JSON$/,
   },
   "bench --resume: run.json without its request": {
     args: () => ["bench", "--resume", "run-schema"],

@@ -1,20 +1,21 @@
 /**
  * Kill -9 and resume: the real `bench` CLI in a child process is killed with SIGKILL once it has
  * written some records; `bench --resume <id>` then finishes the run. The finished run has exactly one
- * record per key, no torn line in records.jsonl or traces.jsonl, and the same records (timing aside) as
- * a run that was never killed.
+ * record per key, records.jsonl.gz and traces.jsonl.gz are whole gzip files (a torn member cut off), and
+ * the records are the same (timing aside) as a run that was never killed.
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { runBench } from "../../src/bench/run/bench.ts";
 import type { RunManifest } from "../../src/bench/run/run-files.ts";
-import { RUN_FILES, readJson } from "../../src/bench/run/store.ts";
-import { countLines } from "../../src/cli/results.ts";
+import { countRows, RUN_FILES, readJson } from "../../src/bench/run/store.ts";
+import { readRunLines } from "../../src/bench/run/testing/run-lines.ts";
 import { benchRequest, CLI, REPO_ROOT, recordContents, runCli, strictRecordLines } from "../support/bench-run.ts";
 
 const root = mkdtempSync(join(tmpdir(), "onsetlab-resume-"));
@@ -25,7 +26,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 const flags = ["--model", "sim:slm-3b", "--matrix", "default", "--limit", "20", "--seed", "3"];
 const KILL_AFTER = 10;
 
-/** Polls the results folder until the run has `records` lines; undefined if the child ended first. */
+/** Polls the results folder until the run has `records` records on disk; undefined if the child ended first. */
 async function waitForRecords(child: ReturnType<typeof spawn>, records: number): Promise<string | undefined> {
   let exited = false;
   child.once("exit", () => {
@@ -33,7 +34,7 @@ async function waitForRecords(child: ReturnType<typeof spawn>, records: number):
   });
   while (!exited) {
     const runId = existsSync(killedRoot) ? readdirSync(killedRoot)[0] : undefined;
-    if (runId && countLines(join(killedRoot, runId, RUN_FILES.records)) >= records) return runId;
+    if (runId && countRows(join(killedRoot, runId, RUN_FILES.records)) >= records) return runId;
     await sleep(20);
   }
   return undefined;
@@ -55,22 +56,22 @@ describe("bench kill -9 and --resume", () => {
 
     const dir = join(killedRoot, runId);
     const planned = readJson<RunManifest>(join(dir, RUN_FILES.run), "run.json").tasks;
-    const before = countLines(join(dir, RUN_FILES.records));
+    const before = countRows(join(dir, RUN_FILES.records));
     expect(before).toBeGreaterThanOrEqual(KILL_AFTER);
     expect(before).toBeLessThan(planned);
-    // what a kill in the middle of an append leaves: half a line, no newline
-    appendFileSync(join(dir, RUN_FILES.records), '{"key":"sim:slm-3b|onsetlab|');
-    appendFileSync(join(dir, RUN_FILES.traces), '{"traceId":"0af7651916cd43dd8448eb211c80319c","name":"qu');
+    // what a kill in the middle of an append leaves: the first part of a gzip member
+    const halfMember = (line: string) => gzipSync(`${line}\n`.repeat(50)).subarray(0, 40);
+    appendFileSync(join(dir, RUN_FILES.records), halfMember('{"key":"sim:slm-3b|onsetlab|gh-000|0"}'));
+    appendFileSync(join(dir, RUN_FILES.traces), halfMember('{"traceId":"0af7651916cd43dd8448eb211c80319c"}'));
+    expect(countRows(join(dir, RUN_FILES.records))).toBe(before);
 
     const resumed = await runCli(["bench", "--resume", runId, "--json"], { ONSETLAB_RESULTS_DIR: killedRoot });
     expect(resumed.stderr).toContain(`(${before} from before the resume)`);
     expect(resumed.code).toBe(0);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ runId, records: planned });
 
-    // the torn span was cut before the resume appended: every line of traces.jsonl is whole
-    const spans = readFileSync(join(dir, RUN_FILES.traces), "utf8");
-    expect(spans.endsWith("\n")).toBe(true);
-    for (const line of spans.slice(0, -1).split("\n")) expect(() => JSON.parse(line), line.slice(0, 80)).not.toThrow();
+    // the torn members were cut before the resume appended: zlib's gunzip reads both files whole
+    for (const line of readRunLines(dir, "traces")) expect(() => JSON.parse(line), line.slice(0, 80)).not.toThrow();
 
     const lines = strictRecordLines(dir);
     expect(lines).toHaveLength(planned);

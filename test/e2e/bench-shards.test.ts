@@ -13,6 +13,7 @@ import { mergeRuns, STAGING_PREFIX } from "../../src/bench/run/merge.ts";
 import { withoutTiming } from "../../src/bench/run/record-content.ts";
 import type { RunManifest } from "../../src/bench/run/run-files.ts";
 import { RUN_FILES, readJson } from "../../src/bench/run/store.ts";
+import { readRunLines, writeRunLines } from "../../src/bench/run/testing/run-lines.ts";
 import type { RunListing } from "../../src/cli/results.ts";
 import { benchRequest, recordContents, runCli, strictRecordLines } from "../support/bench-run.ts";
 
@@ -77,10 +78,8 @@ describe("results merge", () => {
     expect(summary.records).toBe(whole.manifest.tasks);
 
     // traces of both shards, one JSON span per line
-    const spans = readFileSync(join(dir, RUN_FILES.traces), "utf8").trim().split("\n");
-    const shardSpans = [first, second].map(
-      (run) => readFileSync(join(run.dir, RUN_FILES.traces), "utf8").trim().split("\n").length,
-    );
+    const spans = readRunLines(dir, "traces");
+    const shardSpans = [first, second].map((run) => readRunLines(run.dir, "traces").length);
     expect(spans).toHaveLength(shardSpans[0]! + shardSpans[1]!);
   });
 
@@ -112,12 +111,11 @@ describe("results merge", () => {
       manifest.dataset.hash = "0000000000000000";
     });
     const tampered = copyRun(first, "tampered");
-    const file = join(root, tampered, RUN_FILES.records);
     // the last line: a visitor's error there must not pass for a torn append
-    const lines = readFileSync(file, "utf8").trimEnd().split("\n");
+    const lines = readRunLines(join(root, tampered), "records");
     const record = JSON.parse(lines.at(-1)!) as { key: string; result: { answer: string } };
     record.result.answer = `${record.result.answer} (edited)`;
-    writeFileSync(file, `${[...lines.slice(0, -1), JSON.stringify(record)].join("\n")}\n`);
+    writeRunLines(join(root, tampered), "records", [...lines.slice(0, -1), JSON.stringify(record)]);
 
     const cases: [string[], RegExp | string][] = [
       [
@@ -154,15 +152,12 @@ describe("results merge", () => {
 });
 
 describe("results merge, stopped midway", () => {
-  /** What a merge killed midway leaves: its staging folder with a partial records.jsonl and its pid. */
+  /** What a merge killed midway leaves: its staging folder with a partial records.jsonl.gz and its pid. */
   function leftover(outId: string, pid: number): string {
     const staging = join(root, `${STAGING_PREFIX}${outId}`);
     mkdirSync(staging);
     writeFileSync(join(staging, "merge.pid"), `${pid}\n`);
-    writeFileSync(
-      join(staging, RUN_FILES.records),
-      readFileSync(join(first.dir, RUN_FILES.records), "utf8").slice(0, 500),
-    );
+    writeFileSync(join(staging, RUN_FILES.records), readFileSync(join(first.dir, RUN_FILES.records)).subarray(0, 500));
     return staging;
   }
 
@@ -197,9 +192,7 @@ describe("results list", () => {
     const incomplete = copyRun(whole, "00000000-000000-incomplete", (manifest) => {
       manifest.finishedAt = undefined;
     });
-    const file = join(root, incomplete, RUN_FILES.records);
-    const lines = readFileSync(file, "utf8").split("\n");
-    writeFileSync(file, `${lines.slice(0, 5).join("\n")}\n`);
+    writeRunLines(join(root, incomplete), "records", readRunLines(join(root, incomplete), "records").slice(0, 5));
 
     const [listed, table] = await Promise.all([
       runCli(["results", "list", "--json"], env),

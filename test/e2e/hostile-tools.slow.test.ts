@@ -24,8 +24,7 @@ import { worldContext } from "../../src/bench/dataset/world-clock.ts";
 import { MockEnvironment } from "../../src/bench/run/environment.ts";
 import { executeTasks } from "../../src/bench/run/execute.ts";
 import type { Task } from "../../src/bench/run/matrix.ts";
-import { RUN_FILES } from "../../src/bench/run/store.ts";
-import { countLines } from "../../src/cli/results.ts";
+import { countRows, RUN_FILES } from "../../src/bench/run/store.ts";
 import { loadModelsConfig, matrixConfigs, resolveConfiguration, resolveModel } from "../../src/config/models-yaml.ts";
 import { loadRegistry } from "../../src/mcp/registry.ts";
 import { TOOL_ERROR_CODES } from "../../src/mcp/retry.ts";
@@ -350,7 +349,7 @@ describe("hostile tool calls through the default matrix", () => {
     // the hostile items first, then the stuck one (file order): wait until all but the stuck one are recorded
     for (;;) {
       const runs = existsSync(results) ? readdirSync(results) : [];
-      if (runs[0] && countLines(join(results, runs[0], RUN_FILES.records)) >= BEFORE_STUCK.length) break;
+      if (runs[0] && countRows(join(results, runs[0], RUN_FILES.records)) >= BEFORE_STUCK.length) break;
       if (child.exitCode !== null) throw new Error(`the run ended before the stuck tool: ${stderr}`);
       await sleep(20);
     }

@@ -8,7 +8,7 @@
  */
 
 import { once } from "node:events";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import {
   createServer,
   request as httpRequest,
@@ -23,7 +23,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { type Standin, startStandin } from "../../mock-servers/ollama/server.ts";
 import { loadDataset } from "../../src/bench/dataset/load.ts";
 import { runBench } from "../../src/bench/run/bench.ts";
-import { RUN_FILES } from "../../src/bench/run/store.ts";
+import { RUN_FILES, readJsonl } from "../../src/bench/run/store.ts";
 import { checkInvalid } from "../../src/cli/bench.ts";
 import { reportError } from "../../src/cli/exit.ts";
 import { createSimProvider } from "../../src/models/sim/index.ts";
@@ -148,11 +148,7 @@ const request = (model: string, config: string) =>
 function recordKeys(runId: string | undefined): string[] {
   if (!runId) return [];
   try {
-    const text = readFileSync(join(root, "results", runId, RUN_FILES.records), "utf8");
-    return text
-      .split("\n")
-      .filter(Boolean)
-      .map((line) => (JSON.parse(line) as { key: string }).key);
+    return readJsonl<{ key: string }>(join(root, "results", runId, RUN_FILES.records)).rows.map((row) => row.key);
   } catch {
     return [];
   }

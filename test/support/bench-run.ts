@@ -4,11 +4,11 @@
  * child process writing into a results folder of the test's own (ONSETLAB_RESULTS_DIR).
  */
 import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { withoutTiming } from "../../src/bench/run/record-content.ts";
 import type { BenchRequest, RunRecord } from "../../src/bench/run/run-files.ts";
 import { RUN_FILES, readJsonl } from "../../src/bench/run/store.ts";
+import { readRunLines } from "../../src/bench/run/testing/run-lines.ts";
 
 export const REPO_ROOT = new URL("../..", import.meta.url).pathname;
 export const CLI = ["--import", "tsx", "src/cli/bin.ts"];
@@ -35,20 +35,15 @@ export interface RecordContent {
 /** A run's records sorted by key, each without its timing fields. */
 export function recordContents(runDir: string): RecordContent[] {
   const { rows, tornBytes } = readJsonl<RunRecord>(join(runDir, RUN_FILES.records));
-  if (tornBytes > 0) throw new Error(`${runDir}: records.jsonl ends in a torn line (${tornBytes} bytes)`);
+  if (tornBytes > 0) throw new Error(`${runDir}: ${RUN_FILES.records} ends in a torn member (${tornBytes} bytes)`);
   return rows
     .map((record) => ({ key: record.key, content: withoutTiming(record) }))
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
-/** Every line of records.jsonl parsed strictly: a torn or damaged line throws. */
+/** Every record, parsed strictly from what `zcat records.jsonl.gz` prints: a torn or damaged member or line throws. */
 export function strictRecordLines(runDir: string): RunRecord[] {
-  const text = readFileSync(join(runDir, RUN_FILES.records), "utf8");
-  if (!text.endsWith("\n")) throw new Error(`${runDir}: records.jsonl does not end with a newline`);
-  return text
-    .slice(0, -1)
-    .split("\n")
-    .map((line) => JSON.parse(line) as RunRecord);
+  return readRunLines(runDir, "records").map((line) => JSON.parse(line) as RunRecord);
 }
 
 export interface CliOutcome {

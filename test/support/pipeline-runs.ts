@@ -5,7 +5,6 @@
 
 import { mockServerFactories } from "../../mock-servers/index.ts";
 import { runAgent } from "../../src/agent/agent.ts";
-import { toolCallText } from "../../src/agent/record-format.ts";
 import type { AgentResult, Strategy } from "../../src/agent/types.ts";
 import { ClientPool } from "../../src/mcp/pool.ts";
 import { loadRegistry } from "../../src/mcp/registry.ts";
@@ -48,7 +47,7 @@ export function outcome(result: AgentResult) {
       tool: call.tool,
       args: call.args,
       ok: call.ok,
-      text: toolCallText(call),
+      text: call.text,
     })),
     answer: result.answer,
     error: result.error?.code,

@@ -5,7 +5,6 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { modelCallRequest } from "../../src/agent/index.ts";
 import { runBench } from "../../src/bench/run/bench.ts";
 import { benchRequest, REPO_ROOT, strictRecordLines } from "../support/bench-run.ts";
 import { runInProcess } from "../support/cli-in-process.ts";
@@ -44,10 +43,8 @@ describe("results show", () => {
     const { code, stdout } = await runInProcess(["results", "show", runId, "--item", record.key]);
     expect(code).toBe(0);
     expect(stdout).toContain(record.result.query);
-    const calls = record.result.modelCalls;
-    const last = modelCallRequest(calls, calls.at(-1)!);
-    // the last turn's conversation holds the first turn's message, which the record only points at
-    for (const message of last.messages ?? []) {
+    // the last turn's conversation, the first turn's system message included
+    for (const message of record.result.modelCalls.at(-1)!.messages ?? []) {
       for (const line of message.content.split("\n").filter((text) => text.trim() !== "")) {
         expect(stdout).toContain(line);
       }
@@ -55,23 +52,19 @@ describe("results show", () => {
     expect(stdout).toMatch(/score\s+(✓|✗|!)/);
   });
 
-  it("--json prints the record self-contained: no pointers, full requests, tool texts", async () => {
+  it("records are self-contained as zcat reads them, and --json prints the record as stored", async () => {
     const records = strictRecordLines(join(results, runId));
-    const record = records.find((entry) => entry.result.modelCalls.some((call) => call.messagesFrom))!;
+    const record = records.find((entry) => entry.config === "jsonl" && entry.result.modelCalls.length > 1)!;
+    const [first, ...later] = record.result.modelCalls;
+    // every turn carries the whole conversation: the system prompt and the query again
+    for (const call of later) expect(call.messages?.slice(0, 2)).toEqual(first!.messages?.slice(0, 2));
+    const completed = records.find((entry) => entry.result.modelCalls.some((call) => call.kind === "complete"))!;
+    const prompt = completed.result.modelCalls.find((call) => call.kind === "complete")!.prompt;
+    expect(prompt).toContain(completed.result.query);
+    for (const call of record.result.toolCalls) expect(typeof call.text).toBe("string");
     const { code, stdout } = await runInProcess(["results", "show", runId, "--item", record.key, "--json"]);
     expect(code).toBe(0);
-    const shown = JSON.parse(stdout) as typeof record;
-    const calls = record.result.modelCalls;
-    shown.result.modelCalls.forEach((call, index) => {
-      expect(call.messagesFrom ?? call.promptFrom ?? call.toolsFrom).toBeUndefined();
-      const { prompt, messages, tools } = call;
-      expect({
-        ...(prompt === undefined ? {} : { prompt }),
-        ...(messages === undefined ? {} : { messages }),
-        ...(tools === undefined ? {} : { tools }),
-      }).toEqual(modelCallRequest(calls, calls[index]!));
-    });
-    for (const call of shown.result.toolCalls) expect(typeof call.text).toBe("string");
+    expect(JSON.parse(stdout)).toEqual(record);
   });
 
   it("an unknown run or key: exit 2 with one line", async () => {

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { loadModelsConfig, matrixConfigs } from "../../config/models-yaml.ts";
 import { loadDataset } from "../dataset/load.ts";
 import { runBench } from "../run/bench.ts";
-import { forEachJsonl, RUN_FILES } from "../run/store.ts";
+import { forEachJsonl, runFile } from "../run/store.ts";
 import { percentile } from "../stats/percentile.ts";
 
 export interface HarnessPerfOptions {
@@ -145,7 +145,7 @@ async function measureTransport(
     });
     const overheadMs: number[] = [];
     forEachJsonl<{ taskMs: number; result: { timings: { modelMs: number; toolsMs: number } } }>(
-      join(outcome.dir, RUN_FILES.records),
+      runFile(outcome.dir, "records"),
       (record) =>
         overheadMs.push(Math.max(0, record.taskMs - record.result.timings.modelMs - record.result.timings.toolsMs)),
     );

@@ -43,14 +43,13 @@ import { type ObservedTask, SequentialMonitor } from "./sequential.ts";
 import { runShare, type ShareHooks, type ShareSpec } from "./share.ts";
 import { startRunTracer } from "./spans.ts";
 import {
+  continueRunFile,
   forEachJsonl,
-  JsonlAppender,
   newRunId,
   RESULTS_DIR,
   RUN_FILES,
   runDir,
-  tornTailBytes,
-  truncateTorn,
+  runFile,
   writeJsonAtomic,
 } from "./store.ts";
 import { writeSummary } from "./summary-file.ts";
@@ -261,16 +260,13 @@ function resolveWork(options: BenchOptions, models: ModelsConfig): Work {
   const tasks = request.shard ? selectShard(allTasks, request.shard, itemIds) : allTasks;
   const done = new Set<string>();
   const recorded: ObservedTask[] = [];
-  const recordsFile = join(dir, RUN_FILES.records);
-  truncateTorn(
-    recordsFile,
-    forEachJsonl<RunRecord>(recordsFile, (record) => {
-      done.add(record.key);
-      if (request.untilSignificant) recorded.push(observedTask(record));
-    }),
-  );
+  // a torn end is not a record (runTasks cuts it off before appending)
+  forEachJsonl<RunRecord>(runFile(dir, "records"), (record) => {
+    done.add(record.key);
+    if (request.untilSignificant) recorded.push(observedTask(record));
+  });
   const pending = tasks.filter((task) => !done.has(task.key));
-  // \`--shuffle SEED\`: the tasks in a seeded order of their own; with isolated servers, scores do not move
+  // `--shuffle SEED`: the tasks in a seeded order of their own; with isolated servers, scores do not move
   const todo =
     request.shuffle === undefined
       ? pending
@@ -381,11 +377,9 @@ async function runTasks(
   monitor: SequentialMonitor | undefined,
 ): Promise<{ finished: number; failures: TaskFailure[] }> {
   const { runId, dir, todo, threads } = work;
-  // every append-only file this session continues starts on a clean line
-  const tracesFile = join(dir, RUN_FILES.traces);
-  truncateTorn(tracesFile, tornTailBytes(tracesFile));
-  const appender = new JsonlAppender(join(dir, RUN_FILES.records));
-  const tracesAppender = new JsonlAppender(tracesFile);
+  // every append-only file this session continues starts on a whole gzip member
+  const appender = continueRunFile(dir, "records");
+  const tracesAppender = continueRunFile(dir, "traces");
   const runTracer = startRunTracer(runId, (line) => tracesAppender.append(line));
   const running: BenchProgress["running"] = Object.fromEntries(work.configs.map((config) => [config, { ok: 0, n: 0 }]));
   let finished = 0;

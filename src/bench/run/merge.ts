@@ -17,7 +17,16 @@ import { readManifest } from "./manifest.ts";
 import { contentHash } from "./record-content.ts";
 import { itemCount, requestRegistry } from "./resolve-request.ts";
 import type { BenchRequest, RunManifest, RunRecord } from "./run-files.ts";
-import { forEachJsonl, JsonlAppender, newRunId, RESULTS_DIR, RUN_FILES, runDir, writeJsonAtomic } from "./store.ts";
+import {
+  forEachJsonl,
+  JsonlGzAppender,
+  newRunId,
+  RESULTS_DIR,
+  RUN_FILES,
+  runDir,
+  runFile,
+  writeJsonAtomic,
+} from "./store.ts";
 import { writeSummary } from "./summary-file.ts";
 
 /** Runs that cannot be merged (different matrices or datasets, conflicting records, a bad --out). */
@@ -198,12 +207,12 @@ function show(value: unknown): string {
 
 function copyRecords(sources: readonly SourceRun[], file: string): { records: number; duplicates: number } {
   const seen = new Map<string, { run: string; hash: string }>();
-  const out = new JsonlAppender(file);
+  const out = new JsonlGzAppender(file);
   let duplicates = 0;
   try {
     for (const source of sources) {
-      // a torn last line (a killed shard) is not a record: forEachJsonl leaves it out
-      forEachJsonl<RunRecord>(join(source.dir, RUN_FILES.records), (record) => {
+      // a torn end (a killed shard) is not a record: forEachJsonl leaves it out
+      forEachJsonl<RunRecord>(runFile(source.dir, "records"), (record) => {
         const hash = contentHash(record);
         const earlier = seen.get(record.key);
         if (!earlier) {
@@ -227,9 +236,9 @@ function copyRecords(sources: readonly SourceRun[], file: string): { records: nu
 }
 
 function copyTraces(sources: readonly SourceRun[], file: string): void {
-  const out = new JsonlAppender(file);
+  const out = new JsonlGzAppender(file);
   try {
-    for (const source of sources) forEachJsonl(join(source.dir, RUN_FILES.traces), (span) => out.append(span));
+    for (const source of sources) forEachJsonl(runFile(source.dir, "traces"), (span) => out.append(span));
   } finally {
     out.close();
   }

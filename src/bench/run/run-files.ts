@@ -1,6 +1,6 @@
 /**
  * The shapes of a run's files: run.json (`RunManifest`, with the `BenchRequest` a resume repeats) and each
- * line of records.jsonl (`RunRecord`). docs/schemas/ has their JSON Schemas, checked against real runs.
+ * line of records.jsonl.gz (`RunRecord`). docs/schemas/ has their JSON Schemas, checked against real runs.
  */
 import type { AgentConfig } from "../../agent/index.ts";
 import type { FaultConfig } from "../../mcp/faults.ts";

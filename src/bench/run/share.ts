@@ -1,6 +1,6 @@
 /**
  * Runs one thread's share of a run's tasks: its own providers, servers and tracer, every finished task
- * turned into its records.jsonl line and its traces.jsonl lines right here, so the thread that writes
+ * turned into its records.jsonl.gz line and its traces.jsonl.gz lines right here, so the thread that writes
  * the files (the main one) only appends text. The same code runs in the main thread and in each worker
  * thread (threads.ts).
  */
@@ -50,9 +50,9 @@ export interface FinishedTask {
   taskSuccess: boolean;
   /** Its item could not be scored (score.invalid): not in the running accuracy either. */
   invalid: boolean;
-  /** Its records.jsonl line, newline included, as UTF-8 (store.ts lineBytes: a worker transfers it). */
+  /** Its records.jsonl.gz line, newline included, as UTF-8 (store.ts lineBytes: a worker transfers it). */
   recordLine: Uint8Array<ArrayBuffer>;
-  /** Its spans' traces.jsonl lines, newlines included, as UTF-8. */
+  /** Its spans' traces.jsonl.gz lines, newlines included, as UTF-8. */
   spanLines: Uint8Array<ArrayBuffer>;
 }
 

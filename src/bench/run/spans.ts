@@ -14,7 +14,7 @@ import {
 } from "@opentelemetry/api";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { BasicTracerProvider } from "@opentelemetry/sdk-trace-base";
-import { type AgentResult, toolCallText } from "../../agent/index.ts";
+import type { AgentResult } from "../../agent/index.ts";
 import { JsonlSpanProcessor, type SpanLine } from "../../trace/jsonl-exporter.ts";
 
 /** The run span, open while the run lasts: its ids are the parent every query span names. */
@@ -172,7 +172,7 @@ function recordQuerySpans(tracer: Tracer, parent: Context, input: QuerySpanInput
         attemptStart += attempt.durationMs;
         endSpan(attemptSpan, attemptStart, attempt.outcome === "ok" ? undefined : (attempt.message ?? attempt.outcome));
       }
-      endSpan(span, interval.end, call.ok ? undefined : toolCallText(call));
+      endSpan(span, interval.end, call.ok ? undefined : call.text);
     });
   }
   for (const [stage, { interval, children }] of stages) {

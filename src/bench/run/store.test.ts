@@ -1,62 +1,160 @@
-import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gunzipSync, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import {
   CorruptRecordsError,
+  continueRunFile,
+  countRows,
+  flushOpenAppenders,
   forEachJsonl,
-  JsonlAppender,
+  JsonlGzAppender,
   listRunIds,
   newRunId,
+  PLAIN_RUN_FILES,
+  RUN_FILES,
   readJsonl,
-  tornTailBytes,
+  runFile,
+  tornBytes,
   truncateTorn,
   writeJsonAtomic,
 } from "./store.ts";
 
 const temp = () => mkdtempSync(join(tmpdir(), "store-"));
+const gz = (text: string) => gzipSync(text);
+const members = (...texts: string[]) => Buffer.concat(texts.map(gz));
 
-describe("results store", () => {
-  it("appends whole lines and reads them back", () => {
-    const file = join(temp(), "records.jsonl");
-    const appender = new JsonlAppender(file);
+describe("results store: gzip JSON lines", () => {
+  it("appends whole lines in gzip members that zlib's gunzip (zcat) reads as one file", () => {
+    const file = join(temp(), "records.jsonl.gz");
+    const appender = new JsonlGzAppender(file, { rows: 2, delayMs: 60_000 });
     appender.append({ key: "a" });
     appender.append({ key: "b", nested: { text: "line\nbreak" } });
+    // two rows make a member: on disk before close
+    expect(countRows(file)).toBe(2);
+    appender.append({ key: "c" });
+    expect(countRows(file)).toBe(2);
     appender.close();
-    expect(readJsonl(file)).toEqual({
-      rows: [{ key: "a" }, { key: "b", nested: { text: "line\nbreak" } }],
-      tornBytes: 0,
-    });
+    const rows = [{ key: "a" }, { key: "b", nested: { text: "line\nbreak" } }, { key: "c" }];
+    expect(readJsonl(file)).toEqual({ rows, tornBytes: 0 });
+    expect(gunzipSync(readFileSync(file)).toString()).toBe(rows.map((row) => `${JSON.stringify(row)}\n`).join(""));
   });
 
-  it("treats a last line cut off mid-write as torn, and truncation restores a clean file", () => {
-    const file = join(temp(), "records.jsonl");
-    writeFileSync(file, '{"key":"a"}\n{"key":"b","res');
-    const read = readJsonl<{ key: string }>(file);
-    expect(read.rows.map((row) => row.key)).toEqual(["a"]);
-    expect(read.tornBytes).toBe(Buffer.byteLength('{"key":"b","res'));
-    truncateTorn(file, read.tornBytes);
-    appendFileSync(file, '{"key":"c"}\n');
-    expect(readFileSync(file, "utf8")).toBe('{"key":"a"}\n{"key":"c"}\n');
+  it("writes a batch once its delay has passed, and every open batch on flushOpenAppenders", async () => {
+    const dir = temp();
+    const timed = new JsonlGzAppender(join(dir, "timed.jsonl.gz"), { rows: 100, delayMs: 20 });
+    const forced = new JsonlGzAppender(join(dir, "forced.jsonl.gz"), { rows: 100, delayMs: 60_000 });
+    timed.append({ key: "a" });
+    forced.append({ key: "b" });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect([countRows(timed.file), countRows(forced.file)]).toEqual([1, 0]);
+    flushOpenAppenders();
+    expect(countRows(forced.file)).toBe(1);
+    timed.close();
+    forced.close();
   });
 
-  it("treats a garbage last line that kept its newline as torn too", () => {
-    const file = join(temp(), "records.jsonl");
-    writeFileSync(file, '{"key":"a"}\n{"key":\n');
-    expect(readJsonl(file)).toEqual({ rows: [{ key: "a" }], tornBytes: Buffer.byteLength('{"key":\n') });
+  it("treats a last member cut off mid-write as torn; truncation leaves whole members to append to", () => {
+    const file = join(temp(), "records.jsonl.gz");
+    const whole = members('{"key":"a"}\n', '{"key":"b"}\n');
+    const next = gz('{"key":"c"}\n'.repeat(20));
+    // every cut of the last member: in its header, its data, its trailer
+    for (const cut of [1, 5, 10, 14, next.length - 8, next.length - 1]) {
+      writeFileSync(file, Buffer.concat([whole, next.subarray(0, cut)]));
+      const read = readJsonl<{ key: string }>(file);
+      expect([cut, read.rows.map((row) => row.key), read.tornBytes]).toEqual([cut, ["a", "b"], cut]);
+      expect(tornBytes(file)).toBe(cut);
+    }
+    truncateTorn(file, tornBytes(file));
+    appendFileSync(file, gz('{"key":"d"}\n'));
+    expect(gunzipSync(readFileSync(file)).toString()).toBe('{"key":"a"}\n{"key":"b"}\n{"key":"d"}\n');
   });
 
-  it("refuses a file damaged before its last line, naming file:line", () => {
-    const file = join(temp(), "records.jsonl");
-    writeFileSync(file, '{"key":"a"}\nnot json\n{"key":"c"}\n');
-    expect(() => readJsonl(file)).toThrow(CorruptRecordsError);
-    expect(() => readJsonl(file)).toThrow(`${file}:2: not valid JSON`);
+  it("refuses a file damaged before its end: bad JSON (file:line), a damaged member, a bad checksum", () => {
+    const dir = temp();
+    const badJson = join(dir, "json.jsonl.gz");
+    writeFileSync(badJson, members('{"key":"a"}\nnot json\n', '{"key":"c"}\n'));
+    expect(() => readJsonl(badJson)).toThrow(`${badJson}:2: not valid JSON`);
+    const damaged = members('{"key":"a"}\n'.repeat(50), '{"key":"c"}\n');
+    damaged[12] = damaged[12]! ^ 0xff;
+    writeFileSync(join(dir, "member.jsonl.gz"), damaged);
+    expect(() => readJsonl(join(dir, "member.jsonl.gz"))).toThrow(CorruptRecordsError);
+    const checksum = members('{"key":"a"}\n', '{"key":"c"}\n');
+    const at = gz('{"key":"a"}\n').length - 8;
+    checksum[at] = checksum[at]! ^ 0xff;
+    writeFileSync(join(dir, "crc.jsonl.gz"), checksum);
+    expect(() => readJsonl(join(dir, "crc.jsonl.gz"))).toThrow(/byte 0: a gzip member whose checksum/);
+    writeFileSync(join(dir, "mixed.jsonl.gz"), Buffer.concat([gz('{"key":"a"}\n'), Buffer.from('{"key":"b"}\n')]));
+    expect(() => readJsonl(join(dir, "mixed.jsonl.gz"))).toThrow(/not a gzip member/);
+  });
+
+  it("reads members bigger than a read chunk, and a member of `gzip -N` with the file name in its header", () => {
+    const file = join(temp(), "big.jsonl.gz");
+    const big = { key: "b", text: randomBytes(3 << 19).toString("base64") };
+    const named = gz('{"key":"n"}\n');
+    // FNAME: flag 8, a zero-terminated name after the 10-byte header
+    const withName = Buffer.concat([
+      named.subarray(0, 3),
+      Buffer.from([8]),
+      named.subarray(4, 10),
+      Buffer.from("r.jsonl\0"),
+      named.subarray(10),
+    ]);
+    writeFileSync(file, Buffer.concat([gz(`{"key":"a"}\n${JSON.stringify(big)}\n`), withName]));
+    expect(gz(JSON.stringify(big)).length).toBeGreaterThan(1 << 20);
+    expect(readJsonl<{ key: string }>(file).rows.map((row) => row.key)).toEqual(["a", "b", "n"]);
   });
 
   it("reads a missing file as empty", () => {
-    expect(readJsonl(join(temp(), "none.jsonl"))).toEqual({ rows: [], tornBytes: 0 });
+    expect(readJsonl(join(temp(), "none.jsonl.gz"))).toEqual({ rows: [], tornBytes: 0 });
+    expect(countRows(join(temp(), "none.jsonl.gz"))).toBe(0);
+  });
+});
+
+describe("results store: plain JSON lines of runs made before compression", () => {
+  it("reads them with the same reader, a torn last line (cut, or garbage that kept its newline) left out", () => {
+    const dir = temp();
+    const cases: [string, unknown[], number][] = [
+      ['{"key":"a"}\n{"key":"b"}\n', [{ key: "a" }, { key: "b" }], 0],
+      ['{"key":"a"}\n{"key":"b","res', [{ key: "a" }], 15],
+      ['{"key":"a"}\n{"key":\n', [{ key: "a" }], 8],
+      [
+        `{"key":"a"}\n${JSON.stringify({ key: "b", text: "x".repeat(3 << 20) })}\n`,
+        [{ key: "a" }, { key: "b", text: "x".repeat(3 << 20) }],
+        0,
+      ],
+      ["", [], 0],
+    ];
+    cases.forEach(([text, rows, torn], index) => {
+      const file = join(dir, `${index}.jsonl`);
+      writeFileSync(file, text);
+      expect(readJsonl(file)).toEqual({ rows, tornBytes: torn });
+      expect(tornBytes(file)).toBe(torn);
+      expect(countRows(file)).toBe(text.split("\n").length - 1);
+    });
+    const damaged = join(dir, "damaged.jsonl");
+    writeFileSync(damaged, '{"key":"a"}\nnot json\n{"key":"c"}\n');
+    expect(() => forEachJsonl(damaged, () => {})).toThrow(`${damaged}:2: not valid JSON`);
   });
 
+  it("a resume compresses an older run's plain file (its torn line dropped) and appends to that", () => {
+    const dir = temp();
+    writeFileSync(join(dir, PLAIN_RUN_FILES.records), '{"key":"a"}\n{"key":"b"}\n{"key":"c","res');
+    expect(runFile(dir, "records")).toBe(join(dir, PLAIN_RUN_FILES.records));
+    const appender = continueRunFile(dir, "records");
+    appender.append({ key: "d" });
+    appender.close();
+    expect(existsSync(join(dir, PLAIN_RUN_FILES.records))).toBe(false);
+    expect(runFile(dir, "records")).toBe(join(dir, RUN_FILES.records));
+    expect(gunzipSync(readFileSync(join(dir, RUN_FILES.records))).toString()).toBe(
+      '{"key":"a"}\n{"key":"b"}\n{"key":"d"}\n',
+    );
+  });
+});
+
+describe("results store: files", () => {
   it("writes JSON atomically and makes sortable, readable run ids", () => {
     const file = join(temp(), "deep", "run.json");
     writeJsonAtomic(file, { a: 1 });
@@ -64,67 +162,7 @@ describe("results store", () => {
     const id = newRunId("sim:slm-3b", new Date("2026-11-23T03:15:09Z"));
     expect(id).toMatch(/^20261123-031509-sim-slm-3b-[a-z0-9]{1,4}$/);
   });
-});
 
-describe("forEachJsonl (streaming)", () => {
-  const rows = (file: string) => {
-    const seen: unknown[] = [];
-    const torn = forEachJsonl(file, (row) => seen.push(row));
-    return { seen, torn };
-  };
-
-  it("reads what readJsonl reads, across chunk boundaries, with the same torn-line rules", () => {
-    const dir = temp();
-    const big = { key: "b", text: "x".repeat(3 << 20) };
-    const cases = [
-      '{"key":"a"}\n',
-      `{"key":"a"}\n${JSON.stringify(big)}\n{"key":"c"}\n`,
-      '{"key":"a"}\n{"key":"b","res',
-      '{"key":"a"}\n{"key":\n',
-      "",
-    ];
-    cases.forEach((text, index) => {
-      const file = join(dir, `${index}.jsonl`);
-      writeFileSync(file, text);
-      const expected = readJsonl(file);
-      expect(rows(file)).toEqual({ seen: expected.rows, torn: expected.tornBytes });
-    });
-  });
-
-  it("refuses a damaged line before the last one, naming file:line", () => {
-    const file = join(temp(), "records.jsonl");
-    writeFileSync(file, '{"key":"a"}\nnot json\n{"key":"c"}\n');
-    expect(() => rows(file)).toThrow(`${file}:2: not valid JSON`);
-  });
-});
-
-describe("tornTailBytes (from the end only)", () => {
-  it("finds the same torn tail as a full read, across read-chunk boundaries", () => {
-    const dir = temp();
-    const long = JSON.stringify({ key: "b", text: "y".repeat(200_000) });
-    const cases = [
-      "",
-      '{"key":"a"}\n',
-      '{"key":"a"}\n{"key":"b","res',
-      '{"key":"a"}\n{"key":\n',
-      '{"key":\n',
-      '{"key":"a',
-      `${long}\n`,
-      `{"key":"a"}\n${long.slice(0, 150_000)}`,
-      `{"key":"a"}\n${long.slice(0, 150_000)}\n`,
-      `${long}\n${long.slice(0, 70_000)}`,
-      '{"key":"a"}\n\n',
-    ];
-    cases.forEach((text, index) => {
-      const file = join(dir, `${index}.jsonl`);
-      writeFileSync(file, text);
-      expect([index, tornTailBytes(file)]).toEqual([index, readJsonl(file).tornBytes]);
-    });
-    expect(tornTailBytes(join(dir, "none.jsonl"))).toBe(0);
-  });
-});
-
-describe("listRunIds", () => {
   it("lists run folders, not hidden ones (a merge's staging folder)", () => {
     const root = temp();
     writeJsonAtomic(join(root, "20261125-run-a", "run.json"), {});

@@ -1,7 +1,9 @@
 /**
- * The results store (DESIGN §9): results/<run-id>/ with run.json, records.jsonl, traces.jsonl and
- * summary.json. Records are appended one whole line per write (O_APPEND), as each finishes, so a killed
- * run loses nothing it finished; a torn last line (killed mid-write) is cut off before a resume appends.
+ * The results store (DESIGN §9): results/<run-id>/ with run.json, records.jsonl.gz, traces.jsonl.gz and
+ * summary.json. Records are appended in gzip members of whole lines, one write each (O_APPEND), so a killed
+ * run keeps every member it wrote; a torn last member (killed mid-write) is cut off before a resume appends.
+ * Every reader of records and traces goes through forEachJsonl / readJsonl / countRows, which also read
+ * the plain records.jsonl and traces.jsonl of runs made before compression.
  */
 import {
   closeSync,
@@ -13,11 +15,13 @@ import {
   readFileSync,
   readSync,
   renameSync,
+  rmSync,
   statSync,
   writeFileSync,
   writeSync,
 } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { crc32, gzipSync, inflateRawSync } from "node:zlib";
 import type { ZodType } from "zod";
 import { InputError } from "../../errors.ts";
 import { REPO_ROOT } from "../../paths.ts";
@@ -29,10 +33,20 @@ export const RESULTS_DIR = process.env.ONSETLAB_RESULTS_DIR
 
 export const RUN_FILES = {
   run: "run.json",
-  records: "records.jsonl",
-  traces: "traces.jsonl",
+  records: "records.jsonl.gz",
+  traces: "traces.jsonl.gz",
   summary: "summary.json",
 } as const;
+
+/** The records and traces of runs made before the run files were compressed: read, never written. */
+export const PLAIN_RUN_FILES = { records: "records.jsonl", traces: "traces.jsonl" } as const;
+
+/** A run's records or traces: the gzip file, or an older run's plain file when only that is there. */
+export function runFile(dir: string, kind: "records" | "traces"): string {
+  const file = join(dir, RUN_FILES[kind]);
+  const plain = join(dir, PLAIN_RUN_FILES[kind]);
+  return !existsSync(file) && existsSync(plain) ? plain : file;
+}
 
 /** A results folder that is not there or does not hold what it should. */
 export class ResultsError extends InputError {}
@@ -113,43 +127,87 @@ export function jsonLineBytes(value: unknown): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
-/** Appends JSON lines, one write call per line. */
-export class JsonlAppender {
-  private readonly fd: number;
+/**
+ * How often a gzip appender writes: a member per `rows` appends, or once `delayMs` has passed since the
+ * oldest append not yet written, whichever comes first. A member per record compresses poorly (each
+ * starts with an empty window: the records of a default-matrix simulator run take 31.8 MB so, 20 MB in
+ * members of 64). A kill -9 loses at most the last second's records, which were never on disk and a
+ * resume runs again; a forced exit (Ctrl-C twice) writes them first (flushOpenAppenders).
+ */
+export interface GzipBatching {
+  rows: number;
+  delayMs: number;
+}
 
-  constructor(readonly file: string) {
+const RUN_FILE_BATCHING: GzipBatching = { rows: 64, delayMs: 1000 };
+
+/**
+ * Appends JSON lines to a gzip file, a batch of whole lines per gzip member, each member written with
+ * one write call. Concatenated members are one valid gzip file (`zcat records.jsonl.gz | jq`), and a
+ * kill can only tear the last member, which `tornBytes` finds and `truncateTorn` cuts off.
+ */
+export class JsonlGzAppender {
+  private readonly fd: number;
+  private pending: Uint8Array[] = [];
+  private rows = 0;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    readonly file: string,
+    private readonly batching: GzipBatching = RUN_FILE_BATCHING,
+  ) {
     mkdirSync(dirname(file), { recursive: true });
     this.fd = openSync(file, "a");
+    openAppenders.add(this);
   }
 
   append(value: unknown): void {
-    this.appendText(`${JSON.stringify(value)}\n`);
+    this.appendBytes(jsonLineBytes(value));
   }
 
-  /** Whole lines already serialised (each ending in a newline), in one write. */
-  appendText(lines: string): void {
-    if (lines.length > 0) writeSync(this.fd, lines);
-  }
-
-  /** Whole lines already encoded (lineBytes, jsonLineBytes), in one write. */
+  /** Whole lines already encoded (lineBytes, jsonLineBytes): one row of the batch, however many lines. */
   appendBytes(lines: Uint8Array): void {
-    if (lines.length > 0) writeSync(this.fd, lines);
+    if (lines.length === 0) return;
+    this.pending.push(lines);
+    this.rows += 1;
+    if (this.rows >= this.batching.rows) this.flush();
+    else this.timer ??= setTimeout(() => this.flush(), this.batching.delayMs).unref();
+  }
+
+  /** Writes what is pending as one member. */
+  flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.pending.length === 0) return;
+    writeSync(this.fd, gzipSync(Buffer.concat(this.pending)));
+    this.pending = [];
+    this.rows = 0;
   }
 
   close(): void {
+    this.flush();
     closeSync(this.fd);
+    openAppenders.delete(this);
   }
 }
 
+/** Writes the pending batch of every open appender: before a forced exit, which skips their close. */
+export function flushOpenAppenders(): void {
+  for (const appender of openAppenders) appender.flush();
+}
+
+/** Every appender not yet closed. */
+const openAppenders = new Set<JsonlGzAppender>();
+
 export interface JsonlContents<T> {
   rows: T[];
-  /** Bytes of a torn last line (no newline, or not JSON), 0 when the file ends cleanly. */
+  /** Bytes of a torn end (tornBytes), 0 when the file ends cleanly. */
   tornBytes: number;
 }
 
 /**
- * Reads a JSON-lines file written by JsonlAppender. A last line without its newline is a torn append
- * (reported in tornBytes, not returned); a bad line before it means the file was damaged: an error.
+ * Reads a JSON-lines file: gzip (JsonlGzAppender), or plain (runs made before the run files were
+ * compressed). A torn end is reported in tornBytes, not returned; damage before it is an error.
  */
 export function readJsonl<T>(file: string): JsonlContents<T> {
   const rows: T[] = [];
@@ -158,60 +216,185 @@ export function readJsonl<T>(file: string): JsonlContents<T> {
 }
 
 /**
- * Streams a JSON-lines file written by JsonlAppender without holding it in memory (a 10k-run
- * records.jsonl is hundreds of megabytes): `visit` gets each row and its line number (from 1). Same
- * torn/corrupt rules as readJsonl. Returns the torn bytes at the end.
+ * Streams a JSON-lines file, gzip or plain, without holding it in memory (a 10k-run file is hundreds of
+ * megabytes uncompressed): `visit` gets each row and its line number (from 1). Returns the torn bytes at
+ * the end: a gzip file's last member cut short, or a plain file's last line without its newline or not
+ * JSON. A bad line anywhere else means the file was damaged: CorruptRecordsError.
  */
 export function forEachJsonl<T>(file: string, visit: (row: T, line: number) => void): number {
+  return readLines(file, (text, line, last) => {
+    let row: T;
+    try {
+      row = JSON.parse(text) as T;
+    } catch (cause) {
+      if (last === "plain") return false;
+      throw new CorruptRecordsError("RECORDS_CORRUPT", `${file}:${line}: not valid JSON`, { cause });
+    }
+    // outside the try: the visitor's own errors are not the file's
+    visit(row, line);
+    return true;
+  });
+}
+
+/** Complete rows of a JSON-lines file, gzip or plain, counted without parsing them (a torn end not counted). */
+export function countRows(file: string): number {
+  let rows = 0;
+  readLines(file, () => {
+    rows += 1;
+    return true;
+  });
+  return rows;
+}
+
+/** Bytes of a file's torn end (see forEachJsonl), found without parsing its rows. */
+export function tornBytes(file: string): number {
+  return readLines(file, (text, _line, last) => last !== "plain" || isJson(text));
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Calls `line` with each non-empty line; `last` is "plain" for the last line of a plain file, which may
+ * be a torn write that kept its newline: `line` returns false to call it torn. Returns the torn bytes.
+ */
+function readLines(file: string, line: (text: string, number: number, last: "plain" | undefined) => boolean): number {
   if (!existsSync(file)) return 0;
   const fd = openSync(file, "r");
-  const chunk = Buffer.alloc(1 << 20);
-  let pending = Buffer.alloc(0);
-  let lineNumber = 0;
-  let previous: string | undefined;
-  const flush = (line: string) => {
-    if (previous !== undefined && previous !== "") {
-      let row: T;
-      try {
-        row = JSON.parse(previous) as T;
-      } catch (cause) {
-        throw new CorruptRecordsError("RECORDS_CORRUPT", `${file}:${lineNumber - 1}: not valid JSON`, { cause });
-      }
-      // outside the try: the visitor's own errors are not the file's
-      visit(row, lineNumber - 1);
-    }
-    previous = line;
-  };
   try {
-    for (;;) {
-      const read = readSync(fd, chunk, 0, chunk.length, null);
-      if (read === 0) break;
-      let data = Buffer.concat([pending, chunk.subarray(0, read)]);
-      for (let newline = data.indexOf(10); newline !== -1; newline = data.indexOf(10)) {
-        lineNumber += 1;
-        flush(data.subarray(0, newline).toString("utf8"));
-        data = data.subarray(newline + 1);
+    const head = Buffer.alloc(2);
+    const gzip = readSync(fd, head, 0, 2, 0) === 2 && head[0] === 0x1f && head[1] === 0x8b;
+    const lines = new LineSplitter((text, number) => line(text, number, undefined));
+    if (gzip) {
+      const torn = forEachGzipMember(fd, file, (data) => lines.push(data));
+      if (lines.pending.length > 0) {
+        throw new CorruptRecordsError("RECORDS_CORRUPT", `${file}:${lines.count + 1}: a member ends inside a line`);
       }
-      pending = Buffer.from(data);
+      return torn;
     }
+    // the last complete line is held back: it may be a torn write that kept its newline
+    let held: { text: string; number: number } | undefined;
+    const plain = new LineSplitter((text, number) => {
+      if (held) line(held.text, held.number, undefined);
+      held = { text, number };
+      return true;
+    });
+    const chunk = Buffer.alloc(1 << 20);
+    for (let at = 0, read = readSync(fd, chunk, 0, chunk.length, at); read > 0; ) {
+      plain.push(chunk.subarray(0, read));
+      at += read;
+      read = readSync(fd, chunk, 0, chunk.length, at);
+    }
+    let torn = plain.pending.length;
+    if (held && !line(held.text, held.number, "plain")) torn += Buffer.byteLength(held.text) + 1;
+    return torn;
   } finally {
     closeSync(fd);
   }
-  // the last complete line may be a torn write that kept its newline
-  let torn = pending.length;
-  if (previous !== undefined && previous !== "") {
-    let row: T | undefined;
-    try {
-      row = JSON.parse(previous) as T;
-    } catch {
-      torn += Buffer.byteLength(previous) + 1;
-    }
-    if (row !== undefined) visit(row, lineNumber);
-  }
-  return torn;
 }
 
-/** Cuts a torn last line off so that appends start on a clean line. */
+/** Cuts bytes into lines, across chunks; numbers count every line, empty ones included. */
+class LineSplitter {
+  pending: Buffer = Buffer.alloc(0);
+  count = 0;
+
+  constructor(private readonly line: (text: string, number: number) => void) {}
+
+  push(bytes: Buffer): void {
+    let data = this.pending.length > 0 ? Buffer.concat([this.pending, bytes]) : bytes;
+    for (let newline = data.indexOf(10); newline !== -1; newline = data.indexOf(10)) {
+      this.count += 1;
+      if (newline > 0) this.line(data.subarray(0, newline).toString("utf8"), this.count);
+      data = data.subarray(newline + 1);
+    }
+    this.pending = Buffer.from(data);
+  }
+}
+
+/**
+ * Calls `member` with each whole gzip member's content, in order, reading the file a chunk at a time.
+ * Returns the bytes of a last member cut short (a kill mid-write); a member that is damaged, or bytes
+ * that are not gzip, before the end: CorruptRecordsError.
+ */
+function forEachGzipMember(fd: number, file: string, member: (data: Buffer) => void): number {
+  let buffer = Buffer.alloc(0);
+  let offset = 0;
+  let ended = false;
+  // reads at least as much again as is buffered, so a member bigger than a chunk is inflated O(log n) times
+  const readMore = () => {
+    const chunk = Buffer.alloc(Math.max(1 << 20, buffer.length));
+    const read = readSync(fd, chunk, 0, chunk.length, offset + buffer.length);
+    if (read === 0) ended = true;
+    else buffer = Buffer.concat([buffer, chunk.subarray(0, read)]);
+  };
+  const corrupt = (why: string, cause?: unknown) =>
+    new CorruptRecordsError("RECORDS_CORRUPT", `${file}: byte ${offset}: ${why}`, { cause, context: { offset } });
+  for (;;) {
+    const parsed = buffer.length === 0 ? undefined : parseGzipMember(buffer, corrupt);
+    if (parsed === undefined) {
+      if (ended) return buffer.length;
+      readMore();
+      continue;
+    }
+    member(parsed.data);
+    buffer = buffer.subarray(parsed.length);
+    offset += parsed.length;
+  }
+}
+
+/** The member at the start of `buffer`, or undefined when the buffer ends before the member does. */
+function parseGzipMember(
+  buffer: Buffer,
+  corrupt: (why: string, cause?: unknown) => Error,
+): { data: Buffer; length: number } | undefined {
+  const header = gzipHeaderLength(buffer);
+  if (header === "not gzip") throw corrupt("not a gzip member");
+  if (header === undefined) return undefined;
+  let inflated: { buffer: Buffer; engine: { bytesWritten: number } };
+  try {
+    // `info` returns the engine too: bytesWritten is where the deflate data ended
+    inflated = inflateRawSync(buffer.subarray(header), { info: true }) as unknown as typeof inflated;
+  } catch (cause) {
+    if ((cause as NodeJS.ErrnoException).code === "Z_BUF_ERROR") return undefined;
+    throw corrupt("damaged gzip data", cause);
+  }
+  const trailer = header + inflated.engine.bytesWritten;
+  if (buffer.length < trailer + 8) return undefined;
+  const data = inflated.buffer;
+  if (buffer.readUInt32LE(trailer) !== crc32(data) || buffer.readUInt32LE(trailer + 4) !== data.length % 2 ** 32) {
+    throw corrupt("a gzip member whose checksum does not match its data");
+  }
+  return { data, length: trailer + 8 };
+}
+
+/** Bytes of the gzip header at the buffer's start (RFC 1952 §2.3), undefined when it is not all there yet. */
+function gzipHeaderLength(buffer: Buffer): number | "not gzip" | undefined {
+  const magic = [0x1f, 0x8b, 8];
+  if (magic.some((byte, index) => index < buffer.length && buffer[index] !== byte)) return "not gzip";
+  if (buffer.length < 10) return undefined;
+  const flags = buffer[3]!;
+  let at = 10;
+  if (flags & 4) {
+    if (buffer.length < at + 2) return undefined;
+    at += 2 + buffer.readUInt16LE(at);
+  }
+  for (const field of [8, 16]) {
+    if (!(flags & field)) continue;
+    const zero = buffer.indexOf(0, at);
+    if (zero === -1) return undefined;
+    at = zero + 1;
+  }
+  if (flags & 2) at += 2;
+  return at < buffer.length ? at : undefined;
+}
+
+/** Cuts a torn end off (tornBytes), so that appends start on a whole member or line. */
 export function truncateTorn(file: string, tornBytes: number): void {
   if (tornBytes === 0) return;
   const fd = openSync(file, "r+");
@@ -223,39 +406,23 @@ export function truncateTorn(file: string, tornBytes: number): void {
 }
 
 /**
- * Bytes of a torn tail, read from the end of the file only (a traces.jsonl of a long run is large): the
- * same rule as forEachJsonl — a last piece without its newline, and a last complete line that is not JSON.
+ * An appender that continues a run's records or traces: the torn end a kill left is cut off first, and
+ * a run made before the run files were compressed has its plain file compressed (then removed) first.
  */
-export function tornTailBytes(file: string): number {
-  if (!existsSync(file)) return 0;
-  const fd = openSync(file, "r");
-  try {
-    const size = statSync(file).size;
-    // the file's tail back to the newline before its last complete line (or the file's start)
-    const newlineBefore = (buffer: Buffer, at: number) => (at > 0 ? buffer.lastIndexOf(10, at - 1) : -1);
-    let tail = Buffer.alloc(0);
-    for (let start = size; start > 0; ) {
-      const length = Math.min(1 << 16, start);
-      start -= length;
-      const chunk = Buffer.alloc(length);
-      readSync(fd, chunk, 0, length, start);
-      tail = Buffer.concat([chunk, tail]);
-      if (newlineBefore(tail, tail.lastIndexOf(10)) !== -1) break;
-    }
-    const lastNewline = tail.lastIndexOf(10);
-    const pending = tail.length - lastNewline - 1;
-    if (lastNewline === -1) return pending;
-    const line = tail.subarray(newlineBefore(tail, lastNewline) + 1, lastNewline).toString("utf8");
-    if (line === "") return pending;
-    try {
-      JSON.parse(line);
-      return pending;
-    } catch {
-      return pending + Buffer.byteLength(line) + 1;
-    }
-  } finally {
-    closeSync(fd);
+export function continueRunFile(dir: string, kind: "records" | "traces"): JsonlGzAppender {
+  const file = join(dir, RUN_FILES[kind]);
+  const plain = join(dir, PLAIN_RUN_FILES[kind]);
+  if (existsSync(plain) && !existsSync(file)) {
+    // compressed beside it and renamed: a kill midway leaves the plain file as it was
+    const temporary = `${file}.${process.pid}.tmp`;
+    const out = new JsonlGzAppender(temporary);
+    forEachJsonl(plain, (row) => out.append(row));
+    out.close();
+    renameSync(temporary, file);
+    rmSync(plain);
   }
+  truncateTorn(file, tornBytes(file));
+  return new JsonlGzAppender(file);
 }
 
 /** Run folders under results/, newest first (hidden folders, such as a merge's staging folder, are not runs). */

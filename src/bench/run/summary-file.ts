@@ -3,7 +3,7 @@ import type { DatasetItem } from "../dataset/types.ts";
 import { type ScoredRecord, summarize, validRecords } from "../scoring/index.ts";
 import { compareConfigurations, type RunSummary } from "./compare-configs.ts";
 import type { RunManifest, RunRecord } from "./run-files.ts";
-import { forEachJsonl, RUN_FILES, writeJsonAtomic } from "./store.ts";
+import { forEachJsonl, RUN_FILES, runFile, writeJsonAtomic } from "./store.ts";
 
 /**
  * Reads every record of the run back and writes summary.json (also used by `results merge`); notes in
@@ -13,7 +13,7 @@ export function writeSummary(dir: string, manifest: RunManifest, items: Readonly
   // streamed: only the scores stay in memory, never the traces
   const scored: ScoredRecord[] = [];
   const windows = new Map<string, Set<number>>();
-  forEachJsonl<RunRecord>(join(dir, RUN_FILES.records), (record) => {
+  forEachJsonl<RunRecord>(runFile(dir, "records"), (record) => {
     for (const call of record.result.modelCalls) {
       if (call.context?.window === undefined) continue;
       const seen = windows.get(record.model) ?? new Set<number>();

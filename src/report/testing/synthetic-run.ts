@@ -9,6 +9,7 @@ import { type AgentConfigInput, resolveAgentConfig } from "../../agent/index.ts"
 import { compareConfigurations, type RunSummary } from "../../bench/run/compare-configs.ts";
 import type { RunManifest } from "../../bench/run/run-files.ts";
 import { RUN_FILES } from "../../bench/run/store.ts";
+import { writeRunLines } from "../../bench/run/testing/run-lines.ts";
 import { type ScoredRecord, scoreItem, summarize } from "../../bench/scoring/index.ts";
 import { CREATE_ISSUE, call, item, TOOLS, trace } from "../../bench/scoring/testing/fixtures.ts";
 import type { LoadedRun } from "../runs.ts";
@@ -91,7 +92,7 @@ export function syntheticRun(options: SyntheticRunOptions): SyntheticRun {
   return { run: { id: options.id, ref: options.id, dir: `/nonexistent/${options.id}`, manifest, summary }, records };
 }
 
-/** Writes the run's folder (run.json, summary.json, records.jsonl with the fields outcomes read). */
+/** Writes the run's folder (run.json, summary.json, records.jsonl.gz with the fields outcomes read). */
 export function writeSyntheticRun(root: string, synthetic: SyntheticRun): string {
   const dir = join(root, synthetic.run.id);
   mkdirSync(dir, { recursive: true });
@@ -107,6 +108,6 @@ export function writeSyntheticRun(root: string, synthetic: SyntheticRun): string
       score: record.score,
     }),
   );
-  writeFileSync(join(dir, RUN_FILES.records), `${lines.join("\n")}\n`);
+  writeRunLines(dir, "records", lines);
   return dir;
 }
