@@ -2,11 +2,15 @@
  * `mcp` over stdio, driven by the SDK's Client: the tools and their schemas, a query, a bench started
  * and followed to its end, its summary, a comparison and one item.
  */
+
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../support/bench-run.ts";
 
@@ -119,4 +123,33 @@ describe("pnpm mcp over stdio", () => {
     expect(missing.isError).toBe(true);
     expect(stderr).not.toMatch(/error/i);
   });
+});
+
+describe("pnpm mcp --http", () => {
+  it("answers over Streamable HTTP on 127.0.0.1", async () => {
+    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/bin.ts", "mcp", "--http", "--results", root], {
+      cwd: REPO_ROOT,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    try {
+      let output = "";
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stderr.on("data", (chunk: Buffer) => {
+          output += chunk.toString();
+          const found = /(http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(output);
+          if (found) resolve(found[1]!);
+        });
+        child.once("exit", () => reject(new Error(`mcp --http exited: ${output}`)));
+      });
+      const http = new Client({ name: "serve-mcp-http-test", version: "0.0.0" });
+      await http.connect(new StreamableHTTPClientTransport(new URL(url)));
+      expect((await http.listTools()).tools.map((tool) => tool.name).sort()).toEqual(TOOLS);
+      const models = await http.callTool({ name: "list_models", arguments: {} });
+      expect((models.structuredContent as { models: unknown[] }).models.length).toBeGreaterThan(0);
+      await http.close();
+    } finally {
+      child.kill("SIGTERM");
+      await once(child, "exit");
+    }
+  }, 60_000);
 });
