@@ -7,10 +7,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type Script, ScriptedModel } from "../models/scripted.ts";
 import type { ModelProvider } from "../models/types.ts";
 import { runAgent } from "./agent.ts";
+import type { AgentEvent } from "./events.ts";
 import { MAX_OUTPUT_CHARS } from "./recorder.ts";
 import { MemoryToolHost } from "./testing/memory-host.ts";
 import { type ChatState, chatSpec, type HubState, hubSpec } from "./testing/servers.ts";
-import type { AgentConfigInput } from "./types.ts";
+import type { AgentConfigInput, AgentResult } from "./types.ts";
 
 let host: MemoryToolHost;
 
@@ -492,5 +493,85 @@ describe("hostile model outputs", () => {
     const result = await runHostile({ planner: ["#E1 = get_me()"], solver: ["octocat"] }, { strategy: "rewoo" });
     expect(result.modelCalls[0]?.output).toBe("#E1 = get_me()");
     expect(result.modelCalls[0]).not.toHaveProperty("outputCut");
+  });
+});
+
+async function runWatched(query: string, script: () => Script): Promise<{ events: AgentEvent[]; result: AgentResult }> {
+  const events: AgentEvent[] = [];
+  const result = await runAgent(query, {
+    model: new ScriptedModel(script()),
+    tools: host,
+    onEvent: (e) => events.push(e),
+  });
+  return { events, result };
+}
+
+/** The trace without wall-clock fields. */
+function stable(result: AgentResult): unknown {
+  return JSON.parse(JSON.stringify(result, (key, value) => (/ms$|Ms$|timings/.test(key) ? undefined : value)));
+}
+
+describe("stage events", () => {
+  const rescued = () => ({
+    planner: [' issue_write(owner="acme", repo="webapp", title="Crash on save")'],
+    solver: ["Created issue 3, Crash on save."],
+  });
+
+  it("arrive in the order the stages happen, each model call with its whole prompt", async () => {
+    const { events, result } = await runWatched('Create an issue titled "Crash on save" in acme/webapp', rescued);
+    expect(events.map((event) => event.type)).toEqual([
+      "route",
+      "tools_shown",
+      "skill",
+      "model_call_start",
+      "model_call_end",
+      "plan",
+      "wave",
+      "rescue",
+      "wave",
+      "tool_call",
+      "tool_result",
+      "model_call_start",
+      "model_call_end",
+      "answer",
+    ]);
+    const starts = events.filter((event) => event.type === "model_call_start");
+    expect(starts.map((event) => event.type === "model_call_start" && event.prompt)).toEqual(
+      result.modelCalls.map((call) => call.prompt),
+    );
+    const answer = events.at(-1);
+    expect(answer).toEqual({ type: "answer", answer: result.answer, answeredBy: "solver" });
+  });
+
+  it("report the fallback, its turns and a blocked write", async () => {
+    const { events } = await runWatched("Show issue 99 in acme/webapp", () => ({
+      planner: [' issue_read(method="get", owner="acme", repo="webapp", issue_number=99)'],
+      fallback: [
+        ' List instead.\nAction: list_issues\nAction Input: {"owner": "acme", "repo": "webapp"}',
+        " Done.\nFinal Answer: Issue 99 does not exist.",
+      ],
+    }));
+    const types = events.map((event) => event.type);
+    expect(types.filter((type) => type === "turn")).toHaveLength(2);
+    expect(types.indexOf("fallback")).toBeLessThan(types.indexOf("turn"));
+    const fallback = events.find((event) => event.type === "fallback");
+    expect(fallback?.type === "fallback" && fallback.reason).toContain("issue #99 not found");
+  });
+
+  it("leave the trace as it is without a listener, and a throwing listener breaks nothing", async () => {
+    const query = 'Create an issue titled "Crash on save" in acme/webapp';
+    const watched = await runWatched(query, rescued);
+    host.reset();
+    const quiet = await runAgent(query, { model: new ScriptedModel(rescued()), tools: host });
+    host.reset();
+    const broken = await runAgent(query, {
+      model: new ScriptedModel(rescued()),
+      tools: host,
+      onEvent: () => {
+        throw new Error("viewer broke");
+      },
+    });
+    expect(stable(quiet)).toEqual(stable(watched.result));
+    expect(stable(broken)).toEqual(stable(watched.result));
   });
 });

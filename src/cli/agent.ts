@@ -1,65 +1,23 @@
 /**
  * `agent "<query>" --model M [--config C]`: one query through the pipeline, exactly as the bench runs
- * it (the resolved configuration, the mock servers, the date line of the dataset's suite), with its trace printed —
+ * it (the resolved configuration, the mock servers, the mock world's date), with its trace printed —
  * the debugging loop behind every benchmark number. A dataset item's query is also scored as the bench
  * scores it; `--json` prints the whole AgentResult.
  */
 import type { Command } from "commander";
-import { mockServerFactories } from "../../mock-servers/index.ts";
-import { type AgentConfig, type AgentResult, runAgent } from "../agent/index.ts";
-import { loadDataset, resolveDatasetFiles } from "../bench/dataset/load.ts";
-import { suiteOf } from "../bench/dataset/suite.ts";
 import type { DatasetItem } from "../bench/dataset/types.ts";
-import { RestrictedToolHost, runStateChecks } from "../bench/run/environment.ts";
-import { ModelOutageWatch } from "../bench/run/model-outage.ts";
-import { contextOf, withSuiteDefaults } from "../bench/run/resolve-request.ts";
-import { sessionServers } from "../bench/run/session.ts";
-import { type ItemScore, scoreItem } from "../bench/scoring/index.ts";
-import { loadModelsConfig, type ModelEntry, resolveConfiguration, resolveModel } from "../config/models-yaml.ts";
+import { type AgentQueryOutcome, runAgentQuery, UnknownItemError } from "../bench/run/agent-query.ts";
+import { harnessRedactor } from "../bench/run/secrets.ts";
 import { OnsetlabError } from "../errors.ts";
-import { ClientPool } from "../mcp/pool.ts";
-import { loadRegistries } from "../mcp/registry.ts";
-import type { ToolHost } from "../mcp/types.ts";
-import { createProvider } from "../models/factory.ts";
-import { defaultCacheDir, requestCacheAt } from "../models/request-cache.ts";
+import { defaultCacheDir } from "../models/request-cache.ts";
 import { parseSeed } from "./bench.ts";
-import { closeItems } from "./close-items.ts";
-import { FlagError, parsePositiveInt, parseTransport, REGISTRY_FLAG, repeated, type TransportFlag } from "./flags.ts";
+import { FlagError, parsePositiveInt, parseTransport, REGISTRY_FLAG, repeated } from "./flags.ts";
 import { formatTrace } from "./trace-print.ts";
 
 /** The query ran, but the pipeline ended in error (a model failure, the time limit): exit 1. */
 export class AgentRunError extends OnsetlabError {}
 
 export const DEFAULT_AGENT_CONFIG_NAME = "onsetlab";
-
-export interface AgentQueryOptions {
-  /** The query, or (with `itemId`) undefined to take the item's. */
-  query?: string;
-  itemId?: string;
-  model: string;
-  configName: string;
-  seed: number;
-  transport: TransportFlag;
-  dataset?: readonly string[];
-  modelsFile?: string;
-  /** Registry files of the servers (merged; default: the mock servers'). */
-  registries?: readonly string[];
-  timeoutS?: number;
-  /** The request cache's folder (real models only); none: every request goes to the server. */
-  cacheDir?: string;
-  signal?: AbortSignal;
-}
-
-export interface AgentQueryOutcome {
-  result: AgentResult;
-  entry: ModelEntry;
-  /** The dataset item whose query this is, when it is one. */
-  item?: DatasetItem;
-  /** The bench's score of the run (dataset items only). */
-  score?: ItemScore;
-  /** The simulator given a query of no dataset item: the items whose queries are closest to it. */
-  closeItems?: DatasetItem[];
-}
 
 interface AgentFlags {
   model?: string;
@@ -123,23 +81,30 @@ export function registerAgentCommand(program: Command): void {
           ...(flags.cache ? { cacheDir: defaultCacheDir() } : {}),
           signal: controller.signal,
         });
+      } catch (error) {
+        if (error instanceof UnknownItemError)
+          throw new FlagError("BAD_FLAG", `--item ${flags.item}: ${error.message}`);
+        throw error;
       } finally {
         process.off("SIGINT", stop);
       }
       const { result, entry, item, score } = outcome;
-      if (outcome.closeItems) process.stderr.write(simulatorHint(entry.name, outcome.closeItems));
+      const redactor = harnessRedactor(flags.models, flags.registry);
+      if (outcome.closeItems) process.stderr.write(redactor.text(simulatorHint(entry.name, outcome.closeItems)));
       const simulated = entry.provider === "sim";
       process.stdout.write(
-        flags.json
-          ? `${JSON.stringify(result)}\n`
-          : formatTrace(result, {
-              model: entry.name,
-              modelNote: simulated ? simulationNote(item) : undefined,
-              configName: flags.config,
-              simulated,
-              verbose: flags.verbose,
-              score,
-            }),
+        redactor.text(
+          flags.json
+            ? `${JSON.stringify(result)}\n`
+            : formatTrace(result, {
+                model: entry.name,
+                modelNote: simulated ? simulationNote(item) : undefined,
+                configName: flags.config,
+                simulated,
+                verbose: flags.verbose,
+                score,
+              }),
+        ),
       );
       if (result.error) {
         throw new AgentRunError(
@@ -151,67 +116,6 @@ export function registerAgentCommand(program: Command): void {
         );
       }
     });
-}
-
-/** One query through one model × configuration against fresh mock servers; closes them before returning. */
-export async function runAgentQuery(options: AgentQueryOptions): Promise<AgentQueryOutcome> {
-  const paths = options.dataset && options.dataset.length > 0 ? options.dataset : undefined;
-  const suite = suiteOf(resolveDatasetFiles(paths));
-  const models = withSuiteDefaults(loadModelsConfig(options.modelsFile), suite);
-  const entry = resolveModel(models, options.model);
-  const config = resolveConfiguration(models, {
-    model: entry,
-    configName: options.configName,
-    ...(options.timeoutS === undefined ? {} : { cli: { limits: { totalTimeoutMs: options.timeoutS * 1000 } } }),
-  });
-  const items = loadDataset(paths).map((loaded) => loaded.item);
-  const item = findItem(items, options);
-  const query = item?.query ?? options.query!.trim();
-  const outage = new ModelOutageWatch();
-  // the simulator answers from the gold labels: an item's query gets its item's, any other query its fallback
-  const cache = options.cacheDir && entry.provider !== "sim" ? requestCacheAt(options.cacheDir) : undefined;
-  const model = outage.watch(createProvider(entry, { gold: items, seed: options.seed, cache }));
-
-  const pool = await ClientPool.open(loadRegistries(options.registries), {
-    transport: options.transport,
-    mocks: mockServerFactories,
-    ...(suite?.servers ? { servers: suite.servers } : {}),
-  });
-  try {
-    const result = await runAgent(query, {
-      config,
-      model,
-      tools: itemTools(pool, item, config, options.seed),
-      ...contextOf(suite),
-      signal: options.signal,
-    });
-    if (outage.outage) throw outage.outage;
-    if (!item) return { result, entry, ...(entry.provider === "sim" ? { closeItems: closeItems(items, query) } : {}) };
-    const stateChecks = await runStateChecks(pool, item.state ?? []);
-    const allowed = item.tools;
-    const tools = allowed ? pool.listTools().filter((tool) => allowed.includes(tool.name)) : pool.listTools();
-    return { result, entry, item, score: scoreItem({ item, trace: result, stateChecks, tools }) };
-  } finally {
-    await pool.close();
-  }
-}
-
-/** A dataset item's query runs with its session's servers, as in the bench; a free query with every server. */
-function itemTools(pool: ClientPool, item: DatasetItem | undefined, config: AgentConfig, seed: number): ToolHost {
-  if (!item) return pool;
-  if (item.tools) return RestrictedToolHost.ofTools(pool, item.tools);
-  const servers = sessionServers({ item, exposure: config.exposure, seed, registry: pool.serverNames() });
-  return RestrictedToolHost.ofServers(pool, servers);
-}
-
-function findItem(items: readonly DatasetItem[], options: AgentQueryOptions): DatasetItem | undefined {
-  if (options.itemId !== undefined) {
-    const item = items.find((candidate) => candidate.id === options.itemId);
-    if (!item) throw new FlagError("BAD_FLAG", `--item ${options.itemId}: no dataset item has this id`);
-    return item;
-  }
-  const query = options.query?.trim();
-  return items.find((candidate) => candidate.query === query);
 }
 
 function simulationNote(item: DatasetItem | undefined): string {

@@ -6,12 +6,14 @@ import { registerBfclCommands } from "./bfcl.ts";
 import { registerCacheCommands } from "./cache.ts";
 import { registerDatasetCommands } from "./dataset.ts";
 import { registerGateCommand } from "./gate.ts";
+import { registerMcpCommand } from "./mcp.ts";
 import { registerMockCommands } from "./mock.ts";
 import { registerPerfCommand } from "./perf.ts";
 import { registerReportCommand } from "./report.ts";
 import { registerResultsCommands } from "./results.ts";
 import { registerScaffoldCommands } from "./scaffold.ts";
 import { registerStandinCommand } from "./standin.ts";
+import { registerViewCommand } from "./view.ts";
 
 export function buildProgram(): Command {
   const program = new Command("onsetlab")
@@ -24,11 +26,13 @@ export function buildProgram(): Command {
   registerCacheCommands(program);
   registerDatasetCommands(program);
   registerGateCommand(program);
+  registerMcpCommand(program);
   registerMockCommands(program);
   registerPerfCommand(program);
   registerReportCommand(program);
   registerResultsCommands(program);
   registerScaffoldCommands(program);
   registerStandinCommand(program);
+  registerViewCommand(program);
   return program;
 }

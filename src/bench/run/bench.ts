@@ -39,6 +39,7 @@ import {
   withSuiteDefaults,
 } from "./resolve-request.ts";
 import type { BenchRequest, CacheUse, RunManifest, RunRecord } from "./run-files.ts";
+import { harnessRedactor } from "./secrets.ts";
 import { type ObservedTask, SequentialMonitor } from "./sequential.ts";
 import { runShare, type ShareHooks, type ShareSpec } from "./share.ts";
 import { startRunTracer } from "./spans.ts";
@@ -378,8 +379,9 @@ async function runTasks(
 ): Promise<{ finished: number; failures: TaskFailure[] }> {
   const { runId, dir, todo, threads } = work;
   // every append-only file this session continues starts on a whole gzip member
-  const appender = continueRunFile(dir, "records");
-  const tracesAppender = continueRunFile(dir, "traces");
+  const redactor = harnessRedactor(options.modelsFile, work.request.registries);
+  const appender = continueRunFile(dir, "records", redactor);
+  const tracesAppender = continueRunFile(dir, "traces", redactor);
   const runTracer = startRunTracer(runId, (line) => tracesAppender.append(line));
   const running: BenchProgress["running"] = Object.fromEntries(work.configs.map((config) => [config, { ok: 0, n: 0 }]));
   let finished = 0;

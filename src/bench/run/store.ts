@@ -21,10 +21,11 @@ import {
   writeSync,
 } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { crc32, gzipSync, inflateRawSync } from "node:zlib";
+import { crc32, gunzipSync, gzipSync, inflateRawSync } from "node:zlib";
 import type { ZodType } from "zod";
 import { InputError } from "../../errors.ts";
 import { REPO_ROOT } from "../../paths.ts";
+import type { Redactor } from "../../redact.ts";
 
 /** results/ of the repository, or ONSETLAB_RESULTS_DIR (tests and CI keep their runs apart with it). */
 export const RESULTS_DIR = process.env.ONSETLAB_RESULTS_DIR
@@ -155,6 +156,8 @@ export class JsonlGzAppender {
   constructor(
     readonly file: string,
     private readonly batching: GzipBatching = RUN_FILE_BATCHING,
+    /** With a Redactor, no secret's value reaches the file. */
+    private readonly redactor?: Redactor,
   ) {
     mkdirSync(dirname(file), { recursive: true });
     this.fd = openSync(file, "a");
@@ -168,7 +171,7 @@ export class JsonlGzAppender {
   /** Whole lines already encoded (lineBytes, jsonLineBytes): one row of the batch, however many lines. */
   appendBytes(lines: Uint8Array): void {
     if (lines.length === 0) return;
-    this.pending.push(lines);
+    this.pending.push(this.redactor ? this.redactor.bytes(lines) : lines);
     this.rows += 1;
     if (this.rows >= this.batching.rows) this.flush();
     else this.timer ??= setTimeout(() => this.flush(), this.batching.delayMs).unref();
@@ -216,24 +219,69 @@ export function readJsonl<T>(file: string): JsonlContents<T> {
 }
 
 /**
+ * Where a row of a JSON-lines file sits, so it can be read alone (readRow): in a plain file its line's
+ * first byte and length (without the newline); in a gzip file the member holding it (first byte, length)
+ * and the row's line in that member, from 0. `end` is the first byte after the line or member.
+ */
+export interface RowLocation {
+  offset: number;
+  bytes: number;
+  line?: number;
+  end: number;
+}
+
+/**
  * Streams a JSON-lines file, gzip or plain, without holding it in memory (a 10k-run file is hundreds of
  * megabytes uncompressed): `visit` gets each row and its line number (from 1). Returns the torn bytes at
  * the end: a gzip file's last member cut short, or a plain file's last line without its newline or not
  * JSON. A bad line anywhere else means the file was damaged: CorruptRecordsError.
  */
-export function forEachJsonl<T>(file: string, visit: (row: T, line: number) => void): number {
-  return readLines(file, (text, line, last) => {
-    let row: T;
+export function forEachJsonl<T>(
+  file: string,
+  visit: (row: T, line: number, location: RowLocation) => void,
+  from = 0,
+): number {
+  return readLines(
+    file,
+    (text, line, last, location) => {
+      let row: T;
+      try {
+        row = JSON.parse(text) as T;
+      } catch (cause) {
+        if (last === "plain") return false;
+        throw new CorruptRecordsError("RECORDS_CORRUPT", `${file}:${line}: not valid JSON`, { cause });
+      }
+      // outside the try: the visitor's own errors are not the file's
+      visit(row, line, location);
+      return true;
+    },
+    from,
+  );
+}
+
+/** The row at `location` (from forEachJsonl), read alone: one line, or one member inflated. */
+export function readRow<T>(file: string, location: RowLocation): T {
+  const fd = openSync(file, "r");
+  try {
+    const buffer = Buffer.alloc(location.bytes);
+    readSync(fd, buffer, 0, location.bytes, location.offset);
+    const text =
+      location.line === undefined
+        ? buffer.toString("utf8")
+        : gunzipSync(buffer).toString("utf8").split("\n")[location.line];
     try {
-      row = JSON.parse(text) as T;
+      return JSON.parse(text ?? "") as T;
     } catch (cause) {
-      if (last === "plain") return false;
-      throw new CorruptRecordsError("RECORDS_CORRUPT", `${file}:${line}: not valid JSON`, { cause });
+      throw new CorruptRecordsError("RECORDS_CORRUPT", `${file} at byte ${location.offset}: not valid JSON`, { cause });
     }
-    // outside the try: the visitor's own errors are not the file's
-    visit(row, line);
-    return true;
-  });
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Bytes of a file, 0 when it is not there. */
+export function fileBytes(file: string): number {
+  return existsSync(file) ? statSync(file).size : 0;
 }
 
 /** Complete rows of a JSON-lines file, gzip or plain, counted without parsing them (a torn end not counted). */
@@ -261,38 +309,54 @@ function isJson(text: string): boolean {
 }
 
 /**
- * Calls `line` with each non-empty line; `last` is "plain" for the last line of a plain file, which may
- * be a torn write that kept its newline: `line` returns false to call it torn. Returns the torn bytes.
+ * Calls `line` with each non-empty line and where it sits, from byte `from` (a line's or member's first
+ * byte) on; `last` is "plain" for the last line of a plain file, which may be a torn write that kept its
+ * newline: `line` returns false to call it torn. Returns the torn bytes.
  */
-function readLines(file: string, line: (text: string, number: number, last: "plain" | undefined) => boolean): number {
+function readLines(
+  file: string,
+  line: (text: string, number: number, last: "plain" | undefined, location: RowLocation) => boolean,
+  from = 0,
+): number {
   if (!existsSync(file)) return 0;
   const fd = openSync(file, "r");
   try {
     const head = Buffer.alloc(2);
     const gzip = readSync(fd, head, 0, 2, 0) === 2 && head[0] === 0x1f && head[1] === 0x8b;
-    const lines = new LineSplitter((text, number) => line(text, number, undefined));
     if (gzip) {
-      const torn = forEachGzipMember(fd, file, (data) => lines.push(data));
+      let member = { offset: from, bytes: 0, first: 0 };
+      const lines = new LineSplitter((text, number) =>
+        line(text, number, undefined, {
+          offset: member.offset,
+          bytes: member.bytes,
+          line: number - member.first - 1,
+          end: member.offset + member.bytes,
+        }),
+      );
+      const torn = forEachGzipMember(fd, file, from, (data, offset, bytes) => {
+        member = { offset, bytes, first: lines.count };
+        lines.push(data);
+      });
       if (lines.pending.length > 0) {
         throw new CorruptRecordsError("RECORDS_CORRUPT", `${file}:${lines.count + 1}: a member ends inside a line`);
       }
       return torn;
     }
     // the last complete line is held back: it may be a torn write that kept its newline
-    let held: { text: string; number: number } | undefined;
-    const plain = new LineSplitter((text, number) => {
-      if (held) line(held.text, held.number, undefined);
-      held = { text, number };
+    let held: { text: string; number: number; location: RowLocation } | undefined;
+    const plain = new LineSplitter((text, number, offset, bytes) => {
+      if (held) line(held.text, held.number, undefined, held.location);
+      held = { text, number, location: { offset, bytes, end: offset + bytes + 1 } };
       return true;
-    });
+    }, from);
     const chunk = Buffer.alloc(1 << 20);
-    for (let at = 0, read = readSync(fd, chunk, 0, chunk.length, at); read > 0; ) {
+    for (let at = from, read = readSync(fd, chunk, 0, chunk.length, at); read > 0; ) {
       plain.push(chunk.subarray(0, read));
       at += read;
       read = readSync(fd, chunk, 0, chunk.length, at);
     }
     let torn = plain.pending.length;
-    if (held && !line(held.text, held.number, "plain")) torn += Buffer.byteLength(held.text) + 1;
+    if (held && !line(held.text, held.number, "plain", held.location)) torn += Buffer.byteLength(held.text) + 1;
     return torn;
   } finally {
     closeSync(fd);
@@ -304,13 +368,18 @@ class LineSplitter {
   pending: Buffer = Buffer.alloc(0);
   count = 0;
 
-  constructor(private readonly line: (text: string, number: number) => void) {}
+  /** `base`: the position of the first byte pushed (the position of `pending`'s first byte after that). */
+  constructor(
+    private readonly line: (text: string, number: number, offset: number, bytes: number) => void,
+    private base = 0,
+  ) {}
 
   push(bytes: Buffer): void {
     let data = this.pending.length > 0 ? Buffer.concat([this.pending, bytes]) : bytes;
     for (let newline = data.indexOf(10); newline !== -1; newline = data.indexOf(10)) {
       this.count += 1;
-      if (newline > 0) this.line(data.subarray(0, newline).toString("utf8"), this.count);
+      if (newline > 0) this.line(data.subarray(0, newline).toString("utf8"), this.count, this.base, newline);
+      this.base += newline + 1;
       data = data.subarray(newline + 1);
     }
     this.pending = Buffer.from(data);
@@ -322,9 +391,14 @@ class LineSplitter {
  * Returns the bytes of a last member cut short (a kill mid-write); a member that is damaged, or bytes
  * that are not gzip, before the end: CorruptRecordsError.
  */
-function forEachGzipMember(fd: number, file: string, member: (data: Buffer) => void): number {
+function forEachGzipMember(
+  fd: number,
+  file: string,
+  from: number,
+  member: (data: Buffer, offset: number, bytes: number) => void,
+): number {
   let buffer = Buffer.alloc(0);
-  let offset = 0;
+  let offset = from;
   let ended = false;
   // reads at least as much again as is buffered, so a member bigger than a chunk is inflated O(log n) times
   const readMore = () => {
@@ -342,7 +416,7 @@ function forEachGzipMember(fd: number, file: string, member: (data: Buffer) => v
       readMore();
       continue;
     }
-    member(parsed.data);
+    member(parsed.data, offset, parsed.length);
     buffer = buffer.subarray(parsed.length);
     offset += parsed.length;
   }
@@ -409,7 +483,7 @@ export function truncateTorn(file: string, tornBytes: number): void {
  * An appender that continues a run's records or traces: the torn end a kill left is cut off first, and
  * a run made before the run files were compressed has its plain file compressed (then removed) first.
  */
-export function continueRunFile(dir: string, kind: "records" | "traces"): JsonlGzAppender {
+export function continueRunFile(dir: string, kind: "records" | "traces", redactor?: Redactor): JsonlGzAppender {
   const file = join(dir, RUN_FILES[kind]);
   const plain = join(dir, PLAIN_RUN_FILES[kind]);
   if (existsSync(plain) && !existsSync(file)) {
@@ -422,7 +496,7 @@ export function continueRunFile(dir: string, kind: "records" | "traces"): JsonlG
     rmSync(plain);
   }
   truncateTorn(file, tornBytes(file));
-  return new JsonlGzAppender(file);
+  return new JsonlGzAppender(file, undefined, redactor);
 }
 
 /** Run folders under results/, newest first (hidden folders, such as a merge's staging folder, are not runs). */
