@@ -8,6 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { gunzipSync } from "node:zlib";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -35,7 +36,9 @@ function filesUnder(dir: string): { file: string; text: string }[] {
     .filter((entry) => entry.isFile())
     .map((entry) => {
       const file = join(entry.parentPath, entry.name);
-      return { file, text: readFileSync(file, "utf8") };
+      // the run files are gzip: their text is what they hold once inflated
+      const bytes = readFileSync(file);
+      return { file, text: (file.endsWith(".gz") ? gunzipSync(bytes) : bytes).toString("utf8") };
     });
 }
 
@@ -104,10 +107,10 @@ describe("secrets never leave", () => {
     expect(await text(`/runs/${started.runId}/events`)).toContain("event: finished");
     const files = filesUnder(join(root, "results", started.runId));
     expect(files.map((file) => file.file.split("/").at(-1)).sort()).toEqual(
-      expect.arrayContaining(["records.jsonl", "run.json", "summary.json", "traces.jsonl"]),
+      expect.arrayContaining(["records.jsonl.gz", "run.json", "summary.json", "traces.jsonl.gz"]),
     );
     for (const { file, text: content } of files) expect(content, file).not.toContain(SECRET);
-    expect(files.find((file) => file.file.endsWith("records.jsonl"))!.text).toContain(REDACTED);
+    expect(files.find((file) => file.file.endsWith("records.jsonl.gz"))!.text).toContain(REDACTED);
     const items = JSON.parse(await text(`/runs/${started.runId}/items`)) as { rows: { key: string }[] };
     const record = await text(`/runs/${started.runId}/items/${encodeURIComponent(items.rows[0]!.key)}`);
     expect(record).toContain(REDACTED);
