@@ -7,7 +7,7 @@ import type { RunSummary } from "../bench/run/compare-configs.ts";
 import { buildCharts, type Chart } from "./charts.ts";
 import { modelFactsLine } from "./model-facts.ts";
 import { labelled, provenanceLabel } from "./provenance.ts";
-import type { RunSet } from "./runs.ts";
+import type { RunSet } from "./run-set.ts";
 import type { ReportTable } from "./table.ts";
 import { ablationTables } from "./tables/ablations.ts";
 import { breakdownTable } from "./tables/breakdown.ts";
