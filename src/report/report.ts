@@ -4,6 +4,7 @@
  * report, byte for byte.
  */
 import type { RunSummary } from "../bench/run/compare-configs.ts";
+import { DEFAULT_REFERENCE } from "./ablation.ts";
 import { buildCharts, type Chart } from "./charts.ts";
 import { modelFactsLine } from "./model-facts.ts";
 import { labelled, provenanceLabel } from "./provenance.ts";
@@ -17,9 +18,6 @@ import { customMetricsOf, leaderboardTable } from "./tables/leaderboard.ts";
 import { plannerTable } from "./tables/planner.ts";
 import { routingTable } from "./tables/routing.ts";
 import { runsTable } from "./tables/run-list.ts";
-
-/** The configuration ablations are compared with, unless told otherwise. */
-export const DEFAULT_REFERENCE = "onsetlab";
 
 export interface ReportSection {
   id: string;

@@ -1,0 +1,247 @@
+/**
+ * Type a query, choose a model and a configuration, and watch the stages arrive as the agent runs them
+ * (POST /run streamed as server-sent events). The simulator answers only the dataset's own queries:
+ * with a `sim:` model the page says so and offers the dataset queries closest to what was typed.
+ */
+import type { AgentResult } from "../../../agent/index.ts";
+import type { ItemScore } from "../../../bench/scoring/index.ts";
+import { getJson, postEvents, withQuery } from "../api.ts";
+import { badge, copyable, el, jsonText, mount } from "../dom.ts";
+import type { PageRender } from "../main.ts";
+import { traceView } from "../trace.ts";
+import type { ConfigInfo, ModelInfo, QueryHit } from "../types.ts";
+
+/** One `event: stage` of the stream (an AgentEvent); only `type` is relied on for every kind. */
+type StageEvent = { type: string } & Record<string, unknown>;
+
+interface RunResponse {
+  answer: string;
+  result: AgentResult;
+  score?: ItemScore;
+  item?: { id: string; category: string };
+  closeItems?: { id: string; query: string }[];
+}
+
+export const playgroundPage: PageRender = async (root, route, signal) => {
+  const [models, configs] = await Promise.all([getJson<ModelInfo[]>("/models"), getJson<ConfigInfo[]>("/configs")]);
+  const chosenModel = route.query.get("model") ?? models.find((model) => model.simulated)?.name ?? models[0]?.name;
+  const model = el(
+    "select",
+    { name: "model", id: "pg-model" },
+    models.map((entry) => el("option", { value: entry.name, selected: entry.name === chosenModel }, entry.name)),
+  );
+  const config = el(
+    "select",
+    { name: "config", id: "pg-config" },
+    configs.map((entry) => el("option", { value: entry.name, selected: entry.name === "onsetlab" }, entry.name)),
+  );
+  const query = el("textarea", {
+    name: "query",
+    id: "pg-query",
+    rows: 3,
+    placeholder: "Ask something the tools can do",
+  });
+  const simNote = el("div", { id: "sim-note", class: "panel" });
+  const stages = el("ol", { id: "stages" });
+  const outcome = el("div", { id: "outcome" });
+  const run = el("button", { type: "submit" }, "Run");
+  let itemId: string | undefined;
+
+  const isSimulated = () => models.find((entry) => entry.name === model.value)?.simulated ?? false;
+  let lookup = 0;
+  const offerQueries = async () => {
+    if (!isSimulated()) {
+      simNote.hidden = true;
+      return;
+    }
+    simNote.hidden = false;
+    const ticket = ++lookup;
+    const hits = await getJson<QueryHit[]>(withQuery("/queries", { q: query.value, limit: 8 }));
+    if (ticket !== lookup || signal.aborted) return;
+    mount(
+      simNote,
+      el(
+        "p",
+        {},
+        `${model.value} is the simulator: it answers only the dataset's own queries (it knows their gold answers). ` +
+          "Pick one, or type to find the closest:",
+      ),
+      el(
+        "ul",
+        { class: "queries" },
+        hits.map((hit) =>
+          el(
+            "li",
+            {},
+            el(
+              "button",
+              {
+                type: "button",
+                class: "query-pick",
+                "data-item": hit.id,
+                onclick: () => {
+                  query.value = hit.query;
+                  itemId = hit.id;
+                },
+              },
+              hit.query,
+            ),
+            ` (${hit.id}, ${hit.category})`,
+          ),
+        ),
+      ),
+    );
+  };
+  let typing: ReturnType<typeof setTimeout> | undefined;
+  query.addEventListener("input", () => {
+    itemId = undefined;
+    clearTimeout(typing);
+    typing = setTimeout(() => void offerQueries(), 200);
+  });
+  model.addEventListener("change", () => void offerQueries());
+
+  const form = el(
+    "form",
+    { id: "playground", class: "panel" },
+    el("label", {}, "model ", model),
+    el("label", {}, "configuration ", config),
+    el("label", { class: "wide" }, "query ", query),
+    run,
+  );
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    stages.replaceChildren();
+    outcome.replaceChildren();
+    run.disabled = true;
+    const body = { query: query.value, model: model.value, config: config.value, ...(itemId ? { itemId } : {}) };
+    postEvents(
+      "/run",
+      body,
+      (name, data) => {
+        if (name === "stage") stages.append(stageItem(data as StageEvent));
+        else if (name === "done") mount(outcome, doneView(data as RunResponse));
+        else if (name === "error") mount(outcome, errorView(data));
+      },
+      signal,
+    )
+      .catch((error: Error) => {
+        if (!signal.aborted) mount(outcome, el("p", { class: "error", role: "alert" }, error.message));
+      })
+      .finally(() => {
+        run.disabled = false;
+      });
+  });
+
+  mount(root, el("h1", {}, "Playground"), form, simNote, el("h2", {}, "Stages"), stages, outcome);
+  await offerQueries();
+};
+
+function stageItem(event: StageEvent): HTMLElement {
+  const text = (key: string) => (typeof event[key] === "string" ? (event[key] as string) : undefined);
+  const details: (HTMLElement | null)[] = [];
+  let line: string;
+  switch (event.type) {
+    case "route": {
+      const decision = event.decision as { route: string; rule: string };
+      line = `route ${decision.route} (rule ${decision.rule})`;
+      break;
+    }
+    case "skill":
+      line = `skill ${(event.skill as { name: string } | null)?.name ?? "none"}`;
+      break;
+    case "tools_shown":
+      line = `tools shown: ${(event.shown as string[]).join(", ")} (of ${String(event.available)} connected)`;
+      break;
+    case "model_call_start": {
+      line = `model call #${String(event.seq)} ${String(event.stage)} started`;
+      const messages = event.messages as { role: string; content: string }[] | undefined;
+      const request = text("prompt") ?? (messages ?? []).map((m) => `[${m.role}]\n${m.content}`).join("\n\n");
+      details.push(copyable(request, "prompt"));
+      break;
+    }
+    case "model_call_end":
+      line = `model call #${String(event.seq)} ${String(event.stage)} answered in ${Math.round(Number(event.durationMs))} ms`;
+      details.push(copyable(text("output") ?? "", "output"));
+      break;
+    case "plan":
+      line = "plan";
+      details.push(copyable(text("raw") ?? "", "planner output"));
+      break;
+    case "wave":
+      line = `wave (round ${String(event.round)}): ${(event.steps as string[]).join(", ")}`;
+      break;
+    case "tool_call":
+      line = `tool call ${text("tool")}${text("stepId") ? ` (${text("stepId")})` : ""} ${JSON.stringify(event.args)}`;
+      break;
+    case "tool_result": {
+      const call = event.call as { tool: string; ok: boolean };
+      line = `tool result ${call.tool}: ${call.ok ? "ok" : "error"}`;
+      details.push(copyable(text("text") ?? "", "result"));
+      break;
+    }
+    case "rescue":
+      line = `rescue: ${jsonText(event.rescues)}`;
+      break;
+    case "fallback":
+      line = `fallback: ${text("reason")}`;
+      break;
+    case "turn":
+      line = `${String(event.stage)} turn`;
+      details.push(copyable(jsonText(event.iteration), "turn"));
+      break;
+    case "write_guard_block":
+      line = `write guard blocked ${text("tool")} ${JSON.stringify(event.args)}`;
+      break;
+    case "answer":
+      line = `answer (by ${text("answeredBy")})`;
+      details.push(copyable(text("answer") ?? "", "answer"));
+      break;
+    default:
+      line = event.type;
+      details.push(copyable(jsonText(event), "event"));
+  }
+  return el(
+    "li",
+    { class: "stage", "data-type": event.type },
+    el("span", { class: "stage-type" }, event.type),
+    " ",
+    line,
+    details,
+  );
+}
+
+function doneView(response: RunResponse): HTMLElement {
+  return el(
+    "section",
+    { id: "done" },
+    el("h2", {}, "Answer"),
+    copyable(response.answer, "answer"),
+    response.score
+      ? el(
+          "p",
+          { id: "score" },
+          `${response.item?.id ?? "item"} (${response.item?.category ?? ""}): `,
+          response.score.taskSuccess ? badge("pass", "pass") : badge("fail", "fail"),
+          response.score.failures.length > 0 ? ` ${response.score.failures.join(", ")}` : "",
+        )
+      : null,
+    response.closeItems && response.closeItems.length > 0
+      ? el(
+          "div",
+          { class: "panel" },
+          el("p", {}, "The simulator answers only dataset queries; these are close to yours:"),
+          el(
+            "ul",
+            {},
+            response.closeItems.map((item) => el("li", {}, `${item.query} (${item.id})`)),
+          ),
+        )
+      : null,
+    el("details", {}, el("summary", {}, "the whole trace"), traceView(response.result)),
+  );
+}
+
+function errorView(data: unknown): HTMLElement {
+  const error = (data as { error?: { message?: string } }).error;
+  return el("p", { class: "error", role: "alert" }, error?.message ?? jsonText(data));
+}
