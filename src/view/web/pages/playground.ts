@@ -3,16 +3,13 @@
  * (POST /run streamed as server-sent events). The simulator answers only the dataset's own queries:
  * with a `sim:` model the page says so and offers the dataset queries closest to what was typed.
  */
-import type { AgentResult } from "../../../agent/index.ts";
+import type { AgentEvent, AgentResult } from "../../../agent/index.ts";
 import type { ItemScore } from "../../../bench/scoring/index.ts";
 import { getJson, postEvents, withQuery } from "../api.ts";
 import { badge, copyable, el, jsonText, mount } from "../dom.ts";
 import type { PageRender } from "../main.ts";
 import { traceView } from "../trace.ts";
 import type { ConfigInfo, ModelInfo, QueryHit } from "../types.ts";
-
-/** One `event: stage` of the stream (an AgentEvent); only `type` is relied on for every kind. */
-type StageEvent = { type: string } & Record<string, unknown>;
 
 interface RunResponse {
   answer: string;
@@ -118,7 +115,7 @@ export const playgroundPage: PageRender = async (root, route, signal) => {
       "/run",
       body,
       (name, data) => {
-        if (name === "stage") stages.append(stageItem(data as StageEvent));
+        if (name === "stage") stages.append(stageItem(data as AgentEvent));
         else if (name === "done") mount(outcome, doneView(data as RunResponse));
         else if (name === "error") mount(outcome, errorView(data));
       },
@@ -136,78 +133,61 @@ export const playgroundPage: PageRender = async (root, route, signal) => {
   await offerQueries();
 };
 
-function stageItem(event: StageEvent): HTMLElement {
-  const text = (key: string) => (typeof event[key] === "string" ? (event[key] as string) : undefined);
-  const details: (HTMLElement | null)[] = [];
-  let line: string;
-  switch (event.type) {
-    case "route": {
-      const decision = event.decision as { route: string; rule: string };
-      line = `route ${decision.route} (rule ${decision.rule})`;
-      break;
-    }
-    case "skill":
-      line = `skill ${(event.skill as { name: string } | null)?.name ?? "none"}`;
-      break;
-    case "tools_shown":
-      line = `tools shown: ${(event.shown as string[]).join(", ")} (of ${String(event.available)} connected)`;
-      break;
-    case "model_call_start": {
-      line = `model call #${String(event.seq)} ${String(event.stage)} started`;
-      const messages = event.messages as { role: string; content: string }[] | undefined;
-      const request = text("prompt") ?? (messages ?? []).map((m) => `[${m.role}]\n${m.content}`).join("\n\n");
-      details.push(copyable(request, "prompt"));
-      break;
-    }
-    case "model_call_end":
-      line = `model call #${String(event.seq)} ${String(event.stage)} answered in ${Math.round(Number(event.durationMs))} ms`;
-      details.push(copyable(text("output") ?? "", "output"));
-      break;
-    case "plan":
-      line = "plan";
-      details.push(copyable(text("raw") ?? "", "planner output"));
-      break;
-    case "wave":
-      line = `wave (round ${String(event.round)}): ${(event.steps as string[]).join(", ")}`;
-      break;
-    case "tool_call":
-      line = `tool call ${text("tool")}${text("stepId") ? ` (${text("stepId")})` : ""} ${JSON.stringify(event.args)}`;
-      break;
-    case "tool_result": {
-      const call = event.call as { tool: string; ok: boolean };
-      line = `tool result ${call.tool}: ${call.ok ? "ok" : "error"}`;
-      details.push(copyable(text("text") ?? "", "result"));
-      break;
-    }
-    case "rescue":
-      line = `rescue: ${jsonText(event.rescues)}`;
-      break;
-    case "fallback":
-      line = `fallback: ${text("reason")}`;
-      break;
-    case "turn":
-      line = `${String(event.stage)} turn`;
-      details.push(copyable(jsonText(event.iteration), "turn"));
-      break;
-    case "write_guard_block":
-      line = `write guard blocked ${text("tool")} ${JSON.stringify(event.args)}`;
-      break;
-    case "answer":
-      line = `answer (by ${text("answeredBy")})`;
-      details.push(copyable(text("answer") ?? "", "answer"));
-      break;
-    default:
-      line = event.type;
-      details.push(copyable(jsonText(event), "event"));
-  }
+/** One stage as it arrives: a line saying what happened, and the text it carries (prompt, output, result) below. */
+function stageItem(event: AgentEvent): HTMLElement {
+  const [line, detail] = stageText(event);
   return el(
     "li",
     { class: "stage", "data-type": event.type },
     el("span", { class: "stage-type" }, event.type),
     " ",
     line,
-    details,
+    detail === undefined ? null : copyable(detail.text, detail.label),
   );
+}
+
+function stageText(event: AgentEvent): [string, { text: string; label: string }?] {
+  switch (event.type) {
+    case "route":
+      return [`${event.decision.route} by rule “${event.decision.rule}”`];
+    case "skill":
+      return [event.skill ? `${event.skill.name} (from the ${event.skill.source})` : "none"];
+    case "tools_shown":
+      return [`${event.shown.length} of ${event.available} tools: ${event.shown.join(", ")}`];
+    case "model_call_start": {
+      const request =
+        event.prompt ?? (event.messages ?? []).map((message) => `[${message.role}]\n${message.content}`).join("\n\n");
+      return [`#${event.seq} ${event.stage} (${event.kind}) asked`, { text: request, label: "prompt" }];
+    }
+    case "model_call_end":
+      return [
+        `#${event.seq} ${event.stage} answered in ${Math.round(event.durationMs)} ms${event.error ? `: ${event.error}` : ""}`,
+        { text: event.output, label: "output" },
+      ];
+    case "plan":
+      return [`${event.steps.length} steps`, { text: event.raw, label: "planner output" }];
+    case "wave":
+      return [`round ${event.round}: ${event.steps.join(", ")} together`];
+    case "tool_call":
+      return [`${event.tool}${event.stepId ? ` (${event.stepId})` : ""} ${JSON.stringify(event.args)}`];
+    case "tool_result":
+      return [`${event.call.tool}: ${event.call.ok ? "ok" : "error"}`, { text: event.text, label: "result" }];
+    case "rescue":
+      return [
+        event.rescues.map((rescue) => `${rescue.tool}.${rescue.param} = ${JSON.stringify(rescue.value)}`).join("; "),
+      ];
+    case "fallback":
+      return [event.reason];
+    case "turn":
+      return [`${event.stage} turn ${event.iteration.index + 1}`, { text: jsonText(event.iteration), label: "turn" }];
+    case "write_guard_block":
+      return [`${event.tool} ${JSON.stringify(event.args)} (${event.stage})`];
+    case "answer":
+      return [
+        `by ${event.answeredBy}${event.error ? ` (${event.error.message})` : ""}`,
+        { text: event.answer, label: "answer" },
+      ];
+  }
 }
 
 function doneView(response: RunResponse): HTMLElement {
