@@ -10,6 +10,7 @@ import { registerPerfCommand } from "./perf.ts";
 import { registerReportCommand } from "./report.ts";
 import { registerResultsCommands } from "./results.ts";
 import { registerStandinCommand } from "./standin.ts";
+import { registerViewCommand } from "./view.ts";
 
 export function buildProgram(): Command {
   const program = new Command("onsetlab")
@@ -26,5 +27,6 @@ export function buildProgram(): Command {
   registerReportCommand(program);
   registerResultsCommands(program);
   registerStandinCommand(program);
+  registerViewCommand(program);
   return program;
 }
