@@ -8,8 +8,9 @@ import type { ItemScore } from "../../../bench/scoring/index.ts";
 import { getJson, postEvents, withQuery } from "../api.ts";
 import { badge, copyable, el, jsonText, mount } from "../dom.ts";
 import type { PageRender } from "../main.ts";
+import { modelChoices } from "../models.ts";
 import { traceView } from "../trace.ts";
-import type { ConfigInfo, ModelInfo, QueryHit } from "../types.ts";
+import type { ConfigInfo, QueryHit } from "../types.ts";
 
 interface RunResponse {
   answer: string;
@@ -20,7 +21,7 @@ interface RunResponse {
 }
 
 export const playgroundPage: PageRender = async (root, route, signal) => {
-  const [models, configs] = await Promise.all([getJson<ModelInfo[]>("/models"), getJson<ConfigInfo[]>("/configs")]);
+  const [models, configs] = await Promise.all([modelChoices(), getJson<ConfigInfo[]>("/configs")]);
   const chosenModel = route.query.get("model") ?? models.find((model) => model.simulated)?.name ?? models[0]?.name;
   const model = el(
     "select",

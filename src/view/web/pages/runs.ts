@@ -2,6 +2,7 @@
 import { getJson, postJson } from "../api.ts";
 import { badge, el, mount, whenText } from "../dom.ts";
 import type { PageRender } from "../main.ts";
+import { modelChoices } from "../models.ts";
 import { href } from "../route.ts";
 import type { ModelInfo, RunListEntry } from "../types.ts";
 
@@ -10,7 +11,7 @@ export const labelKind = (label: string): string => (label === "live" ? "live" :
 export const runsPage: PageRender = async (root) => {
   const [runs, models, matrices] = await Promise.all([
     getJson<RunListEntry[]>("/runs"),
-    getJson<ModelInfo[]>("/models"),
+    modelChoices(),
     getJson<Record<string, string[]>>("/matrices"),
   ]);
   const rows = runs.map((run) =>
