@@ -71,9 +71,8 @@ export async function buildCli(): Promise<void> {
 }
 
 /** The web viewer (src/view/web/) for the browser: one script and one stylesheet beside index.html. */
-export async function buildView(): Promise<void> {
+export async function buildView(out: string = join(root, "dist", "view")): Promise<void> {
   const web = join(root, "src", "view", "web");
-  const out = join(root, "dist", "view");
   mkdirSync(out, { recursive: true });
   await build({
     entryPoints: { app: join(web, "main.ts") },
@@ -89,7 +88,10 @@ export async function buildView(): Promise<void> {
   copyFileSync(join(web, "index.html"), join(out, "index.html"));
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (import.meta.url === `file://${process.argv[1]}` && process.argv[2] === "view") {
+  // `pnpm build:view`: the viewer alone (what `pnpm view` needs)
+  await buildView();
+} else if (import.meta.url === `file://${process.argv[1]}`) {
   const built = await buildServers();
   await buildCli();
   await buildView();

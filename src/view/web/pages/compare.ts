@@ -7,7 +7,7 @@ import { getJson, withQuery } from "../api.ts";
 import { badge, el, mount } from "../dom.ts";
 import type { PageRender } from "../main.ts";
 import { href, withChanged } from "../route.ts";
-import type { CompareResult, CompareSide, RunDetail } from "../types.ts";
+import type { ComparePage, RunDetail } from "../types.ts";
 import { pager } from "./items.ts";
 
 const FILTERS = ["category", "server", "failure", "only"] as const;
@@ -17,7 +17,7 @@ export const comparePage: PageRender = async (root, route) => {
   const query = Object.fromEntries(route.query) as Record<string, string>;
   const runB = query.runB || runId;
   const [result, detail] = await Promise.all([
-    getJson<CompareResult>(withQuery(`/runs/${encodeURIComponent(runId)}/compare`, query)),
+    getJson<ComparePage>(withQuery(`/runs/${encodeURIComponent(runId)}/compare`, query)),
     getJson<RunDetail>(`/runs/${encodeURIComponent(runId)}`),
   ]);
   const groups = (by: "byCategory" | "byServer") => [
@@ -31,16 +31,14 @@ export const comparePage: PageRender = async (root, route) => {
   };
   const a = `${query.a ?? "?"}`;
   const b = `${query.b ?? "?"}${runB === runId ? "" : ` (${runB})`}`;
-  const side = (value: CompareSide | null, run: string) =>
-    value
-      ? el(
-          "a",
-          { href: href(["runs", run, "items", value.key]) },
-          value.pass ? badge("pass", "pass") : badge("fail", "fail"),
-          value.failureClass ? ` ${value.failureClass}` : "",
-        )
-      : "—";
-  const pages = Math.max(1, Math.ceil(result.total / (result.pageSize ?? 50)));
+  const side = (value: ComparePage["rows"][number]["a"], run: string) =>
+    el(
+      "a",
+      { href: href(["runs", run, "items", value.key]) },
+      value.pass ? badge("pass", "pass") : badge("fail", "fail"),
+      value.failureClass ? ` ${value.failureClass}` : "",
+    );
+  const pages = Math.max(1, Math.ceil(result.total / result.pageSize));
   mount(
     root,
     el(
@@ -133,7 +131,7 @@ export const comparePage: PageRender = async (root, route) => {
         ),
       ),
     ),
-    pager(result.page ?? 1, pages, (page) => {
+    pager(result.page, pages, (page) => {
       location.hash = withChanged(route, { page });
     }),
   );

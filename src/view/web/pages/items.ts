@@ -6,7 +6,7 @@ import { FAILURE_KINDS } from "../../../bench/scoring/score-types.ts";
 import { getJson, withQuery } from "../api.ts";
 import { badge, el, mount } from "../dom.ts";
 import { href, type Route } from "../route.ts";
-import type { ItemRow, Page, RunDetail } from "../types.ts";
+import type { ItemPage, RunDetail } from "../types.ts";
 
 const FILTERS = ["model", "config", "category", "server", "failure", "outcome", "q"] as const;
 type Filter = (typeof FILTERS)[number];
@@ -77,7 +77,7 @@ export function itemBrowser(runId: string, detail: RunDetail, route: Route, sign
   let loading = 0;
   const load = async () => {
     const ticket = ++loading;
-    const page = await getJson<Page<ItemRow>>(
+    const page = await getJson<ItemPage>(
       withQuery(`/runs/${encodeURIComponent(runId)}/items`, { ...state, pageSize: PAGE_SIZE }),
     );
     if (ticket !== loading || signal.aborted) return;

@@ -3,22 +3,13 @@
  * (POST /run streamed as server-sent events). The simulator answers only the dataset's own queries:
  * with a `sim:` model the page says so and offers the dataset queries closest to what was typed.
  */
-import type { AgentEvent, AgentResult } from "../../../agent/index.ts";
-import type { ItemScore } from "../../../bench/scoring/index.ts";
+import type { AgentEvent } from "../../../agent/index.ts";
 import { getJson, postEvents, withQuery } from "../api.ts";
 import { badge, copyable, el, jsonText, mount } from "../dom.ts";
 import type { PageRender } from "../main.ts";
 import { modelChoices } from "../models.ts";
 import { traceView } from "../trace.ts";
-import type { ConfigInfo, QueryHit } from "../types.ts";
-
-interface RunResponse {
-  answer: string;
-  result: AgentResult;
-  score?: ItemScore;
-  item?: { id: string; category: string };
-  closeItems?: { id: string; query: string }[];
-}
+import type { ConfigInfo, QueryHit, RunQueryResponse } from "../types.ts";
 
 export const playgroundPage: PageRender = async (root, route, signal) => {
   const [models, configs] = await Promise.all([modelChoices(), getJson<ConfigInfo[]>("/configs")]);
@@ -117,7 +108,7 @@ export const playgroundPage: PageRender = async (root, route, signal) => {
       body,
       (name, data) => {
         if (name === "stage") stages.append(stageItem(data as AgentEvent));
-        else if (name === "done") mount(outcome, doneView(data as RunResponse));
+        else if (name === "done") mount(outcome, doneView(data as RunQueryResponse));
         else if (name === "error") mount(outcome, errorView(data));
       },
       signal,
@@ -191,7 +182,7 @@ function stageText(event: AgentEvent): [string, { text: string; label: string }?
   }
 }
 
-function doneView(response: RunResponse): HTMLElement {
+function doneView(response: RunQueryResponse): HTMLElement {
   return el(
     "section",
     { id: "done" },

@@ -32,7 +32,8 @@ export const runPage: PageRender = async (root, route, signal) => {
     getJson<RunListEntry[]>("/runs"),
   ]);
   const { manifest, summary, progress } = detail;
-  const label = runs.find((run) => run.runId === runId)?.label ?? (manifest.simulated ? "simulated" : "live");
+  const listed = runs.find((run) => run.runId === runId);
+  const label = listed?.label ?? (manifest.simulated ? "simulated" : "live");
   const set = summary ? runSetOf([{ id: runId, ref: runId, dir: "", manifest, summary }]) : undefined;
   mount(
     root,
@@ -45,7 +46,7 @@ export const runPage: PageRender = async (root, route, signal) => {
         `${manifest.dataset.items} items · ${manifest.tasks} tasks · started ${whenText(manifest.startedAt)}` +
         (manifest.finishedAt ? ` · finished ${whenText(manifest.finishedAt)}` : ""),
     ),
-    progress
+    progress && listed?.running
       ? liveProgress(runId, progress, signal, () => {
           if (!signal.aborted) void runPage(root, route, signal);
         })
