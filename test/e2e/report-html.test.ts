@@ -15,7 +15,7 @@ import { numberText, rateText } from "../../src/report/format.ts";
 import { buildReport } from "../../src/report/report.ts";
 import { loadRunSet } from "../../src/report/runs.ts";
 import { writeReport } from "../../src/report/write.ts";
-import { launchChromium, skipWithoutChromium } from "../support/chromium.ts";
+import { launchChromium, skipWithoutChromium } from "../../src/view/chromium.ts";
 
 const skipped = skipWithoutChromium("report-html test");
 const out = mkdtempSync(join(tmpdir(), "report-html-"));

@@ -15,8 +15,8 @@ import { benchQueryRunner } from "../../src/serve/query-runner.ts";
 import { listen, type RunningServer } from "../../src/serve/server.ts";
 import type { ComparePage, ItemPage, RunDetail, RunListEntry } from "../../src/serve/service.ts";
 import { HarnessService } from "../../src/serve/service.ts";
+import { launchChromium, skipWithoutChromium } from "../../src/view/chromium.ts";
 import type { ItemDetail, QueryHit } from "../../src/view/web/types.ts";
-import { launchChromium, skipWithoutChromium } from "../support/chromium.ts";
 
 const skipped = skipWithoutChromium("viewer browser tests");
 const TOKEN = "viewer-test-token";
@@ -96,7 +96,7 @@ describe.skipIf(skipped)("the web viewer in headless Chromium", () => {
     const { page, problems } = await openPage("#/runs");
     const row = page.locator(`#runs tr[data-run="${runId}"]`);
     await expect.poll(() => row.count()).toBe(1);
-    expect(await row.innerText()).toContain("simulated");
+    expect(await row.textContent()).toContain("simulated");
     await shot(page, "runs");
 
     await row.locator("a").click();
@@ -144,7 +144,7 @@ describe.skipIf(skipped)("the web viewer in headless Chromium", () => {
     const prompt = page.locator("details.model-call[open] pre[data-copy=prompt]").first();
     await prompt.waitFor();
     expect(await prompt.isVisible()).toBe(true);
-    expect(await prompt.innerText()).toBe(record.result.modelCalls[0]!.prompt);
+    expect(await prompt.textContent()).toBe(record.result.modelCalls[0]!.prompt);
     expect(await page.locator("details.model-call").count()).toBe(record.result.modelCalls.length);
     const checks = await page.$$eval("#checks tbody tr", (trs) =>
       trs.map((tr) => ({
@@ -155,7 +155,7 @@ describe.skipIf(skipped)("the web viewer in headless Chromium", () => {
     );
     expect(checks).toEqual(record.checks.map((check) => ({ name: check.name, fail: !check.pass, why: check.why })));
     expect(checks.some((check) => check.fail)).toBe(true);
-    expect(await page.locator("#trace-answer").innerText()).toContain(record.result.answer);
+    expect(await page.locator("#trace-answer").textContent()).toContain(record.result.answer);
     await shot(page, "item");
     expect(problems).toEqual([]);
   });
@@ -169,7 +169,7 @@ describe.skipIf(skipped)("the web viewer in headless Chromium", () => {
     await page.locator("#compare-counts").waitFor();
     const all = await api<ComparePage>(`/runs/${runId}/compare?a=onsetlab&b=onsetlab-plus`);
     for (const [name, count] of Object.entries(all.counts)) {
-      expect(await page.locator(`[data-count=${name}]`).innerText(), name).toBe(String(count));
+      expect(await page.locator(`[data-count=${name}]`).textContent(), name).toBe(String(count));
     }
     expect(await page.locator("#compare-rows tbody tr").count()).toBe(all.rows.length);
 
@@ -196,7 +196,7 @@ describe.skipIf(skipped)("the web viewer in headless Chromium", () => {
     await live.waitFor();
     await expect.poll(async () => Number(await live.getAttribute("data-done")), { timeout: 60_000 }).toBeGreaterThan(0);
     expect(await page.locator("#live-rates tbody tr").count()).toBeGreaterThan(0);
-    expect(await live.locator(".count").innerText()).toMatch(/^\d+ \/ \d+ tasks$/);
+    expect(await live.locator(".count").textContent()).toMatch(/^\d+ \/ \d+ tasks$/);
     await shot(page, "live");
     // when the run finishes the page shows its results in place of the progress
     await page.locator("#table-leaderboard").waitFor({ timeout: 120_000 });
@@ -212,7 +212,7 @@ describe.skipIf(skipped)("the web viewer in headless Chromium", () => {
     await page.selectOption("#pg-model", "sim:oracle");
     await page.selectOption("#pg-config", "onsetlab-plus");
     await page.fill("#pg-query", "create issue");
-    expect(await page.locator("#sim-note").innerText()).toContain("answers only the dataset's own queries");
+    expect(await page.locator("#sim-note").textContent()).toContain("answers only the dataset's own queries");
     const pick = page.locator(`#sim-note button.query-pick[data-item="${hit.id}"]`);
     await pick.waitFor();
     await pick.click();
@@ -240,9 +240,9 @@ describe.skipIf(skipped)("the web viewer in headless Chromium", () => {
     expect(stages.indexOf("model_call_start")).toBeLessThan(stages.indexOf("tool_call"));
     expect(stages.at(-1)).toBe("answer");
     expect(
-      await page.locator("#stages li[data-type=model_call_start] pre[data-copy=prompt]").first().innerText(),
+      await page.locator("#stages li[data-type=model_call_start] pre[data-copy=prompt]").first().textContent(),
     ).not.toBe("");
-    expect(await page.locator("#score").innerText()).toContain(hit.id);
+    expect(await page.locator("#score").textContent()).toContain(hit.id);
     expect(await page.locator("#score .badge-pass").count()).toBe(1);
     await shot(page, "playground");
     expect(problems).toEqual([]);

@@ -1,7 +1,8 @@
 /**
- * A real Chromium for the browser tests, never downloaded: `CHROMIUM_PATH`, the system package
- * (Debian's `chromium`, which `.ci/run` installs, or Ubuntu's `chromium-browser`), or a browser already
- * in playwright's cache. Without one the browser tests are skipped, and `skipReason` says why, loudly.
+ * A real Chromium for the browser tests and the page timing (`perf view-page`), never downloaded:
+ * `CHROMIUM_PATH`, the system package (Debian's `chromium`, which `.ci/run` installs, or Ubuntu's
+ * `chromium-browser`), or a browser already in playwright's cache. Without one the browser tests are
+ * skipped, and say so loudly.
  */
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
