@@ -5,6 +5,7 @@ import { registerBenchCommand } from "./bench.ts";
 import { registerBfclCommands } from "./bfcl.ts";
 import { registerDatasetCommands } from "./dataset.ts";
 import { registerGateCommand } from "./gate.ts";
+import { registerMcpCommand } from "./mcp.ts";
 import { registerMockCommands } from "./mock.ts";
 import { registerPerfCommand } from "./perf.ts";
 import { registerReportCommand } from "./report.ts";
@@ -22,6 +23,7 @@ export function buildProgram(): Command {
   registerBfclCommands(program);
   registerDatasetCommands(program);
   registerGateCommand(program);
+  registerMcpCommand(program);
   registerMockCommands(program);
   registerPerfCommand(program);
   registerReportCommand(program);

@@ -116,6 +116,17 @@ export interface BenchStart {
   repeats?: number;
 }
 
+export interface BenchStatus {
+  runId: string;
+  running: boolean;
+  /** Every task has its record. */
+  finished: boolean;
+  done: number;
+  total: number;
+  /** The run stopped with this error. */
+  error?: string;
+}
+
 /** A bench this process runs: its last progress, and who listens for more. */
 interface LiveRun {
   progress: BenchProgress | null;
@@ -355,6 +366,21 @@ export class HarnessService {
     if (live.progress) listener({ type: "progress", progress: live.progress });
     live.listeners.add(listener);
     return () => live.listeners.delete(listener);
+  }
+
+  /** Where a run stands: under way in this process (with its progress), finished, or failed. */
+  benchStatus(runId: string): BenchStatus {
+    const run = this.getRun(runId);
+    const live = this.live.get(runId);
+    const running = this.isRunning(runId);
+    return {
+      runId,
+      running,
+      finished: !running && run.manifest.finishedAt !== undefined,
+      done: running ? (live?.progress?.done ?? 0) : this.index(runId).rows().length,
+      total: live?.progress?.total ?? run.manifest.tasks,
+      ...(live?.error ? { error: live.error } : {}),
+    };
   }
 
   /** Is this run under way in this process? */

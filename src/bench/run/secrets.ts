@@ -4,7 +4,7 @@
  */
 import { loadModelsConfig } from "../../config/models-yaml.ts";
 import { loadRegistry } from "../../mcp/registry.ts";
-import { type Redactor, redactorOf } from "../../redact.ts";
+import { Redactor, redactorOf } from "../../redact.ts";
 
 export function secretNames(modelsFile?: string, registryFile?: string): string[] {
   const models = Object.values(loadModelsConfig(modelsFile).models).flatMap((entry) =>
@@ -17,4 +17,13 @@ export function secretNames(modelsFile?: string, registryFile?: string): string[
 /** The Redactor of the harness's secrets as the environment holds them now. */
 export function harnessRedactor(modelsFile?: string, registryFile?: string): Redactor {
   return redactorOf(secretNames(modelsFile, registryFile));
+}
+
+/** For error lines: the harness's secrets, or none when models.yaml or the registry is what failed to load. */
+export function logRedactor(): Redactor {
+  try {
+    return harnessRedactor();
+  } catch {
+    return new Redactor([]);
+  }
 }
