@@ -18,11 +18,30 @@ export function outcomeBadge(row: { taskSuccess: boolean; invalid?: string }): H
   return row.taskSuccess ? badge("pass", "pass") : badge("fail", "fail");
 }
 
-export function itemBrowser(runId: string, detail: RunDetail, route: Route, signal: AbortSignal): HTMLElement {
-  const state: Record<Filter | "page", string> = {
+type ItemsState = Record<Filter | "page", string>;
+
+/** The filters and page the route names. */
+function itemsState(route: Route): ItemsState {
+  return {
     ...(Object.fromEntries(FILTERS.map((name) => [name, route.query.get(name) ?? ""])) as Record<Filter, string>),
     page: route.query.get("page") ?? "1",
   };
+}
+
+const fetchItems = (runId: string, state: ItemsState) =>
+  getJson<ItemPage>(withQuery(`/runs/${encodeURIComponent(runId)}/items`, { ...state, pageSize: PAGE_SIZE }));
+
+/** The route's first page of items, asked for at once (the run page starts it beside the run's summary). */
+export const firstItems = (runId: string, route: Route): Promise<ItemPage> => fetchItems(runId, itemsState(route));
+
+export function itemBrowser(
+  runId: string,
+  detail: RunDetail,
+  route: Route,
+  signal: AbortSignal,
+  first: Promise<ItemPage>,
+): HTMLElement {
+  const state = itemsState(route);
   const groups = (by: "byCategory" | "byServer") => [
     ...new Set((detail.summary?.[by] ?? []).map((row) => row.group?.value ?? "")),
   ];
@@ -75,11 +94,9 @@ export function itemBrowser(runId: string, detail: RunDetail, route: Route, sign
   };
 
   let loading = 0;
-  const load = async () => {
+  const load = async (pending?: Promise<ItemPage>) => {
     const ticket = ++loading;
-    const page = await getJson<ItemPage>(
-      withQuery(`/runs/${encodeURIComponent(runId)}/items`, { ...state, pageSize: PAGE_SIZE }),
-    );
+    const page = await (pending ?? fetchItems(runId, state));
     if (ticket !== loading || signal.aborted) return;
     const pages = Math.max(1, Math.ceil(page.total / page.pageSize));
     mount(
@@ -121,7 +138,7 @@ export function itemBrowser(runId: string, detail: RunDetail, route: Route, sign
       pager(page.page, pages, (next) => change("page", String(next))),
     );
   };
-  void load().catch((error: Error) => mount(list, el("p", { class: "error" }, error.message)));
+  void load(first).catch((error: Error) => mount(list, el("p", { class: "error" }, error.message)));
   return el("section", { id: "items-section" }, el("h2", {}, "Items"), controls, list);
 }
 

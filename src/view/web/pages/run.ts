@@ -21,12 +21,13 @@ import { badge, el, mount, whenText } from "../dom.ts";
 import type { PageRender } from "../main.ts";
 import { href } from "../route.ts";
 import type { RunDetail, RunListEntry } from "../types.ts";
-import { itemBrowser } from "./items.ts";
+import { firstItems, itemBrowser } from "./items.ts";
 import { liveProgress } from "./live.ts";
 import { labelKind } from "./runs.ts";
 
 export const runPage: PageRender = async (root, route, signal) => {
   const runId = route.path[1]!;
+  const items = firstItems(runId, route);
   const [detail, runs] = await Promise.all([
     getJson<RunDetail>(`/runs/${encodeURIComponent(runId)}`),
     getJson<RunListEntry[]>("/runs"),
@@ -55,7 +56,7 @@ export const runPage: PageRender = async (root, route, signal) => {
       ? reportSections(set, label !== "live", signal)
       : el("p", { class: "empty" }, "No summary yet: the run has not finished."),
     compareForm(runId, manifest.configs, runs),
-    itemBrowser(runId, detail, route, signal),
+    itemBrowser(runId, detail, route, signal, items),
   );
 };
 
