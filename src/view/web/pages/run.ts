@@ -28,6 +28,8 @@ import { labelKind } from "./runs.ts";
 export const runPage: PageRender = async (root, route, signal) => {
   const runId = route.path[1]!;
   const items = firstItems(runId, route);
+  // the item browser reports its failure; a failed summary must not leave this one unhandled
+  items.catch(() => undefined);
   const [detail, runs] = await Promise.all([
     getJson<RunDetail>(`/runs/${encodeURIComponent(runId)}`),
     getJson<RunListEntry[]>("/runs"),
