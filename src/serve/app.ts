@@ -30,34 +30,33 @@ export interface AppOptions {
 const page = z.coerce.number().int().min(1).optional();
 const text = z.string().min(1).optional();
 
+/** Filters both item lists and comparisons take, the paging, and the token (read by the guard). */
+const common = {
+  model: text,
+  category: text,
+  server: text,
+  failure: text,
+  page,
+  pageSize: page,
+  token: z.string().optional(),
+};
+
 const itemsQuery = z
   .object({
-    model: text,
+    ...common,
     config: text,
-    category: text,
-    server: text,
-    failure: text,
     outcome: z.enum(["pass", "fail", "invalid"]).optional(),
     q: z.string().optional(),
-    page,
-    pageSize: page,
-    token: z.string().optional(),
   })
   .strict();
 
 const compareQuery = z
   .object({
+    ...common,
     a: z.string().min(1),
     b: z.string().min(1),
     runB: text,
-    model: text,
-    category: text,
-    server: text,
-    failure: text,
     only: z.enum(["a", "b", "differ"]).optional(),
-    page,
-    pageSize: page,
-    token: z.string().optional(),
   })
   .strict();
 
