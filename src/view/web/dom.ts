@@ -1,4 +1,5 @@
 /** A few DOM helpers: the pages build their elements with `el` (no framework; the app is small). */
+import { href } from "./route.ts";
 
 export type Child = Node | string | number | null | undefined | false | Child[];
 
@@ -61,4 +62,33 @@ export function whenText(iso: string | undefined): string {
   const date = new Date(iso);
   const pad = (n: number) => String(n).padStart(2, "0");
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/** A table with one header row: the pages' lists (runs, items, checks, comparisons). */
+export function dataTable(id: string, headers: readonly string[], rows: Child[]): HTMLTableElement {
+  return el(
+    "table",
+    { id },
+    el(
+      "thead",
+      {},
+      el(
+        "tr",
+        {},
+        headers.map((header) => el("th", {}, header)),
+      ),
+    ),
+    el("tbody", {}, rows),
+  );
+}
+
+/** "Runs / RUN / …": the way back, every part but the last a link. */
+export function crumbs(runId: string, ...last: Child[]): HTMLElement {
+  return el(
+    "p",
+    { class: "crumbs" },
+    el("a", { href: href(["runs"]) }, "Runs"),
+    " / ",
+    last.length > 0 ? [el("a", { href: href(["runs", runId]) }, runId), " / ", last] : runId,
+  );
 }

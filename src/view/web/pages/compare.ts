@@ -4,7 +4,7 @@
  */
 import { FAILURE_KINDS } from "../../../bench/scoring/score-types.ts";
 import { getJson, withQuery } from "../api.ts";
-import { badge, el, mount } from "../dom.ts";
+import { badge, crumbs, dataTable, el, mount } from "../dom.ts";
 import type { PageRender } from "../main.ts";
 import { href, withChanged } from "../route.ts";
 import type { ComparePage, RunDetail } from "../types.ts";
@@ -41,14 +41,7 @@ export const comparePage: PageRender = async (root, route) => {
   const pages = Math.max(1, Math.ceil(result.total / result.pageSize));
   mount(
     root,
-    el(
-      "p",
-      { class: "crumbs" },
-      el("a", { href: href(["runs"]) }, "Runs"),
-      " / ",
-      el("a", { href: href(["runs", runId]) }, runId),
-      " / compare",
-    ),
+    crumbs(runId, "compare"),
     el("h1", {}, `A: ${a}  vs  B: ${b}`),
     el(
       "table",
@@ -103,31 +96,18 @@ export const comparePage: PageRender = async (root, route) => {
       ),
     ),
     el("p", { class: "count" }, `${result.total} items`),
-    el(
-      "table",
-      { id: "compare-rows" },
-      el(
-        "thead",
-        {},
+    dataTable(
+      "compare-rows",
+      ["item", "category", "servers", `A: ${a}`, `B: ${b}`],
+      result.rows.map((row) =>
         el(
           "tr",
-          {},
-          ["item", "category", "servers", `A: ${a}`, `B: ${b}`].map((header) => el("th", {}, header)),
-        ),
-      ),
-      el(
-        "tbody",
-        {},
-        result.rows.map((row) =>
-          el(
-            "tr",
-            { "data-item": row.itemId },
-            el("td", {}, row.itemId),
-            el("td", {}, row.category),
-            el("td", {}, row.servers.join(", ")),
-            el("td", {}, side(row.a, runId)),
-            el("td", {}, side(row.b, runB)),
-          ),
+          { "data-item": row.itemId },
+          el("td", {}, row.itemId),
+          el("td", {}, row.category),
+          el("td", {}, row.servers.join(", ")),
+          el("td", {}, side(row.a, runId)),
+          el("td", {}, side(row.b, runB)),
         ),
       ),
     ),

@@ -1,8 +1,7 @@
 /** One record of a run: what the item asked, its score check by check (which failed and why), and the whole trace. */
 import { getJson } from "../api.ts";
-import { badge, el, mount } from "../dom.ts";
+import { badge, crumbs, dataTable, el, mount } from "../dom.ts";
 import type { PageRender } from "../main.ts";
-import { href } from "../route.ts";
 import { traceView } from "../trace.ts";
 import type { Check, ItemDetail } from "../types.ts";
 import { outcomeBadge } from "./items.ts";
@@ -13,15 +12,7 @@ export const itemPage: PageRender = async (root, route) => {
   const { score } = record;
   mount(
     root,
-    el(
-      "p",
-      { class: "crumbs" },
-      el("a", { href: href(["runs"]) }, "Runs"),
-      " / ",
-      el("a", { href: href(["runs", runId]) }, runId),
-      " / ",
-      record.itemId,
-    ),
+    crumbs(runId, record.itemId),
     el(
       "h1",
       {},
@@ -51,21 +42,16 @@ export const itemPage: PageRender = async (root, route) => {
 };
 
 export function checksTable(checks: Check[]): HTMLElement {
-  return el(
-    "table",
-    { id: "checks" },
-    el("thead", {}, el("tr", {}, el("th", {}, "check"), el("th", {}, "result"), el("th", {}, "why"))),
-    el(
-      "tbody",
-      {},
-      checks.map((check) =>
-        el(
-          "tr",
-          { class: check.pass ? "pass" : "fail", "data-check": check.name },
-          el("td", {}, check.name),
-          el("td", {}, check.pass ? badge("pass", "pass") : badge("fail", "fail")),
-          el("td", {}, check.why),
-        ),
+  return dataTable(
+    "checks",
+    ["check", "result", "why"],
+    checks.map((check) =>
+      el(
+        "tr",
+        { class: check.pass ? "pass" : "fail", "data-check": check.name },
+        el("td", {}, check.name),
+        el("td", {}, check.pass ? badge("pass", "pass") : badge("fail", "fail")),
+        el("td", {}, check.why),
       ),
     ),
   );

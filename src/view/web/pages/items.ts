@@ -4,7 +4,7 @@
  */
 import { FAILURE_KINDS } from "../../../bench/scoring/score-types.ts";
 import { getJson, withQuery } from "../api.ts";
-import { badge, el, mount } from "../dom.ts";
+import { badge, dataTable, el, mount } from "../dom.ts";
 import { href, type Route } from "../route.ts";
 import type { ItemPage, RunDetail } from "../types.ts";
 
@@ -102,36 +102,21 @@ export function itemBrowser(
     mount(
       list,
       el("p", { class: "count" }, `${page.total} records · page ${page.page} of ${pages}`),
-      el(
-        "table",
-        { id: "items" },
-        el(
-          "thead",
-          {},
+      dataTable(
+        "items",
+        ["item", "model", "config", "repeat", "category", "servers", "outcome", "failure"],
+        page.rows.map((row) =>
           el(
             "tr",
-            {},
-            ["item", "model", "config", "repeat", "category", "servers", "outcome", "failure"].map((header) =>
-              el("th", {}, header),
-            ),
-          ),
-        ),
-        el(
-          "tbody",
-          {},
-          page.rows.map((row) =>
-            el(
-              "tr",
-              { "data-key": row.key },
-              el("td", {}, el("a", { href: href(["runs", runId, "items", row.key]) }, row.itemId)),
-              el("td", {}, row.model),
-              el("td", {}, row.config),
-              el("td", { class: "num" }, row.repeat),
-              el("td", {}, row.category),
-              el("td", {}, row.servers.join(", ")),
-              el("td", {}, outcomeBadge(row)),
-              el("td", {}, row.failureClass ?? ""),
-            ),
+            { "data-key": row.key },
+            el("td", {}, el("a", { href: href(["runs", runId, "items", row.key]) }, row.itemId)),
+            el("td", {}, row.model),
+            el("td", {}, row.config),
+            el("td", { class: "num" }, row.repeat),
+            el("td", {}, row.category),
+            el("td", {}, row.servers.join(", ")),
+            el("td", {}, outcomeBadge(row)),
+            el("td", {}, row.failureClass ?? ""),
           ),
         ),
       ),

@@ -17,7 +17,7 @@ import { plannerTable } from "../../../report/tables/planner.ts";
 import { routingTable } from "../../../report/tables/routing.ts";
 import { getJson } from "../api.ts";
 import { chartFigure, runCharts } from "../charts.ts";
-import { badge, el, mount, whenText } from "../dom.ts";
+import { badge, crumbs, el, mount, whenText } from "../dom.ts";
 import type { PageRender } from "../main.ts";
 import { href } from "../route.ts";
 import type { RunDetail, RunListEntry } from "../types.ts";
@@ -40,7 +40,7 @@ export const runPage: PageRender = async (root, route, signal) => {
   const set = summary ? runSetOf([{ id: runId, ref: runId, dir: "", manifest, summary }]) : undefined;
   mount(
     root,
-    el("p", { class: "crumbs" }, el("a", { href: href(["runs"]) }, "Runs"), " / ", runId),
+    crumbs(runId),
     el("h1", {}, runId, " ", badge(label, labelKind(label))),
     el(
       "p",

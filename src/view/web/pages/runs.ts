@@ -1,6 +1,6 @@
 /** The runs list (newest first) and a form that starts a bench in the server process. */
 import { getJson, postJson } from "../api.ts";
-import { badge, el, mount, whenText } from "../dom.ts";
+import { badge, dataTable, el, mount, whenText } from "../dom.ts";
 import type { PageRender } from "../main.ts";
 import { modelChoices } from "../models.ts";
 import { href } from "../route.ts";
@@ -37,21 +37,10 @@ export const runsPage: PageRender = async (root) => {
       : el(
           "div",
           { class: "table-wrap" },
-          el(
-            "table",
-            { id: "runs" },
-            el(
-              "thead",
-              {},
-              el(
-                "tr",
-                {},
-                ["run", "models", "matrix", "items", "records / tasks", "started", "numbers", "invalid", "state"].map(
-                  (header) => el("th", {}, header),
-                ),
-              ),
-            ),
-            el("tbody", {}, rows),
+          dataTable(
+            "runs",
+            ["run", "models", "matrix", "items", "records / tasks", "started", "numbers", "invalid", "state"],
+            rows,
           ),
         ),
     benchForm(models, matrices),
