@@ -1,5 +1,5 @@
 /**
- * The web viewer in a real Chromium (test/support/chromium.ts: never downloaded; skipped loudly without
+ * The web viewer in a real Chromium (src/view/chromium.ts: never downloaded; skipped loudly without
  * one), driving the real server (createApp + listen) over a temporary results folder, with a token, so
  * every request the pages make must carry it. A small simulated bench is started through POST /bench; the
  * pages must show exactly what the API serves. Screenshots go to test/output/viewer/ (gitignored).
