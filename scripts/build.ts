@@ -7,8 +7,10 @@
  *   source transforms a process holds ~65 MB less, which counts once per worker thread as well.
  * - dist/index.js: the library (package.json `exports`), sharing chunks (dist/chunks/) with the CLI;
  *   its types come from `tsc -p tsconfig.build.json` (dist/types/).
+ * - dist/view/: the web viewer (`pnpm view` serves it): index.html, app.js and app.css, every library
+ *   bundled in (no CDN: it works offline).
  */
-import { existsSync, readdirSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { build } from "esbuild";
 
@@ -68,10 +70,33 @@ export async function buildCli(): Promise<void> {
   });
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+/** The web viewer (src/view/web/) for the browser: one script and one stylesheet beside index.html. */
+export async function buildView(out: string = join(root, "dist", "view")): Promise<void> {
+  const web = join(root, "src", "view", "web");
+  mkdirSync(out, { recursive: true });
+  await build({
+    entryPoints: { app: join(web, "main.ts") },
+    outdir: out,
+    bundle: true,
+    platform: "browser",
+    format: "esm",
+    target: "es2022",
+    minify: true,
+    sourcemap: true,
+    logLevel: "warning",
+  });
+  copyFileSync(join(web, "index.html"), join(out, "index.html"));
+}
+
+if (import.meta.url === `file://${process.argv[1]}` && process.argv[2] === "view") {
+  // `pnpm build:view`: the viewer alone (what `pnpm view` needs)
+  await buildView();
+} else if (import.meta.url === `file://${process.argv[1]}`) {
   const built = await buildServers();
   await buildCli();
+  await buildView();
   process.stderr.write(
-    `built ${built.length} mock servers → dist/mock-servers/, the CLI → dist/cli/, the library → dist/index.js\n`,
+    `built ${built.length} mock servers → dist/mock-servers/, the CLI → dist/cli/, the library → dist/index.js, ` +
+      "the viewer → dist/view/\n",
   );
 }

@@ -76,8 +76,12 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
     "mock-servers",
     "models",
     "serve",
+    "view",
   ],
   report: ["agent", "bench/run", "bench/scoring", "bench/stats", "models"],
+  // the web viewer: browser code over the services' types and the report's table builders (which import no
+  // Node); and the Chromium finder of its browser tests and page timing
+  view: ["agent", "bench/run", "bench/scoring", "models", "report", "serve"],
   // the HTTP and MCP services over runs, reports and one-query runs
   serve: ["agent", "bench/dataset", "bench/run", "bench/scoring", "bench/stats", "config", "mcp", "models", "report"],
   cli: [

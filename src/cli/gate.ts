@@ -8,7 +8,8 @@ import { GateFailedError, RunSetError } from "../report/errors.ts";
 import { checkSameMatrix, runGate, verdictTally } from "../report/gate.ts";
 import { renderGate } from "../report/gate-text.ts";
 import { loadOutcomes, mergeOutcomes } from "../report/outcomes.ts";
-import { isComplete, loadRunSet } from "../report/runs.ts";
+import { isComplete } from "../report/run-set.ts";
+import { loadRunSet } from "../report/runs.ts";
 
 interface GateFlags {
   baseline: string;

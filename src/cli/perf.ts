@@ -1,14 +1,15 @@
-/** `perf [harness|mcp|bfcl|fuzz|view] [--json]`: speed and memory figures, measured by scripts (never unit tests). */
+/** `perf [harness|mcp|bfcl|fuzz|view|view-page] [--json]`: speed and memory figures, measured by scripts (never unit tests). */
 import { loadavg } from "node:os";
 import type { Command } from "commander";
 import { measureHarness } from "../bench/perf/harness.ts";
 import { measureMcp } from "../bench/perf/mcp.ts";
 import { formatViewPerf, measureView } from "../bench/perf/view.ts";
+import { formatViewPagePerf, measureViewPage } from "../bench/perf/view-page.ts";
 import { formatBfclPerf, measureBfclScoring } from "../bfcl/perf.ts";
 import { loadRegistry } from "../mcp/registry.ts";
 import { FlagError, parsePositiveInt } from "./flags.ts";
 
-const SUBJECTS = ["harness", "mcp", "bfcl", "fuzz", "view"] as const;
+const SUBJECTS = ["harness", "mcp", "bfcl", "fuzz", "view", "view-page"] as const;
 
 interface PerfFlags {
   json?: boolean;
@@ -24,6 +25,7 @@ interface PerfFlags {
   seed: string;
   records: string;
   requests: string;
+  loads: string;
 }
 
 export function registerPerfCommand(program: Command): void {
@@ -44,6 +46,7 @@ export function registerPerfCommand(program: Command): void {
     .option("--seed <n>", "fuzz: the corpus's seed", "17")
     .option("--records <n>", "view: records of the run served (built once, then reused)", "5000")
     .option("--requests <n>", "view: requests of each kind", "200")
+    .option("--loads <n>", "view-page: page loads in Chromium after the first", "20")
     .action(async (subject: string, options: PerfFlags) => {
       if (!(SUBJECTS as readonly string[]).includes(subject)) {
         throw new FlagError("BAD_FLAG", `perf subject must be one of ${SUBJECTS.join(", ")}, not "${subject}"`);
@@ -95,6 +98,13 @@ export function registerPerfCommand(program: Command): void {
         process.stderr.write(`measuring the viewer API on a ${records}-record run (built on first use)…\n`);
         const report = await measureView({ records, requests: parsePositiveInt("--requests", options.requests) });
         write(report, formatViewPerf(report));
+        return;
+      }
+      if (subject === "view-page") {
+        const records = parsePositiveInt("--records", options.records);
+        process.stderr.write(`timing the viewer's run page on a ${records}-record run in Chromium…\n`);
+        const report = await measureViewPage({ records, loads: parsePositiveInt("--loads", options.loads) });
+        write(report, formatViewPagePerf(report));
         return;
       }
       if (subject === "bfcl") {

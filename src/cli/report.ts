@@ -5,12 +5,13 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
+import { DEFAULT_REFERENCE } from "../report/ablation.ts";
 import { compareRunsTable, type RunSide } from "../report/compare-runs.ts";
 import { renderCsv } from "../report/csv.ts";
 import { markdownTable } from "../report/markdown.ts";
 import { loadOutcomes, mergeOutcomes, writeOutcomesFile } from "../report/outcomes.ts";
 import { REPORTS_DIR } from "../report/paths.ts";
-import { buildReport, DEFAULT_REFERENCE } from "../report/report.ts";
+import { buildReport } from "../report/report.ts";
 import { loadRunSet } from "../report/runs.ts";
 import { renderTerminal } from "../report/terminal.ts";
 import { writeReport } from "../report/write.ts";

@@ -9,6 +9,9 @@ import type { ConfigComparison } from "../bench/run/compare-configs.ts";
 import type { PairedTest } from "../bench/scoring/index.ts";
 import { canonicalJson } from "../models/json.ts";
 
+/** The configuration ablations are compared with, unless told otherwise. */
+export const DEFAULT_REFERENCE = "onsetlab";
+
 export type AxisKey = keyof AgentConfig;
 
 export interface AblationAxis {

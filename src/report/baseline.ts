@@ -12,7 +12,7 @@ import { BaselineError } from "./errors.ts";
 import { BINARY_METRICS, type MetricName, POOLED_METRICS } from "./metrics.ts";
 import { checkAligned, OUTCOMES_SCHEMA, type Outcomes } from "./outcomes.ts";
 import { isDeterministic } from "./provenance.ts";
-import type { ModelSource, RunSet } from "./runs.ts";
+import type { ModelSource, RunSet } from "./run-set.ts";
 
 export const BASELINE_FORMAT = "onsetlab-baseline/1";
 

@@ -3,7 +3,7 @@
  * filter N, task success against p50 latency per configuration, and the failure taxonomy.
  */
 import { percentText, rateText } from "./format.ts";
-import { byRunOrder, type RunSet } from "./runs.ts";
+import { byRunOrder, type RunSet } from "./run-set.ts";
 import { type LineSeries, lineChart, type ScatterSeries, scatterChart, stackedBarChart } from "./svg.ts";
 import { ablationMembers, filterRank } from "./tables/ablations.ts";
 import { failureRows, occurringKinds } from "./tables/failures.ts";

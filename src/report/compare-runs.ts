@@ -7,7 +7,7 @@
 import { decodeBinary, decodePooled, type Outcomes } from "./outcomes.ts";
 import { align, pairedBinary, pairedPooled } from "./paired.ts";
 import { labelled, provenanceLabel } from "./provenance.ts";
-import { byRunOrder, type RunSet } from "./runs.ts";
+import { byRunOrder, type RunSet } from "./run-set.ts";
 import {
   checkTable,
   deltaCell,

@@ -12,7 +12,7 @@ import { BINARY_METRICS, type MetricName, metricInfo, POOLED_METRICS } from "./m
 import { decodeBinary, decodePooled, type OutcomeEntry, type Outcomes } from "./outcomes.ts";
 import { align, type PairedChange, pairedBinary, pairedPooled } from "./paired.ts";
 import { isDeterministic } from "./provenance.ts";
-import type { RunSet } from "./runs.ts";
+import type { RunSet } from "./run-set.ts";
 
 /**
  * Which way a failing check moved: `improved` only in a deterministic run (its outcomes must reproduce

@@ -78,7 +78,8 @@ function renderChart(chart: Chart): string {
   return `<figure id="${escapeXml(chart.id)}-figure"><figcaption>${escapeXml(chart.title)}</figcaption>${body}</figure>`;
 }
 
-function renderTable(table: ReportTable): string {
+/** A table as the pages show it (the web viewer too): cells escaped, raw numbers in data-* attributes. */
+export function renderTable(table: ReportTable): string {
   const head = table.columns
     .map((column) => `<th${isNumeric(column.kind) ? ' class="num"' : ""}>${escapeXml(column.header)}</th>`)
     .join("");
@@ -110,7 +111,7 @@ function renderCell(cell: Cell): string {
 }
 
 /** `code` spans of a note as <code>, everything else escaped. */
-function inlineCode(text: string): string {
+export function inlineCode(text: string): string {
   return text
     .split("`")
     .map((part, index) => (index % 2 === 1 ? `<code>${escapeXml(part)}</code>` : escapeXml(part)))

@@ -16,7 +16,7 @@ import { forEachJsonl, RUN_FILES, runFile, writeJsonAtomic } from "../bench/run/
 import { pooledRateOf, type Rate, rateOf } from "../bench/scoring/rate.ts";
 import { OutcomesError } from "./errors.ts";
 import { BINARY_METRICS, type BinaryMetric, POOLED_METRICS, type PooledMetric } from "./metrics.ts";
-import type { LoadedRun } from "./runs.ts";
+import type { LoadedRun } from "./run-set.ts";
 
 export const OUTCOMES_FILE = "outcomes.json";
 export const OUTCOMES_FORMAT = "onsetlab-outcomes/1";

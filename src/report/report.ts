@@ -5,10 +5,11 @@
  */
 import type { RunSummary } from "../bench/run/compare-configs.ts";
 import { sequentialText } from "../bench/run/sequential.ts";
+import { DEFAULT_REFERENCE } from "./ablation.ts";
 import { buildCharts, type Chart } from "./charts.ts";
 import { modelFactsLine } from "./model-facts.ts";
 import { labelled, provenanceLabel } from "./provenance.ts";
-import type { RunSet } from "./runs.ts";
+import type { RunSet } from "./run-set.ts";
 import type { ReportTable } from "./table.ts";
 import { ablationTables } from "./tables/ablations.ts";
 import { breakdownTable } from "./tables/breakdown.ts";
@@ -18,9 +19,6 @@ import { customMetricsOf, leaderboardTable } from "./tables/leaderboard.ts";
 import { plannerTable } from "./tables/planner.ts";
 import { routingTable } from "./tables/routing.ts";
 import { runsTable } from "./tables/run-list.ts";
-
-/** The configuration ablations are compared with, unless told otherwise. */
-export const DEFAULT_REFERENCE = "onsetlab";
 
 export interface ReportSection {
   id: string;

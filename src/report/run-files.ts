@@ -24,7 +24,7 @@ import {
   readOutcomesFile,
   readRunRecords,
 } from "./outcomes.ts";
-import type { LoadedRun } from "./runs.ts";
+import type { LoadedRun } from "./run-set.ts";
 
 const count = z.number().int().min(0);
 const rate = z.object({ k: z.number(), n: count }).loose();

@@ -4,21 +4,20 @@
  * shows exactly the numbers of the summary.json written beside it. The page is made from the committed
  * calibration runs (four simulated models, the default matrix).
  */
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { type BrowserContext, chromium } from "playwright-core";
+import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunSummary } from "../../src/bench/run/compare-configs.ts";
 import { numberText, rateText } from "../../src/report/format.ts";
 import { buildReport } from "../../src/report/report.ts";
 import { loadRunSet } from "../../src/report/runs.ts";
 import { writeReport } from "../../src/report/write.ts";
+import { launchChromium, skipWithoutChromium } from "../../src/view/chromium.ts";
 
-// Debian's and Ubuntu's names for the system package; without one the test is skipped, loudly.
-const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((path) => existsSync(path));
-if (!CHROMIUM) console.warn("report-html test skipped: no Chromium at /usr/bin/chromium (`.ci/run` installs it)");
+const skipped = skipWithoutChromium("report-html test");
 const out = mkdtempSync(join(tmpdir(), "report-html-"));
 let context: BrowserContext;
 
@@ -29,30 +28,17 @@ interface DomRow {
 }
 
 beforeAll(async () => {
-  if (!CHROMIUM) return;
+  if (skipped) return;
   const { runIds } = JSON.parse(readFileSync("reports/calibration/summary.json", "utf8")) as { runIds: string[] };
   writeReport(buildReport(loadRunSet(runIds.map((id) => `results/calibration/${id}`))), out);
-  context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), "chromium-profile-")), {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  context = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
   await context?.close();
 });
 
-describe.skipIf(!CHROMIUM)("report.html in headless Chromium", () => {
+describe.skipIf(skipped)("report.html in headless Chromium", () => {
   it("renders with no console error, fetching nothing but itself, charts full of marks, leaderboard = summary.json", async () => {
     const page = await context.newPage();
     const errors: string[] = [];

@@ -40,35 +40,42 @@ export interface ViewPerfReport {
 const CONFIGS = ["onsetlab", "onsetlab-plus"];
 const ITEMS = 500;
 
-export async function measureView(options: ViewPerfOptions): Promise<ViewPerfReport> {
-  const root = options.root ?? join(tmpdir(), "onsetlab-perf-view");
+/** Where the timed run is kept between measurements (`perf view` and `perf view-page` share it). */
+export const PERF_VIEW_ROOT = join(tmpdir(), "onsetlab-perf-view");
+
+/** A finished simulator run under `root` with at least `records` records: reused when there is one, else made now. */
+export async function perfViewRun(records: number, root: string): Promise<{ runId: string; built: boolean }> {
   mkdirSync(root, { recursive: true });
-  const service = new HarnessService({ resultsRoot: root });
-  let run = service.listRuns().find((entry) => entry.records >= options.records && entry.finishedAt);
-  const builtRun = run === undefined;
-  if (!run) {
-    const repeats = Math.ceil(options.records / (ITEMS * CONFIGS.length));
-    const outcome = await runBench({
-      request: {
-        models: ["sim:slm-3b"],
-        configs: CONFIGS,
-        dataset: [],
-        filter: {},
-        limit: ITEMS,
-        seed: 1,
-        repeats,
-        transport: "memory",
-      },
-      resultsRoot: root,
-    });
-    run = service.listRuns().find((entry) => entry.runId === outcome.runId)!;
-  }
+  const found = new HarnessService({ resultsRoot: root })
+    .listRuns()
+    .find((entry) => entry.records >= records && entry.finishedAt);
+  if (found) return { runId: found.runId, built: false };
+  const repeats = Math.ceil(records / (ITEMS * CONFIGS.length));
+  const outcome = await runBench({
+    request: {
+      models: ["sim:slm-3b"],
+      configs: CONFIGS,
+      dataset: [],
+      filter: {},
+      limit: ITEMS,
+      seed: 1,
+      repeats,
+      transport: "memory",
+    },
+    resultsRoot: root,
+  });
+  return { runId: outcome.runId, built: true };
+}
+
+export async function measureView(options: ViewPerfOptions): Promise<ViewPerfReport> {
+  const root = options.root ?? PERF_VIEW_ROOT;
+  const { runId, built: builtRun } = await perfViewRun(options.records, root);
   // a fresh service: the first page builds the index, as after a server start
   const server = await listen(
     createApp({ service: new HarnessService({ resultsRoot: root }), runner: benchQueryRunner() }),
   );
   try {
-    const base = `${server.url}/runs/${run.runId}`;
+    const base = `${server.url}/runs/${runId}`;
     const timed = async (path: string): Promise<{ ms: number; body: unknown }> => {
       const started = performance.now();
       const response = await fetch(`${base}${path}`);
@@ -95,7 +102,7 @@ export async function measureView(options: ViewPerfOptions): Promise<ViewPerfRep
       itemTimes.push((await timed(`/items/${encodeURIComponent(keys[index % keys.length]!)}`)).ms);
     }
     return {
-      runId: run.runId,
+      runId,
       records: (first.body as ItemPage).total,
       builtRun,
       firstPageMs: first.ms,

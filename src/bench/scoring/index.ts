@@ -1,6 +1,7 @@
 /** The scorer's public API: score one run, summarize runs, compare two configurations. */
 export { AnswerCheckSpecError } from "./answer.ts";
 export { type Comparison, compare, DuplicatePairKeyError, type PairedTest } from "./compare.ts";
+export { invalidTotal } from "./invalid-total.ts";
 export {
   type CustomItemMetric,
   clearCustomMetrics,
@@ -42,7 +43,6 @@ export {
   type Estimate,
   type FailureTableRow,
   invalidCounts,
-  invalidTotal,
   type PlannerErrorRow,
   type RoutingMatrix,
   type ScoredRecord,

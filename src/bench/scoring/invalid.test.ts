@@ -1,7 +1,8 @@
 /** Invalid items: left out of every rate and table, counted per reason on their rows. */
 import { describe, expect, it } from "vitest";
+import { invalidTotal } from "./invalid-total.ts";
 import { scoreItem } from "./score-item.ts";
-import { invalidTotal, type ScoredRecord, summarize } from "./summarize.ts";
+import { type ScoredRecord, summarize } from "./summarize.ts";
 import { CREATE_ISSUE, call, item, TOOLS, trace } from "./testing/fixtures.ts";
 import type { ModelCallView } from "./types.ts";
 

@@ -168,11 +168,6 @@ export function validRecords(records: readonly ScoredRecord[]): ScoredRecord[] {
   return records.filter((record) => record.score.invalid === undefined);
 }
 
-/** A row's invalid items, all reasons together (0 for a summary written before items could be invalid). */
-export function invalidTotal(row: Partial<Pick<SummaryRow, "invalid">>): number {
-  return Object.values(row.invalid ?? {}).reduce((sum, count) => sum + count, 0);
-}
-
 /** Invalid items per reason. */
 export function invalidCounts(records: readonly ScoredRecord[]): Record<InvalidReason, number> {
   const counts = zeroCounts(INVALID_REASONS);

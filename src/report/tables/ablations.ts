@@ -5,7 +5,7 @@
 import type { AgentConfig } from "../../agent/index.ts";
 import type { PairedTest, SummaryRow } from "../../bench/scoring/index.ts";
 import { ABLATION_AXES, type AblationAxis, againstReference, axisOf, settingText } from "../ablation.ts";
-import { byRunOrder, type LoadedRun, type RunSet } from "../runs.ts";
+import { byRunOrder, type LoadedRun, type RunSet } from "../run-set.ts";
 import {
   type Cell,
   checkTable,

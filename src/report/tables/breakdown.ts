@@ -1,7 +1,7 @@
 /** Task success per category and per server: one row per model × configuration, one column per group. */
 import type { SummaryRow } from "../../bench/scoring/index.ts";
 import { rate } from "../../bench/scoring/rate.ts";
-import { byRunOrder, type RunSet } from "../runs.ts";
+import { byRunOrder, type RunSet } from "../run-set.ts";
 import {
   type Column,
   checkTable,

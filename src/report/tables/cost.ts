@@ -3,7 +3,7 @@
  * (model, tools, harness overhead), as the run measured it. Provider timings of simulated models are
  * the simulator's own figures.
  */
-import { byRunOrder, type RunSet } from "../runs.ts";
+import { byRunOrder, type RunSet } from "../run-set.ts";
 import { checkTable, MODEL_CONFIG_COLUMNS, modelConfigCells, numberCell, type ReportTable } from "../table.ts";
 
 export function costTable(set: RunSet, title: string): ReportTable {

@@ -1,8 +1,9 @@
 /** The leaderboard: one row per model × configuration, best task success first. */
-import { type CustomMetricInfo, invalidTotal, type SummaryRow } from "../../bench/scoring/index.ts";
+import type { CustomMetricInfo, SummaryRow } from "../../bench/scoring/index.ts";
+import { invalidTotal } from "../../bench/scoring/invalid-total.ts";
 import { rate } from "../../bench/scoring/rate.ts";
 import { invalidWarnings } from "../invalid.ts";
-import { byRunOrder, type RunSet } from "../runs.ts";
+import { byRunOrder, type RunSet } from "../run-set.ts";
 import {
   checkTable,
   MODEL_CONFIG_COLUMNS,

@@ -1,6 +1,6 @@
 /** Planner error rates: the share of ReWOO plans showing each error type (types that never occur are left out). */
-import { PLANNER_ERROR_TYPES } from "../../bench/scoring/index.ts";
-import { byRunOrder, type RunSet } from "../runs.ts";
+import { PLANNER_ERROR_TYPES } from "../../bench/scoring/planner-output.ts";
+import { byRunOrder, type RunSet } from "../run-set.ts";
 import {
   type Column,
   checkTable,

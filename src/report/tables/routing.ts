@@ -3,7 +3,7 @@
  * with the counts of each predicted route and the share routed right.
  */
 import { rate } from "../../bench/scoring/rate.ts";
-import { byRunOrder, type RunSet } from "../runs.ts";
+import { byRunOrder, type RunSet } from "../run-set.ts";
 import {
   type Column,
   checkTable,

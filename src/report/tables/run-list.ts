@@ -1,7 +1,7 @@
 /** What the report was made from: one row per run (from its run.json). */
 import { basename } from "node:path";
 import { STANDIN_LABEL } from "../provenance.ts";
-import type { RunSet } from "../runs.ts";
+import type { RunSet } from "../run-set.ts";
 import { checkTable, numberCell, type ReportTable, textCell } from "../table.ts";
 
 export function runsTable(set: RunSet, title: string): ReportTable {

@@ -12,7 +12,7 @@ import { RUN_FILES } from "../../bench/run/store.ts";
 import { writeRunLines } from "../../bench/run/testing/run-lines.ts";
 import { type ScoredRecord, scoreItem, summarize } from "../../bench/scoring/index.ts";
 import { CREATE_ISSUE, call, item, TOOLS, trace } from "../../bench/scoring/testing/fixtures.ts";
-import type { LoadedRun } from "../runs.ts";
+import type { LoadedRun } from "../run-set.ts";
 
 export interface SyntheticConfig {
   name: string;

@@ -1,0 +1,58 @@
+/** One record of a run: what the item asked, its score check by check (which failed and why), and the whole trace. */
+import { getJson } from "../api.ts";
+import { badge, crumbs, dataTable, el, mount } from "../dom.ts";
+import type { PageRender } from "../main.ts";
+import { traceView } from "../trace.ts";
+import type { Check, ItemDetail } from "../types.ts";
+import { outcomeBadge } from "./items.ts";
+
+export const itemPage: PageRender = async (root, route) => {
+  const [, runId, , key] = route.path as [string, string, string, string];
+  const record = await getJson<ItemDetail>(`/runs/${encodeURIComponent(runId)}/items/${encodeURIComponent(key)}`);
+  const { score } = record;
+  mount(
+    root,
+    crumbs(runId, record.itemId),
+    el(
+      "h1",
+      {},
+      `${record.itemId} · ${record.model} · ${record.config}`,
+      " ",
+      outcomeBadge({ taskSuccess: score.taskSuccess, ...(score.invalid ? { invalid: score.invalid } : {}) }),
+    ),
+    el(
+      "p",
+      { class: "facts" },
+      `${record.category} · servers ${record.session.servers.join(", ")} (exposure ${record.session.exposure}) · repeat ${record.repeat} · ${Math.round(record.taskMs)} ms`,
+    ),
+    el("blockquote", { class: "query" }, record.result.query),
+    el("h2", {}, "Score"),
+    score.failures.length > 0
+      ? el(
+          "p",
+          {},
+          "Failed: ",
+          score.failures.map((kind, index) => badge(kind, index === 0 ? "fail" : "muted")),
+        )
+      : null,
+    checksTable(record.checks),
+    el("h2", {}, "Trace"),
+    traceView(record.result),
+  );
+};
+
+export function checksTable(checks: Check[]): HTMLElement {
+  return dataTable(
+    "checks",
+    ["check", "result", "why"],
+    checks.map((check) =>
+      el(
+        "tr",
+        { class: check.pass ? "pass" : "fail", "data-check": check.name },
+        el("td", {}, check.name),
+        el("td", {}, check.pass ? badge("pass", "pass") : badge("fail", "fail")),
+        el("td", {}, check.why),
+      ),
+    ),
+  );
+}

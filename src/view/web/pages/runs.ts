@@ -1,0 +1,94 @@
+/** The runs list (newest first) and a form that starts a bench in the server process. */
+import { getJson, postJson } from "../api.ts";
+import { badge, dataTable, el, mount, whenText } from "../dom.ts";
+import type { PageRender } from "../main.ts";
+import { modelChoices } from "../models.ts";
+import { href } from "../route.ts";
+import type { ModelInfo, RunListEntry } from "../types.ts";
+
+export const labelKind = (label: string): string => (label === "live" ? "live" : "sim");
+
+export const runsPage: PageRender = async (root) => {
+  const [runs, models, matrices] = await Promise.all([
+    getJson<RunListEntry[]>("/runs"),
+    modelChoices(),
+    getJson<Record<string, string[]>>("/matrices"),
+  ]);
+  const rows = runs.map((run) =>
+    el(
+      "tr",
+      { "data-run": run.runId },
+      el("td", {}, el("a", { href: href(["runs", run.runId]) }, run.runId)),
+      el("td", {}, run.models.join(", ")),
+      el("td", {}, run.matrix ?? `${run.configs.length} configurations`),
+      el("td", { class: "num" }, run.items),
+      el("td", { class: "num" }, `${run.records} / ${run.tasks}`),
+      el("td", {}, whenText(run.startedAt)),
+      el("td", {}, badge(run.label, labelKind(run.label))),
+      el("td", { class: "num" }, run.invalid),
+      el("td", {}, run.running ? badge("running", "running") : run.finishedAt ? "finished" : "stopped"),
+    ),
+  );
+  mount(
+    root,
+    el("h1", {}, "Runs"),
+    runs.length === 0
+      ? el("p", { class: "empty" }, "No runs yet: start one below or with `pnpm bench`.")
+      : el(
+          "div",
+          { class: "table-wrap" },
+          dataTable(
+            "runs",
+            ["run", "models", "matrix", "items", "records / tasks", "started", "numbers", "invalid", "state"],
+            rows,
+          ),
+        ),
+    benchForm(models, matrices),
+  );
+};
+
+function benchForm(models: ModelInfo[], matrices: Record<string, string[]>): HTMLElement {
+  const model = el(
+    "select",
+    { name: "model" },
+    models.map((entry) => el("option", { value: entry.name }, entry.name)),
+  );
+  const matrix = el(
+    "select",
+    { name: "matrix" },
+    el("option", { value: "" }, "(the model's default configurations)"),
+    Object.entries(matrices).map(([name, configs]) =>
+      el("option", { value: name }, `${name} (${configs.length} configurations)`),
+    ),
+  );
+  const limit = el("input", { name: "limit", type: "number", min: 1, value: 10 });
+  const status = el("p", { class: "status", role: "status" });
+  const form = el(
+    "form",
+    { id: "bench-form", class: "panel" },
+    el("h2", {}, "Start a bench"),
+    el("label", {}, "model ", model),
+    el("label", {}, "matrix ", matrix),
+    el("label", {}, "items (a sample over the categories) ", limit),
+    el("button", { type: "submit" }, "Start"),
+    status,
+  );
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    status.textContent = "Starting…";
+    postJson<{ runId: string }>("/bench", {
+      models: [model.value],
+      ...(matrix.value ? { matrix: matrix.value } : {}),
+      limit: Number(limit.value),
+    }).then(
+      ({ runId }) => {
+        location.hash = href(["runs", runId]);
+      },
+      (error: Error) => {
+        status.textContent = error.message;
+        status.classList.add("error");
+      },
+    );
+  });
+  return form;
+}
