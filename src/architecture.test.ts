@@ -45,7 +45,8 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   testing: [],
   models: ["mcp"],
   agent: ["mcp", "models", "mock-servers/kit"],
-  config: ["agent", "models"],
+  // mcp: an agent file (config/agent-file.ts) lists its servers as registry entries
+  config: ["agent", "mcp", "models"],
   "bench/stats": [],
   "bench/dataset": ["agent", "mcp", "mock-servers"],
   "bench/scoring": ["bench/dataset", "bench/stats", "models", "python"],
@@ -76,6 +77,8 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
     "models",
   ],
   report: ["agent", "bench/run", "bench/scoring", "bench/stats", "models"],
+  // the exported agent: the agent and its providers, the bench's tool hosts (dry run), the serve routes
+  export: ["agent", "bench/run", "config", "mcp", "models", "serve"],
   cli: [
     "agent",
     "bench/dataset",
@@ -84,6 +87,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
     "bench/scoring",
     "bfcl",
     "config",
+    "export",
     "mcp",
     "mock-servers",
     "mock-servers/ollama",

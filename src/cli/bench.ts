@@ -11,6 +11,7 @@ import { type BenchRequest, modelsOfMatrix, runBench } from "../bench/run/bench.
 import type { RunSummary } from "../bench/run/compare-configs.ts";
 import { parseShard } from "../bench/run/matrix.ts";
 import { ITEM_METRICS, type MetricRates, type Rate, type SummaryRow } from "../bench/scoring/index.ts";
+import { readAgentFile } from "../config/agent-file.ts";
 import { OnsetlabError } from "../errors.ts";
 import { FAULTS_ENV, type FaultConfig, parseFaults } from "../mcp/faults.ts";
 import { checkRecordTarget } from "../models/cassette.ts";
@@ -47,6 +48,8 @@ interface BenchFlags {
   exposure?: string;
   numCtx?: string;
   allowInvalid?: boolean;
+  agentFile?: string;
+  dryRun?: boolean;
   json?: boolean;
 }
 
@@ -89,8 +92,11 @@ export function registerBenchCommand(program: Command): void {
     .option("--exposure <kind>", "override the servers every configuration connects (session|all)")
     .option("--num-ctx <n>", "the context window of every request to Ollama (default: models.yaml, `auto`)")
     .option("--allow-invalid", "exit 0 even when more than 5% of a row's items are invalid")
+    .option("--agent-file <file>", "benchmark an exported agent file (its model and configuration; pnpm export)")
+    .option("--dry-run", "write tools answer with previews instead of running; end state is not measured")
     .option("--json", "print the summary as JSON for machines")
-    .action(async (flags: BenchFlags) => {
+    .action(async (rawFlags: BenchFlags) => {
+      const flags = withAgentFile(rawFlags);
       const request = benchRequest(flags);
       const progress = startProgress({ label: "bench", total: 1 });
       let total = 0;
@@ -187,6 +193,27 @@ function benchRequest(flags: BenchFlags): BenchRequest {
     ...faultsOf(flags.faults),
     ...(flags.numCtx ? { numCtx: parsePositiveInt("--num-ctx", flags.numCtx) } : {}),
     ...(flags.registry ? { registry: resolve(flags.registry) } : {}),
+    ...(flags.dryRun ? { dryRun: true } : {}),
+  };
+}
+
+/**
+ * `--agent-file F`: the file is the models file (one model, one configuration: models-yaml.ts reads agent
+ * files), and its `dry_run` adds `--dry-run`. The other flags apply as usual.
+ */
+function withAgentFile(flags: BenchFlags): BenchFlags {
+  if (!flags.agentFile) return flags;
+  const clash = (["model", "config", "matrix", "models", "resume"] as const).find((flag) => flags[flag] !== undefined);
+  if (clash) {
+    throw new FlagError("BAD_FLAG", `--agent-file gives the model and configuration: leave out --${clash}`);
+  }
+  const agent = readAgentFile(flags.agentFile);
+  return {
+    ...flags,
+    model: agent.model.name,
+    config: agent.config,
+    models: resolve(flags.agentFile),
+    dryRun: flags.dryRun === true || agent.dry_run,
   };
 }
 
@@ -239,6 +266,7 @@ export function jsonSummary(summary: RunSummary): Record<string, unknown> {
     simulated: summary.simulated,
     ...(summary.standin ? { standin: true } : {}),
     ...(summary.replayedFrom ? { replayedFrom: summary.replayedFrom } : {}),
+    ...(summary.dryRun ? { dryRun: true } : {}),
     records: summary.records,
     rows: summary.rows.map(jsonRow),
   };

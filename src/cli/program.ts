@@ -4,6 +4,7 @@ import { registerAgentCommand } from "./agent.ts";
 import { registerBenchCommand } from "./bench.ts";
 import { registerBfclCommands } from "./bfcl.ts";
 import { registerDatasetCommands } from "./dataset.ts";
+import { registerExportCommand } from "./export.ts";
 import { registerGateCommand } from "./gate.ts";
 import { registerMockCommands } from "./mock.ts";
 import { registerPerfCommand } from "./perf.ts";
@@ -20,6 +21,7 @@ export function buildProgram(): Command {
   registerBenchCommand(program);
   registerBfclCommands(program);
   registerDatasetCommands(program);
+  registerExportCommand(program);
   registerGateCommand(program);
   registerMockCommands(program);
   registerPerfCommand(program);

@@ -17,6 +17,7 @@ import { fromOllamaOptions } from "../models/ollama-wire.ts";
 import { BUILT_IN_PROVIDERS } from "../models/provider-registry.ts";
 import type { GenerationOptions } from "../models/types.ts";
 import { REPO_ROOT } from "../paths.ts";
+import { type AgentFile, isAgentFileValue, parseAgentFile } from "./agent-file.ts";
 import { ModelsConfigError, UnknownConfigurationError } from "./errors.ts";
 
 export const DEFAULT_MODELS_FILE = join(REPO_ROOT, "models.yaml");
@@ -210,7 +211,10 @@ export function parseModelsConfig(text: string, file: string): ModelsConfig {
       { context: { file }, cause: yamlError },
     );
   }
-  const parsed = fileSchema.safeParse(document.toJS());
+  const value: unknown = document.toJS();
+  // an agent file (pnpm export --format config) is a models file of one model and one configuration
+  if (isAgentFileValue(value)) return modelsConfigOfAgentFile(parseAgentFile(text, file), file);
+  const parsed = fileSchema.safeParse(value);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${keyPath(issue.path) || "(top level)"}: ${issue.message}`);
     throw new ModelsConfigError("MODELS_CONFIG_INVALID", `${file}: ${problems.join("; ")}`, {
@@ -239,6 +243,21 @@ export function parseModelsConfig(text: string, file: string): ModelsConfig {
     ),
     ...(data.default_matrix === undefined ? {} : { defaultMatrix: data.default_matrix }),
     metricModules: (data.metrics ?? []).map((path) => resolve(dirname(file), path)),
+  };
+}
+
+/**
+ * An agent file as a models file: its model (under its name) and its configuration (under its name,
+ * already resolved, so resolveConfiguration gives it back unchanged unless CLI flags override an axis).
+ */
+export function modelsConfigOfAgentFile(agent: AgentFile, file: string): ModelsConfig {
+  return {
+    file,
+    defaults: {},
+    models: { [agent.model.name]: { ...agent.model, source: `${file}: model`, agent: {} } },
+    configurations: { [agent.config]: agent.configuration },
+    matrices: {},
+    metricModules: [],
   };
 }
 

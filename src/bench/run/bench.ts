@@ -77,6 +77,8 @@ export interface BenchRequest {
   numCtx?: number;
   /** The servers' registry.json (absolute path; default mock-servers/registry.json): a user's own servers. */
   registry?: string;
+  /** `--dry-run`: write tools answer with previews (dry-run.ts); end-state checks are not measured. */
+  dryRun?: boolean;
 }
 
 export interface RunModel {
@@ -393,6 +395,7 @@ export function writeSummary(dir: string, manifest: RunManifest, items: Readonly
     simulated: manifest.simulated,
     ...(manifest.standin ? { standin: true } : {}),
     ...(manifest.request.replay ? { replayedFrom: manifest.request.replay } : {}),
+    ...(manifest.request.dryRun ? { dryRun: true } : {}),
     records: scored.length,
     ...summarize(scored),
     comparisons: compareConfigurations(validRecords(scored)),
@@ -481,7 +484,7 @@ function describeModel(entry: ModelEntry, request: BenchRequest): RunModel {
   };
 }
 
-function versions(): Record<string, string> {
+export function versions(): Record<string, string> {
   const root = REPO_ROOT;
   const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
     version: string;

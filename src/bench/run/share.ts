@@ -12,6 +12,7 @@ import type { DatasetItem } from "../dataset/types.ts";
 import { type ItemScore, scoreItem, ToolCatalog } from "../scoring/index.ts";
 import type { BenchRequest, RunRecord } from "./bench.ts";
 import { BfclEnvironment } from "./bfcl-environment.ts";
+import { DryRunEnvironment, dryRunItem } from "./dry-run.ts";
 import { MockEnvironment, type ToolEnvironment } from "./environment.ts";
 import { executeTasks, type TaskFailure } from "./execute.ts";
 import type { Task } from "./matrix.ts";
@@ -60,7 +61,7 @@ export interface ShareHooks {
 export async function runShare(spec: ShareSpec, tasks: readonly Task[], hooks: ShareHooks): Promise<TaskFailure[]> {
   const providers = hooks.providers ?? shareProviders(spec, hooks.outage);
   const byId = new Map(spec.items.map((item) => [item.id, item]));
-  const environment: ToolEnvironment = spec.bfcl
+  const servers: ToolEnvironment = spec.bfcl
     ? new BfclEnvironment()
     : await MockEnvironment.open({
         registry: loadRegistry(spec.request.registry),
@@ -69,6 +70,8 @@ export async function runShare(spec: ShareSpec, tasks: readonly Task[], hooks: S
         seed: spec.request.seed,
         ...(spec.request.faults ? { faults: spec.request.faults } : {}),
       });
+  const dryRun = spec.request.dryRun === true;
+  const environment = dryRun ? new DryRunEnvironment(servers) : servers;
   const spanLines: string[] = [];
   const tracer = startQueryTracer(spec.runId, spec.spanParent, (line) => {
     spanLines.push(JSON.stringify(line), "\n");
@@ -83,7 +86,7 @@ export async function runShare(spec: ShareSpec, tasks: readonly Task[], hooks: S
       environment,
       score: ({ item, result, state, environment: env }) =>
         scoreItem({
-          item,
+          item: dryRun ? dryRunItem(item) : item,
           trace: result,
           stateChecks: state,
           tools: item.tools || spec.bfcl ? env.definitions(item) : catalog,
