@@ -75,10 +75,13 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
     "mcp",
     "mock-servers",
     "models",
+    "serve",
   ],
   report: ["agent", "bench/run", "bench/scoring", "bench/stats", "models"],
   // the exported agent: the agent and its providers, the bench's tool hosts (dry run), the serve routes
   export: ["agent", "bench/run", "config", "mcp", "models", "serve"],
+  // the HTTP and MCP services over runs, reports and one-query runs
+  serve: ["agent", "bench/dataset", "bench/run", "bench/scoring", "bench/stats", "config", "mcp", "models", "report"],
   cli: [
     "agent",
     "bench/dataset",
@@ -93,6 +96,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
     "mock-servers/ollama",
     "models",
     "report",
+    "serve",
   ],
   // the registry lists every server and passes the fault settings (src/mcp/faults.ts) through
   "mock-servers": [ANY_SERVER, "mcp"],

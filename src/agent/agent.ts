@@ -8,6 +8,7 @@ import { startDeadline } from "../abort.ts";
 import type { ToolDefinition, ToolHost } from "../mcp/types.ts";
 import type { ModelProvider } from "../models/types.ts";
 import { ModelCallError, RunAbortedError } from "./errors.ts";
+import { type AgentEventListener, safeListener } from "./events.ts";
 import { executePlan, type StepOutcome } from "./executor.ts";
 import { filterTools } from "./filter.ts";
 import { runJsonlLoop } from "./jsonl.ts";
@@ -47,6 +48,8 @@ export interface RunAgentOptions {
   context?: string;
   /** Prompt rules for APIs of your own servers, considered beside the built-in ones (skills/catalog.ts). */
   skills?: readonly Skill[];
+  /** Stage events as they happen (events.ts), e.g. for a live view; the trace is the same without it. */
+  onEvent?: AgentEventListener;
 }
 
 /** Everything the stages of one run share. */
@@ -71,10 +74,14 @@ export async function runAgent(query: string, options: RunAgentOptions): Promise
   const config = resolveAgentConfig(options.config);
   const allTools = options.tools.listTools();
   const deadline = startDeadline(config.limits.totalTimeoutMs, options.signal);
-  const recorder = new RunRecorder(options.model, deadline.signal, () =>
-    options.signal?.aborted
-      ? "aborted by the caller"
-      : `total time limit of ${config.limits.totalTimeoutMs} ms exceeded`,
+  const recorder = new RunRecorder(
+    options.model,
+    deadline.signal,
+    () =>
+      options.signal?.aborted
+        ? "aborted by the caller"
+        : `total time limit of ${config.limits.totalTimeoutMs} ms exceeded`,
+    safeListener(options.onEvent),
   );
   const guard = config.writeGuard === "off" ? null : new WriteGuard(allTools, config.writeGuard);
   const runner = new ToolRunner({
@@ -109,6 +116,12 @@ export async function runAgent(query: string, options: RunAgentOptions): Promise
   result.toolCalls = recorder.toolCalls;
   result.writeGuard.blocked = guard?.blocked ?? [];
   result.timings = recorder.timings();
+  recorder.emit({
+    type: "answer",
+    answer: result.answer,
+    answeredBy: result.answeredBy,
+    ...(result.error ? { error: result.error } : {}),
+  });
   return result;
 }
 
@@ -153,6 +166,7 @@ async function decideRoute(run: Run): Promise<"DIRECT" | "REWOO" | "REACT"> {
     }
   }
   run.result.route = decision;
+  run.recorder.emit({ type: "route", decision });
   return decision.route;
 }
 
@@ -184,12 +198,14 @@ async function runRewoo(run: Run): Promise<void> {
   // The plan ends at the first stop even when the provider ignored the stop list (or capped it).
   const plan = parsePlan(`${PLAN_PREFIX}${cutAtStops(response.text, options.stop)}`, run.allTools, config.validation);
   result.plan = { raw: response.text, steps: plan.steps, notes: plan.notes, waves: [] };
+  recorder.emit({ type: "plan", raw: response.text, steps: plan.steps, notes: plan.notes });
 
   let outcomes: StepOutcome[] = [];
   let steps: PlanStep[] = plan.steps;
   if (steps.length > 0) {
     const fieldRefs = config.fieldRefs;
-    let execution = await executePlan({ steps, runner: run.runner, round: 0, fieldRefs });
+    const onWave = (round: number) => (ids: string[]) => recorder.emit({ type: "wave", round, steps: ids });
+    let execution = await executePlan({ steps, runner: run.runner, round: 0, fieldRefs, onWave: onWave(0) });
     result.plan.waves = execution.waves;
     result.steps.push(...execution.outcomes.map(toExecutedStep));
     if (!execution.ok && config.rescue !== "off") {
@@ -204,10 +220,18 @@ async function runRewoo(run: Run): Promise<void> {
       const rescue = config.rescue === "onsetlab" ? rescueOnsetlab(rescueInput) : rescuePlan(rescueInput);
       if (rescue.patched.length > 0) {
         result.rescues.push(...rescue.rescues);
+        recorder.emit({ type: "rescue", rescues: rescue.rescues });
         steps = rescue.steps;
         result.plan.steps = steps;
         const reuse = new Map(execution.outcomes.filter((o) => o.status === "ok").map((o) => [o.id, o]));
-        execution = await executePlan({ steps, runner: run.runner, round: 1, reuse, fieldRefs });
+        execution = await executePlan({
+          steps,
+          runner: run.runner,
+          round: 1,
+          reuse,
+          fieldRefs,
+          onWave: onWave(1),
+        });
         result.plan.waves = execution.waves;
         result.steps.push(...execution.outcomes.map(toExecutedStep));
       }
@@ -225,6 +249,7 @@ async function runRewoo(run: Run): Promise<void> {
   if (failure && config.fallback) {
     result.fallback.used = true;
     result.fallback.reason = failure.reason;
+    recorder.emit({ type: "fallback", reason: failure.reason });
     const loop = await runReactLoop({
       ...loopSettings(run, prepared),
       stage: "fallback",
@@ -372,9 +397,16 @@ function prepareTools(run: Run): Prepared {
   const filtered = filterTools(run.query, run.allTools, run.config.filter, run.config.builtins);
   run.result.tools.filtered = filtered.tools.map((tool) => tool.name);
   run.result.tools.scores = recordedToolScores(filtered.scores);
+  run.recorder.emit({
+    type: "tools_shown",
+    available: run.allTools.length,
+    shown: run.result.tools.filtered,
+    scores: run.result.tools.scores,
+  });
   if (!run.config.skills) return { visible: filtered.tools };
   const detected = detectSkill(run.query, filtered.tools, run.skills);
   run.result.skill = detected?.choice ?? null;
+  run.recorder.emit({ type: "skill", skill: run.result.skill });
   return { visible: filtered.tools, ...(detected ? { skillRules: skillRulesText(detected.skill) } : {}) };
 }
 

@@ -30,6 +30,8 @@ export interface ExecutionInput {
   reuse?: ReadonlyMap<string, StepOutcome>;
   /** Field paths in references (default); off: a reference is the earlier result's whole text. */
   fieldRefs?: boolean;
+  /** Called as each wave starts, with its step ids. */
+  onWave?: (steps: string[]) => void;
 }
 
 export interface ExecutionOutput {
@@ -44,6 +46,7 @@ export async function executePlan(input: ExecutionInput): Promise<ExecutionOutpu
   const byId = new Map(input.steps.map((step) => [step.id, step]));
   const done = new Map<string, StepOutcome>();
   for (const wave of waves) {
+    input.onWave?.(wave);
     const results = await mapBounded(wave, MAX_CALLS_IN_FLIGHT, (id) => runStep(byId.get(id) as PlanStep, done, input));
     for (const outcome of results) done.set(outcome.id, outcome);
   }

@@ -1,6 +1,7 @@
 /** The agent's public surface: run a query through a configuration, and the trace it returns. */
 
 export { type RunAgentOptions, runAgent } from "./agent.ts";
+export type { AgentEvent, AgentEventListener } from "./events.ts";
 export {
   modelCallRequest,
   type RecordedRequest,

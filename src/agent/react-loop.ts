@@ -67,6 +67,7 @@ export async function runReactLoop(input: ReactLoopInput): Promise<ReactLoopOutp
     iterations.push(iteration);
     if (parsed.final !== undefined) {
       iteration.final = parsed.final;
+      input.recorder.emit({ type: "turn", stage: input.stage, iteration });
       return { iterations, final: parsed.final, evidence };
     }
     if (!parsed.action) {
@@ -79,6 +80,7 @@ export async function runReactLoop(input: ReactLoopInput): Promise<ReactLoopOutp
         observation: iteration.observation,
         raw: response.text,
       });
+      input.recorder.emit({ type: "turn", stage: input.stage, iteration });
       continue;
     }
     const tool = findTool(input.allTools, parsed.action);
@@ -106,6 +108,7 @@ export async function runReactLoop(input: ReactLoopInput): Promise<ReactLoopOutp
       observation: iteration.observation,
       raw: response.text,
     });
+    input.recorder.emit({ type: "turn", stage: input.stage, iteration });
   }
   return { iterations, evidence };
 }

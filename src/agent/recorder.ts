@@ -14,6 +14,7 @@ import type {
   ModelProvider,
 } from "../models/types.ts";
 import { ModelCallError, RunAbortedError } from "./errors.ts";
+import type { AgentEvent, AgentEventListener } from "./events.ts";
 import { RequestCompactor, recordedToolText } from "./record-format.ts";
 import type { AgentStage, AgentTimings, ModelCallRecord, ToolCallRecord } from "./types.ts";
 
@@ -39,6 +40,8 @@ export class RunRecorder {
     readonly signal: AbortSignal,
     /** Why the signal fired, for the record (caller vs time limit). */
     private readonly abortReason: () => string,
+    /** Stage events as they happen (events.ts); a no-op when nobody listens. */
+    readonly emit: AgentEventListener = () => {},
   ) {}
 
   /** Milliseconds since the run started. */
@@ -63,8 +66,19 @@ export class RunRecorder {
       startMs: 0,
       durationMs: 0,
     };
-    const response = await this.track(stage, record, () => this.model.complete({ ...request, signal: this.signal }));
-    return { ...response, text: boundOutput(record, response.text) };
+    const started: AgentEvent = {
+      type: "model_call_start",
+      seq,
+      stage: request.stage,
+      kind: "complete",
+      prompt: request.prompt,
+    };
+    const response = await this.track(stage, record, started, () =>
+      this.model.complete({ ...request, signal: this.signal }),
+    );
+    const text = boundOutput(record, response.text);
+    this.emitEnd(record);
+    return { ...response, text };
   }
 
   async chat(stage: AgentStage, request: Omit<ChatRequest, "signal">): Promise<ChatResponse> {
@@ -83,11 +97,23 @@ export class RunRecorder {
       startMs: 0,
       durationMs: 0,
     };
-    const response = await this.track(stage, record, () => this.model.chat({ ...request, signal: this.signal }));
+    const started: AgentEvent = {
+      type: "model_call_start",
+      seq,
+      stage: request.stage,
+      kind: "chat",
+      messages: request.messages,
+      ...(request.tools ? { tools: request.tools.map((tool) => tool.name) } : {}),
+    };
+    const response = await this.track(stage, record, started, () =>
+      this.model.chat({ ...request, signal: this.signal }),
+    );
     // Providers that hand over parsed objects (the sim, scripts) skip the wire's depth check: applied here.
     const toolCalls = response.toolCalls.map((call) => ({ ...call, ...parseToolArguments(call.arguments) }));
     record.toolCalls = toolCalls;
-    return { ...response, text: boundOutput(record, response.text), toolCalls };
+    const text = boundOutput(record, response.text);
+    this.emitEnd(record);
+    return { ...response, text, toolCalls };
   }
 
   /** Times a tool call so tool time is measured as wall clock, overlapping calls counted once. */
@@ -114,6 +140,7 @@ export class RunRecorder {
     const { text, ...rest } = record;
     const full: ToolCallRecord = { seq: seq ?? this.reserveToolSeq(), ...rest, ...recordedToolText(text, rest.data) };
     this.toolCalls[full.seq - 1] = full;
+    this.emit({ type: "tool_result", call: full, text });
     return full;
   }
 
@@ -125,14 +152,27 @@ export class RunRecorder {
     };
   }
 
+  private emitEnd(record: ModelCallRecord): void {
+    this.emit({
+      type: "model_call_end",
+      seq: record.seq,
+      stage: record.stage,
+      output: record.output,
+      durationMs: this.now() - record.startMs,
+      ...(record.error === undefined ? {} : { error: record.error }),
+    });
+  }
+
   private async track<T extends CompletionResponse>(
     stage: AgentStage,
     record: ModelCallRecord,
+    started: AgentEvent,
     call: () => Promise<T>,
   ): Promise<T> {
     this.ensureRunning(stage);
     record.startMs = this.now();
     this.modelCalls.push(record);
+    this.emit(started);
     try {
       const response = await call();
       record.usage = response.usage;
@@ -146,6 +186,8 @@ export class RunRecorder {
       record.error = error instanceof Error ? error.message : String(error);
       const invalid = failureInvalid(error);
       if (invalid) record.invalid = invalid;
+      record.durationMs = this.now() - record.startMs;
+      this.emitEnd(record);
       this.ensureRunning(stage);
       throw new ModelCallError(stage, error);
     } finally {

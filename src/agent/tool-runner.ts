@@ -61,6 +61,7 @@ export class ToolRunner {
 
     const blocking = request.guarded ? guard?.blockingCall(request.tool, prepared.args) : undefined;
     if (guard && blocking !== undefined) {
+      recorder.emit({ type: "write_guard_block", tool: request.tool, args: prepared.args, stage: request.stage });
       const answer = guard.blockedResult(request.tool, blocking);
       guard.recordBlocked({
         tool: request.tool,
@@ -81,6 +82,13 @@ export class ToolRunner {
     }
 
     const seq = recorder.reserveToolSeq();
+    recorder.emit({
+      type: "tool_call",
+      stage: request.stage,
+      tool: request.tool,
+      args: prepared.args,
+      ...(request.stepId === undefined ? {} : { stepId: request.stepId }),
+    });
     const timed = await recorder.timeTool(() => this.invoke(request.tool, prepared.args));
     const result = timed.value;
     const record = recorder.addToolCall(

@@ -5,55 +5,17 @@
  * scores it; `--json` prints the whole AgentResult.
  */
 import type { Command } from "commander";
-import { mockServerFactories } from "../../mock-servers/index.ts";
-import { type AgentConfig, type AgentResult, runAgent } from "../agent/index.ts";
-import { loadDataset } from "../bench/dataset/load.ts";
 import type { DatasetItem } from "../bench/dataset/types.ts";
-import { MOCK_WORLD_CONTEXT } from "../bench/run/bench.ts";
-import { RestrictedToolHost, runStateChecks } from "../bench/run/environment.ts";
-import { ModelOutageWatch } from "../bench/run/model-outage.ts";
-import { sessionServers } from "../bench/run/session.ts";
-import { type ItemScore, scoreItem } from "../bench/scoring/index.ts";
-import { loadModelsConfig, type ModelEntry, resolveConfiguration, resolveModel } from "../config/models-yaml.ts";
+import { type AgentQueryOutcome, runAgentQuery, UnknownItemError } from "../bench/run/agent-query.ts";
 import { OnsetlabError } from "../errors.ts";
-import { ClientPool } from "../mcp/pool.ts";
-import { loadRegistry } from "../mcp/registry.ts";
-import type { ToolHost } from "../mcp/types.ts";
-import { createProvider } from "../models/factory.ts";
 import { parseSeed } from "./bench.ts";
-import { closeItems } from "./close-items.ts";
-import { FlagError, parsePositiveInt, parseTransport, type TransportFlag } from "./flags.ts";
+import { FlagError, parsePositiveInt, parseTransport } from "./flags.ts";
 import { formatTrace } from "./trace-print.ts";
 
 /** The query ran, but the pipeline ended in error (a model failure, the time limit): exit 1. */
 export class AgentRunError extends OnsetlabError {}
 
 export const DEFAULT_AGENT_CONFIG_NAME = "onsetlab";
-
-export interface AgentQueryOptions {
-  /** The query, or (with `itemId`) undefined to take the item's. */
-  query?: string;
-  itemId?: string;
-  model: string;
-  configName: string;
-  seed: number;
-  transport: TransportFlag;
-  dataset?: readonly string[];
-  modelsFile?: string;
-  timeoutS?: number;
-  signal?: AbortSignal;
-}
-
-export interface AgentQueryOutcome {
-  result: AgentResult;
-  entry: ModelEntry;
-  /** The dataset item whose query this is, when it is one. */
-  item?: DatasetItem;
-  /** The bench's score of the run (dataset items only). */
-  score?: ItemScore;
-  /** The simulator given a query of no dataset item: the items whose queries are closest to it. */
-  closeItems?: DatasetItem[];
-}
 
 interface AgentFlags {
   model?: string;
@@ -110,6 +72,10 @@ export function registerAgentCommand(program: Command): void {
           ...(flags.timeout ? { timeoutS: parsePositiveInt("--timeout", flags.timeout) } : {}),
           signal: controller.signal,
         });
+      } catch (error) {
+        if (error instanceof UnknownItemError)
+          throw new FlagError("BAD_FLAG", `--item ${flags.item}: ${error.message}`);
+        throw error;
       } finally {
         process.off("SIGINT", stop);
       }
@@ -138,62 +104,6 @@ export function registerAgentCommand(program: Command): void {
         );
       }
     });
-}
-
-/** One query through one model × configuration against fresh mock servers; closes them before returning. */
-export async function runAgentQuery(options: AgentQueryOptions): Promise<AgentQueryOutcome> {
-  const models = loadModelsConfig(options.modelsFile);
-  const entry = resolveModel(models, options.model);
-  const config = resolveConfiguration(models, {
-    model: entry,
-    configName: options.configName,
-    ...(options.timeoutS === undefined ? {} : { cli: { limits: { totalTimeoutMs: options.timeoutS * 1000 } } }),
-  });
-  const items = loadDataset(options.dataset && options.dataset.length > 0 ? options.dataset : undefined).map(
-    (loaded) => loaded.item,
-  );
-  const item = findItem(items, options);
-  const query = item?.query ?? options.query!.trim();
-  const outage = new ModelOutageWatch();
-  // the simulator answers from the gold labels: an item's query gets its item's, any other query its fallback
-  const model = outage.watch(createProvider(entry, { gold: items, seed: options.seed }));
-
-  const pool = await ClientPool.open(loadRegistry(), { transport: options.transport, inProcess: mockServerFactories });
-  try {
-    const result = await runAgent(query, {
-      config,
-      model,
-      tools: itemTools(pool, item, config, options.seed),
-      context: MOCK_WORLD_CONTEXT,
-      signal: options.signal,
-    });
-    if (outage.outage) throw outage.outage;
-    if (!item) return { result, entry, ...(entry.provider === "sim" ? { closeItems: closeItems(items, query) } : {}) };
-    const stateChecks = await runStateChecks(pool, item.state ?? []);
-    const allowed = item.tools;
-    const tools = allowed ? pool.listTools().filter((tool) => allowed.includes(tool.name)) : pool.listTools();
-    return { result, entry, item, score: scoreItem({ item, trace: result, stateChecks, tools }) };
-  } finally {
-    await pool.close();
-  }
-}
-
-/** A dataset item's query runs with its session's servers, as in the bench; a free query with every server. */
-function itemTools(pool: ClientPool, item: DatasetItem | undefined, config: AgentConfig, seed: number): ToolHost {
-  if (!item) return pool;
-  if (item.tools) return RestrictedToolHost.ofTools(pool, item.tools);
-  const servers = sessionServers({ item, exposure: config.exposure, seed, registry: pool.serverNames() });
-  return RestrictedToolHost.ofServers(pool, servers);
-}
-
-function findItem(items: readonly DatasetItem[], options: AgentQueryOptions): DatasetItem | undefined {
-  if (options.itemId !== undefined) {
-    const item = items.find((candidate) => candidate.id === options.itemId);
-    if (!item) throw new FlagError("BAD_FLAG", `--item ${options.itemId}: no dataset item has this id`);
-    return item;
-  }
-  const query = options.query?.trim();
-  return items.find((candidate) => candidate.query === query);
 }
 
 function simulationNote(item: DatasetItem | undefined): string {

@@ -9,9 +9,9 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { runAgentQuery } from "../../src/bench/run/agent-query.ts";
 import { runBench } from "../../src/bench/run/bench.ts";
 import { withoutTiming } from "../../src/bench/run/record-content.ts";
-import { runAgentQuery } from "../../src/cli/agent.ts";
 import { benchRequest, recordContents, runCli } from "../support/bench-run.ts";
 
 const root = mkdtempSync(join(tmpdir(), "onsetlab-agent-"));

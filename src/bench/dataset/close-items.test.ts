@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { loadDataset } from "../bench/dataset/load.ts";
 import { closeItems } from "./close-items.ts";
+import { loadDataset } from "./load.ts";
 
 const items = loadDataset().map((entry) => entry.item);
 

@@ -2,7 +2,7 @@
  * The dataset items whose queries share the most words with a free query: what `agent` offers when the
  * simulator, which answers dataset queries only, is given a query of no item.
  */
-import type { DatasetItem } from "../bench/dataset/types.ts";
+import type { DatasetItem } from "./types.ts";
 
 /** Lower-case words of three letters or more (short ones — a, of, me — match everything). */
 function words(text: string): Set<string> {

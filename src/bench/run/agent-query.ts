@@ -1,0 +1,116 @@
+/**
+ * One query through one model × configuration, exactly as the bench runs it (the resolved configuration,
+ * the mock servers, the mock world's date), scored when it is a dataset item's. Shared by `agent` (the
+ * CLI), the HTTP server's `POST /run` and the MCP server's `run_query`.
+ */
+import { mockServerFactories } from "../../../mock-servers/index.ts";
+import { type AgentConfig, type AgentEventListener, type AgentResult, runAgent } from "../../agent/index.ts";
+import { loadModelsConfig, type ModelEntry, resolveConfiguration, resolveModel } from "../../config/models-yaml.ts";
+import { InputError } from "../../errors.ts";
+import { ClientPool } from "../../mcp/pool.ts";
+import { loadRegistry } from "../../mcp/registry.ts";
+import type { ToolHost } from "../../mcp/types.ts";
+import { createProvider } from "../../models/factory.ts";
+import { closeItems } from "../dataset/close-items.ts";
+import { loadDataset } from "../dataset/load.ts";
+import type { DatasetItem } from "../dataset/types.ts";
+import { type ItemScore, scoreItem } from "../scoring/index.ts";
+import { MOCK_WORLD_CONTEXT } from "./bench.ts";
+import { RestrictedToolHost, runStateChecks } from "./environment.ts";
+import { ModelOutageWatch } from "./model-outage.ts";
+import { sessionServers } from "./session.ts";
+
+/** `itemId` names no dataset item. */
+export class UnknownItemError extends InputError {}
+
+export interface AgentQueryOptions {
+  /** The query, or (with `itemId`) undefined to take the item's. */
+  query?: string;
+  itemId?: string;
+  model: string;
+  configName: string;
+  seed: number;
+  transport: "stdio" | "memory";
+  dataset?: readonly string[];
+  modelsFile?: string;
+  registryFile?: string;
+  timeoutS?: number;
+  signal?: AbortSignal;
+  /** The agent's stage events as they happen. */
+  onEvent?: AgentEventListener;
+}
+
+export interface AgentQueryOutcome {
+  result: AgentResult;
+  entry: ModelEntry;
+  /** The dataset item whose query this is, when it is one. */
+  item?: DatasetItem;
+  /** The bench's score of the run (dataset items only). */
+  score?: ItemScore;
+  /** The simulator given a query of no dataset item: the items whose queries are closest to it. */
+  closeItems?: DatasetItem[];
+}
+
+/** One query through one model × configuration against fresh mock servers; closes them before returning. */
+export async function runAgentQuery(options: AgentQueryOptions): Promise<AgentQueryOutcome> {
+  const models = loadModelsConfig(options.modelsFile);
+  const entry = resolveModel(models, options.model);
+  const config = resolveConfiguration(models, {
+    model: entry,
+    configName: options.configName,
+    ...(options.timeoutS === undefined ? {} : { cli: { limits: { totalTimeoutMs: options.timeoutS * 1000 } } }),
+  });
+  const items = loadDataset(options.dataset && options.dataset.length > 0 ? options.dataset : undefined).map(
+    (loaded) => loaded.item,
+  );
+  const item = findItem(items, options);
+  const query = item?.query ?? (options.query ?? "").trim();
+  const outage = new ModelOutageWatch();
+  // the simulator answers from the gold labels: an item's query gets its item's, any other query its fallback
+  const model = outage.watch(createProvider(entry, { gold: items, seed: options.seed }));
+
+  const pool = await ClientPool.open(loadRegistry(options.registryFile), {
+    transport: options.transport,
+    inProcess: mockServerFactories,
+  });
+  try {
+    const result = await runAgent(query, {
+      config,
+      model,
+      tools: itemTools(pool, item, config, options.seed),
+      context: MOCK_WORLD_CONTEXT,
+      signal: options.signal,
+      ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+    });
+    if (outage.outage) throw outage.outage;
+    if (!item) return { result, entry, ...(entry.provider === "sim" ? { closeItems: closeItems(items, query) } : {}) };
+    const stateChecks = await runStateChecks(pool, item.state ?? []);
+    const allowed = item.tools;
+    const tools = allowed ? pool.listTools().filter((tool) => allowed.includes(tool.name)) : pool.listTools();
+    return { result, entry, item, score: scoreItem({ item, trace: result, stateChecks, tools }) };
+  } finally {
+    await pool.close();
+  }
+}
+
+/** A dataset item's query runs with its session's servers, as in the bench; a free query with every server. */
+function itemTools(pool: ClientPool, item: DatasetItem | undefined, config: AgentConfig, seed: number): ToolHost {
+  if (!item) return pool;
+  if (item.tools) return RestrictedToolHost.ofTools(pool, item.tools);
+  const servers = sessionServers({ item, exposure: config.exposure, seed, registry: pool.serverNames() });
+  return RestrictedToolHost.ofServers(pool, servers);
+}
+
+function findItem(items: readonly DatasetItem[], options: AgentQueryOptions): DatasetItem | undefined {
+  if (options.itemId !== undefined) {
+    const item = items.find((candidate) => candidate.id === options.itemId);
+    if (!item) {
+      throw new UnknownItemError("UNKNOWN_ITEM", `no dataset item has the id "${options.itemId}"`, {
+        context: { itemId: options.itemId },
+      });
+    }
+    return item;
+  }
+  const query = options.query?.trim();
+  return items.find((candidate) => candidate.query === query);
+}

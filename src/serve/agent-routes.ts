@@ -1,0 +1,106 @@
+/**
+ * `GET /health` and `POST /run`: one query through the agent, answered as JSON or streamed as
+ * server-sent events (`event: stage` per AgentEvent, then `event: done` or `event: error`). The routes
+ * know nothing of how the query runs: the caller gives a QueryRunner (the bench's, or an exported agent's).
+ */
+import { Hono } from "hono";
+import { streamSSE } from "hono/streaming";
+import { z } from "zod";
+import type { AgentEvent, AgentResult } from "../agent/index.ts";
+import type { ItemScore } from "../bench/scoring/index.ts";
+import { ApiError, errorBody } from "./errors.ts";
+
+export const SERVICE_VERSION = "0.1.0";
+
+export const runQueryRequestSchema = z
+  .object({
+    query: z.string().trim().min(1, "query must not be empty").optional(),
+    model: z.string().trim().min(1, "model must not be empty"),
+    config: z.string().trim().min(1).optional(),
+    registry: z.string().trim().min(1).optional(),
+    itemId: z.string().trim().min(1).optional(),
+    dryRun: z.boolean().optional(),
+  })
+  .strict();
+
+export type RunQueryRequest = z.infer<typeof runQueryRequestSchema>;
+
+export interface RunQueryResponse {
+  answer: string;
+  result: AgentResult;
+  score?: ItemScore;
+  item?: { id: string; category: string };
+  /** The simulator given a free query: dataset queries close to it (it answers those only). */
+  closeItems?: { id: string; query: string }[];
+}
+
+export interface QueryHooks {
+  onEvent?: (event: AgentEvent) => void;
+  signal: AbortSignal;
+}
+
+export type QueryRunner = (request: RunQueryRequest, hooks: QueryHooks) => Promise<RunQueryResponse>;
+
+/** Anything that leaves the service passes through this (secret redaction); identity by default. */
+export type Outgoing = <T>(value: T) => T;
+
+export function agentRoutes(runner: QueryRunner, outgoing: Outgoing = (value) => value): Hono {
+  const app = new Hono();
+  app.get("/health", (c) => c.json({ status: "ok", version: SERVICE_VERSION }));
+  app.post("/run", async (c) => {
+    const request = parseBody(runQueryRequestSchema, await readJson(c.req.raw));
+    if (request.query === undefined && request.itemId === undefined) {
+      throw new ApiError(400, "BAD_REQUEST", "query is required (or itemId, to run a dataset item's query)", {
+        field: "query",
+      });
+    }
+    if (c.req.header("accept")?.includes("text/event-stream")) {
+      return streamSSE(c, async (stream) => {
+        const controller = new AbortController();
+        stream.onAbort(() => controller.abort(new Error("the client went away")));
+        // events are written in order; a write never waits for the next stage
+        let writing = Promise.resolve();
+        const send = (event: string, data: unknown) => {
+          writing = writing.then(() => stream.writeSSE({ event, data: JSON.stringify(outgoing(data)) }));
+        };
+        try {
+          const response = await runner(request, {
+            onEvent: (event) => send("stage", event),
+            signal: controller.signal,
+          });
+          send("done", response);
+        } catch (error) {
+          send("error", errorBody(error).body);
+        }
+        await writing;
+      });
+    }
+    const response = await runner(request, { signal: c.req.raw.signal });
+    return c.json(outgoing(response));
+  });
+  app.onError((error, c) => {
+    const { status, body } = errorBody(error);
+    return c.json(outgoing(body), status);
+  });
+  return app;
+}
+
+/** The request's JSON body; 400 when it is not JSON. */
+export async function readJson(request: Request): Promise<unknown> {
+  try {
+    return await request.json();
+  } catch (error) {
+    throw new ApiError(400, "BAD_JSON", "the request body must be a JSON object", { cause: error });
+  }
+}
+
+/** The body checked against its schema; 400 naming the first field at fault. */
+export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const field =
+    issue.code === "unrecognized_keys" ? issue.keys.join(", ") : issue.path.map((part) => String(part)).join(".");
+  const where = field === "" ? "the body" : field;
+  throw new ApiError(400, "BAD_REQUEST", `${where}: ${issue.message}`, field === "" ? {} : { field });
+}

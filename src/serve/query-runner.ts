@@ -1,0 +1,79 @@
+/**
+ * The QueryRunner of this harness: `runAgentQuery` (the one-query path `agent` uses) against the mock
+ * servers, with the request checked first so a bad model or configuration is a 400 naming its field.
+ */
+import { runAgentQuery, UnknownItemError } from "../bench/run/agent-query.ts";
+import { loadModelsConfig } from "../config/models-yaml.ts";
+import type { QueryRunner, RunQueryRequest } from "./agent-routes.ts";
+import { ApiError } from "./errors.ts";
+
+export const DEFAULT_QUERY_CONFIG = "onsetlab";
+
+export interface QueryRunnerOptions {
+  modelsFile?: string;
+  dataset?: readonly string[];
+  /** Seed of the simulator (a bench run's first repeat uses 1). */
+  seed?: number;
+}
+
+/** Model names the service runs: models.yaml entries, or a provider-prefixed name. */
+const PREFIXED_MODEL = /^(sim|openai|ollama):.+$/;
+
+export function benchQueryRunner(options: QueryRunnerOptions = {}): QueryRunner {
+  return async (request, hooks) => {
+    checkRequest(request, options.modelsFile);
+    try {
+      const outcome = await runAgentQuery({
+        ...(request.query === undefined ? {} : { query: request.query }),
+        ...(request.itemId === undefined ? {} : { itemId: request.itemId }),
+        model: request.model,
+        configName: request.config ?? DEFAULT_QUERY_CONFIG,
+        seed: options.seed ?? 1,
+        transport: "memory",
+        ...(options.dataset ? { dataset: options.dataset } : {}),
+        ...(options.modelsFile ? { modelsFile: options.modelsFile } : {}),
+        ...(request.registry ? { registryFile: request.registry } : {}),
+        signal: hooks.signal,
+        ...(hooks.onEvent ? { onEvent: hooks.onEvent } : {}),
+      });
+      const { result, item, score } = outcome;
+      return {
+        answer: result.answer,
+        result,
+        ...(score ? { score } : {}),
+        ...(item ? { item: { id: item.id, category: item.category } } : {}),
+        ...(outcome.closeItems ? { closeItems: outcome.closeItems.map(({ id, query }) => ({ id, query })) } : {}),
+      };
+    } catch (error) {
+      if (error instanceof UnknownItemError) {
+        throw new ApiError(400, "UNKNOWN_ITEM", error.message, { field: "itemId", cause: error });
+      }
+      throw error;
+    }
+  };
+}
+
+/** 400 naming the field: an unknown model or configuration, or a switch this service lacks. */
+function checkRequest(request: RunQueryRequest, modelsFile: string | undefined): void {
+  const models = loadModelsConfig(modelsFile);
+  if (!(request.model in models.models) && !PREFIXED_MODEL.test(request.model)) {
+    throw new ApiError(
+      400,
+      "UNKNOWN_MODEL",
+      `model "${request.model}" is not in ${models.file}; expected one of ${Object.keys(models.models).join(", ")} or sim:<profile>, ollama:<model>, openai:<model>`,
+      { field: "model" },
+    );
+  }
+  const config = request.config ?? DEFAULT_QUERY_CONFIG;
+  if (!(config in models.configurations)) {
+    throw new ApiError(
+      400,
+      "UNKNOWN_CONFIGURATION",
+      `config "${config}" is not a configuration in ${models.file}; expected one of ${Object.keys(models.configurations).join(", ")}`,
+      { field: "config" },
+    );
+  }
+  if (request.dryRun) {
+    throw new ApiError(400, "UNSUPPORTED", "dryRun is not available in this harness's runner", { field: "dryRun" });
+  }
+}
