@@ -4,7 +4,7 @@
  * `dry_run` (the file's or the caller's), write tools answer with previews.
  */
 import { dirname } from "node:path";
-import { type AgentResult, runAgent } from "../agent/index.ts";
+import { type AgentEventListener, type AgentResult, runAgent } from "../agent/index.ts";
 import { DryRunToolHost } from "../bench/run/dry-run.ts";
 import type { AgentFile } from "../config/agent-file.ts";
 import { ClientPool } from "../mcp/pool.ts";
@@ -14,7 +14,7 @@ import type { ModelProvider } from "../models/types.ts";
 
 export interface ExportedAgent {
   readonly file: AgentFile;
-  run(query: string, options?: { signal?: AbortSignal; dryRun?: boolean }): Promise<AgentResult>;
+  run(query: string, options?: { signal?: AbortSignal; dryRun?: boolean; onEvent?: AgentEventListener }): Promise<AgentResult>;
   close(): Promise<void>;
 }
 
@@ -39,6 +39,7 @@ export async function openAgent(
         tools: hostFor(run.dryRun),
         ...(file.context === undefined ? {} : { context: file.context }),
         ...(run.signal ? { signal: run.signal } : {}),
+        ...(run.onEvent ? { onEvent: run.onEvent } : {}),
       }),
     close: () => pool.close(),
   };

@@ -11,6 +11,7 @@ import { parseArgs } from "node:util";
 import { readAgentFile } from "../config/agent-file.ts";
 import { InputError } from "../errors.ts";
 import { openAgent } from "./exported-agent.ts";
+import { serveAgent } from "./serve-agent.ts";
 
 const USAGE =
   'usage: node agent.mjs "<query>" [--json] [--dry-run] [--agent-file FILE] | node agent.mjs --serve [--port N] [--host H]';
@@ -28,10 +29,12 @@ async function main(argv: string[]): Promise<number> {
   const agentFile = readAgentFile(file);
   const agent = await openAgent(agentFile, { file, dryRun: values["dry-run"] === true });
   if (values.serve) {
-    const serveAgent: (a: unknown, o: unknown) => Promise<{ url: string; close(): Promise<void> }> = async () => {
-      throw new Error("todo");
-    };
     const port = Number(values.port ?? process.env.PORT ?? 8080);
+    if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+      await agent.close();
+      process.stderr.write(`error: --port must be a whole number from 0 to 65535\n${USAGE}\n`);
+      return 2;
+    }
     const host = values.host ?? process.env.AGENT_HOST ?? "127.0.0.1";
     const server = await serveAgent(agent, { port, host });
     process.stdout.write(
