@@ -4,9 +4,11 @@
  * the debugging loop behind every benchmark number. A dataset item's query is also scored as the bench
  * scores it; `--json` prints the whole AgentResult.
  */
+import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { DatasetItem } from "../bench/dataset/types.ts";
 import { type AgentQueryOutcome, runAgentQuery, UnknownItemError } from "../bench/run/agent-query.ts";
+import { type AgentFile, agentFileRegistry, readAgentFile } from "../config/agent-file.ts";
 import { OnsetlabError } from "../errors.ts";
 import { parseSeed } from "./bench.ts";
 import { FlagError, parsePositiveInt, parseTransport } from "./flags.ts";
@@ -26,6 +28,8 @@ interface AgentFlags {
   dataset?: string[];
   models?: string;
   timeout?: string;
+  agentFile?: string;
+  dryRun?: boolean;
   verbose?: boolean;
   json?: boolean;
 }
@@ -43,9 +47,12 @@ export function registerAgentCommand(program: Command): void {
     .option("--dataset <paths...>", "dataset files the simulator and the scorer read (default: datasets/*.jsonl)")
     .option("--models <file>", "a models.yaml other than the repository's")
     .option("--timeout <seconds>", "time limit of the query")
+    .option("--agent-file <file>", "run an exported agent file: its model, configuration and servers (pnpm export)")
+    .option("--dry-run", "write tools answer with a preview of the call instead of running it")
     .option("--verbose", "also print every model call's prompt and raw output")
     .option("--json", "print the whole AgentResult as JSON")
-    .action(async (query: string | undefined, flags: AgentFlags) => {
+    .action(async (query: string | undefined, rawFlags: AgentFlags, command: Command) => {
+      const { flags, agentFile } = withAgentFile(rawFlags, command);
       if (!flags.model) {
         throw new FlagError(
           "BAD_FLAG",
@@ -70,6 +77,8 @@ export function registerAgentCommand(program: Command): void {
           ...(flags.dataset ? { dataset: flags.dataset } : {}),
           ...(flags.models ? { modelsFile: flags.models } : {}),
           ...(flags.timeout ? { timeoutS: parsePositiveInt("--timeout", flags.timeout) } : {}),
+          ...(agentFile ? { registry: agentFileRegistry(agentFile.agent, agentFile.file) } : {}),
+          ...(flags.dryRun ? { dryRun: true } : {}),
           signal: controller.signal,
         });
       } catch (error) {
@@ -104,6 +113,31 @@ export function registerAgentCommand(program: Command): void {
         );
       }
     });
+}
+
+/**
+ * `--agent-file F`: the file is the models file (models-yaml.ts reads agent files) and gives the model,
+ * the configuration and the servers; its `dry_run` adds `--dry-run`.
+ */
+function withAgentFile(
+  flags: AgentFlags,
+  command: Command,
+): { flags: AgentFlags; agentFile?: { agent: AgentFile; file: string } } {
+  if (!flags.agentFile) return { flags };
+  const clash = (["model", "config", "models"] as const).find((flag) => command.getOptionValueSource(flag) === "cli");
+  if (clash) throw new FlagError("BAD_FLAG", `--agent-file gives the model and configuration: leave out --${clash}`);
+  const file = resolve(flags.agentFile);
+  const agent = readAgentFile(file);
+  return {
+    flags: {
+      ...flags,
+      model: agent.model.name,
+      config: agent.config,
+      models: file,
+      dryRun: flags.dryRun || agent.dry_run,
+    },
+    agentFile: { agent, file },
+  };
 }
 
 function simulationNote(item: DatasetItem | undefined): string {

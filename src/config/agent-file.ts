@@ -9,11 +9,12 @@
  * looks for the repository at load time (paths.ts).
  */
 import { readFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { Ajv, type ErrorObject } from "ajv";
 import { parseDocument, stringify } from "yaml";
 import schema from "../../docs/schemas/agent-file.schema.json" with { type: "json" };
 import type { AgentConfig } from "../agent/types.ts";
-import type { RegistryEntry } from "../mcp/registry.ts";
+import type { Registry, RegistryEntry } from "../mcp/registry.ts";
 import type { OllamaProviderEntry, OpenAIProviderEntry, SimProviderEntry } from "../models/entry.ts";
 import { AgentFileError } from "./errors.ts";
 
@@ -117,4 +118,9 @@ export function formatAgentFile(agent: AgentFile, as: "yaml" | "json"): string {
 /** Is this parsed YAML an agent file (rather than a models.yaml)? */
 export function isAgentFileValue(value: unknown): boolean {
   return typeof value === "object" && value !== null && (value as { format?: unknown }).format === AGENT_FILE_FORMAT;
+}
+
+/** The file's servers as a registry (their working folders are absolute: the export made them so). */
+export function agentFileRegistry(agent: AgentFile, file: string): Registry {
+  return { file, baseDir: dirname(file), servers: agent.servers };
 }

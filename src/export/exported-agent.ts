@@ -3,10 +3,9 @@
  * registry entries say), and one query at a time through the pipeline with its configuration. With
  * `dry_run` (the file's or the caller's), write tools answer with previews.
  */
-import { dirname } from "node:path";
 import { type AgentEventListener, type AgentResult, runAgent } from "../agent/index.ts";
 import { DryRunToolHost } from "../bench/run/dry-run.ts";
-import type { AgentFile } from "../config/agent-file.ts";
+import { type AgentFile, agentFileRegistry } from "../config/agent-file.ts";
 import { ClientPool } from "../mcp/pool.ts";
 import type { ToolHost } from "../mcp/types.ts";
 import { createProvider } from "../models/factory.ts";
@@ -14,7 +13,10 @@ import type { ModelProvider } from "../models/types.ts";
 
 export interface ExportedAgent {
   readonly file: AgentFile;
-  run(query: string, options?: { signal?: AbortSignal; dryRun?: boolean; onEvent?: AgentEventListener }): Promise<AgentResult>;
+  run(
+    query: string,
+    options?: { signal?: AbortSignal; dryRun?: boolean; onEvent?: AgentEventListener },
+  ): Promise<AgentResult>;
   close(): Promise<void>;
 }
 
@@ -23,10 +25,7 @@ export async function openAgent(
   options: { file: string; dryRun?: boolean; model?: ModelProvider },
 ): Promise<ExportedAgent> {
   const model = options.model ?? createProvider(file.model);
-  const pool = await ClientPool.open(
-    { file: options.file, baseDir: dirname(options.file), servers: file.servers },
-    { transport: "stdio" },
-  );
+  const pool = await ClientPool.open(agentFileRegistry(file, options.file), { transport: "stdio" });
   const dryRunHost = new DryRunToolHost(pool);
   const alwaysDry = file.dry_run || options.dryRun === true;
   const hostFor = (dryRun: boolean | undefined): ToolHost => (alwaysDry || dryRun ? dryRunHost : pool);

@@ -33,6 +33,7 @@ export function benchQueryRunner(options: QueryRunnerOptions = {}): QueryRunner 
         ...(options.dataset ? { dataset: options.dataset } : {}),
         ...(options.modelsFile ? { modelsFile: options.modelsFile } : {}),
         ...(request.registry ? { registryFile: request.registry } : {}),
+        ...(request.dryRun ? { dryRun: true } : {}),
         signal: hooks.signal,
         ...(hooks.onEvent ? { onEvent: hooks.onEvent } : {}),
       });
@@ -72,8 +73,5 @@ function checkRequest(request: RunQueryRequest, modelsFile: string | undefined):
       `config "${config}" is not a configuration in ${models.file}; expected one of ${Object.keys(models.configurations).join(", ")}`,
       { field: "config" },
     );
-  }
-  if (request.dryRun) {
-    throw new ApiError(400, "UNSUPPORTED", "dryRun is not available in this harness's runner", { field: "dryRun" });
   }
 }

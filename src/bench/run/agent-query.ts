@@ -8,7 +8,7 @@ import { type AgentConfig, type AgentEventListener, type AgentResult, runAgent }
 import { loadModelsConfig, type ModelEntry, resolveConfiguration, resolveModel } from "../../config/models-yaml.ts";
 import { InputError } from "../../errors.ts";
 import { ClientPool } from "../../mcp/pool.ts";
-import { loadRegistry } from "../../mcp/registry.ts";
+import { loadRegistry, type Registry } from "../../mcp/registry.ts";
 import type { ToolHost } from "../../mcp/types.ts";
 import { createProvider } from "../../models/factory.ts";
 import { closeItems } from "../dataset/close-items.ts";
@@ -16,6 +16,7 @@ import { loadDataset } from "../dataset/load.ts";
 import type { DatasetItem } from "../dataset/types.ts";
 import { type ItemScore, scoreItem } from "../scoring/index.ts";
 import { MOCK_WORLD_CONTEXT } from "./bench.ts";
+import { DryRunToolHost, dryRunItem } from "./dry-run.ts";
 import { RestrictedToolHost, runStateChecks } from "./environment.ts";
 import { ModelOutageWatch } from "./model-outage.ts";
 import { sessionServers } from "./session.ts";
@@ -34,6 +35,10 @@ export interface AgentQueryOptions {
   dataset?: readonly string[];
   modelsFile?: string;
   registryFile?: string;
+  /** The servers themselves (an agent file's), instead of a registry file. */
+  registry?: Registry;
+  /** Write tools answer with previews (dry-run.ts); a dataset item's end state is then not scored. */
+  dryRun?: boolean;
   timeoutS?: number;
   signal?: AbortSignal;
   /** The agent's stage events as they happen. */
@@ -69,15 +74,16 @@ export async function runAgentQuery(options: AgentQueryOptions): Promise<AgentQu
   // the simulator answers from the gold labels: an item's query gets its item's, any other query its fallback
   const model = outage.watch(createProvider(entry, { gold: items, seed: options.seed }));
 
-  const pool = await ClientPool.open(loadRegistry(options.registryFile), {
+  const pool = await ClientPool.open(options.registry ?? loadRegistry(options.registryFile), {
     transport: options.transport,
     inProcess: mockServerFactories,
   });
   try {
+    const host = itemTools(pool, item, config, options.seed);
     const result = await runAgent(query, {
       config,
       model,
-      tools: itemTools(pool, item, config, options.seed),
+      tools: options.dryRun ? new DryRunToolHost(host) : host,
       context: MOCK_WORLD_CONTEXT,
       signal: options.signal,
       ...(options.onEvent ? { onEvent: options.onEvent } : {}),
@@ -87,7 +93,8 @@ export async function runAgentQuery(options: AgentQueryOptions): Promise<AgentQu
     const stateChecks = await runStateChecks(pool, item.state ?? []);
     const allowed = item.tools;
     const tools = allowed ? pool.listTools().filter((tool) => allowed.includes(tool.name)) : pool.listTools();
-    return { result, entry, item, score: scoreItem({ item, trace: result, stateChecks, tools }) };
+    const scored = options.dryRun ? dryRunItem(item) : item;
+    return { result, entry, item, score: scoreItem({ item: scored, trace: result, stateChecks, tools }) };
   } finally {
     await pool.close();
   }
