@@ -15,11 +15,16 @@ export const AGENT_PORT = 8080;
 const OLLAMA_PORT = 11434;
 const VLLM_PORT = 8000;
 
-/** The agent file as the container runs it: the model reached at the model server's service name. */
+/**
+ * The agent file as the container runs it. The model server's address is left to the environment
+ * (OLLAMA_HOST, OPENAI_BASE_URL), which compose sets to the model server's service: the same file then
+ * runs outside a container against any server those variables name (the tests' stand-in).
+ */
 export function containerAgentFile(agent: AgentFile, engine: Engine, hfId?: string): AgentFile {
   if (engine === "ollama") {
     if (agent.model.provider !== "ollama") throw new Error("the docker format runs an ollama model");
-    return { ...agent, model: { ...agent.model, host: `http://ollama:${OLLAMA_PORT}` } };
+    const { host: _address, ...model } = agent.model;
+    return { ...agent, model };
   }
   const { name, options, timeoutMs, retryMs, source } = agent.model;
   return {
@@ -31,9 +36,8 @@ export function containerAgentFile(agent: AgentFile, engine: Engine, hfId?: stri
       options,
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
       ...(retryMs === undefined ? {} : { retryMs }),
-      baseUrl: `http://vllm:${VLLM_PORT}/v1`,
       ...(agent.model.provider === "openai" && agent.model.apiKeyEnv ? { apiKeyEnv: agent.model.apiKeyEnv } : {}),
-      // the service name is not a loopback address, but the endpoint is the compose network's own
+      // OPENAI_BASE_URL names the vLLM service: not a loopback address, but the compose network's own
       allowRemote: true,
       source: `${source} (served by vLLM as ${hfId})`,
     },
@@ -63,6 +67,10 @@ export function composeFile(agent: AgentFile, engine: Engine): string {
       agent: {
         build: ".",
         env_file: [{ path: ".env", required: false }],
+        environment:
+          engine === "ollama"
+            ? { OLLAMA_HOST: `http://ollama:${OLLAMA_PORT}` }
+            : { OPENAI_BASE_URL: `http://vllm:${VLLM_PORT}/v1` },
         ports: [`127.0.0.1:${AGENT_PORT}:${AGENT_PORT}`],
         depends_on: { [engine]: { condition: "service_healthy" } },
         healthcheck: {
@@ -173,7 +181,7 @@ ${server}, and the agent (agent.mjs with agent.yaml) on http://127.0.0.1:${AGENT
 \`\`\`sh
 cp .env.example .env            # fill in the values it names
 docker compose up -d --build    # the agent starts once the model server is healthy
-curl -s http://127.0.0.1:${AGENT_PORT}/run -H 'content-type: application/json' -d '{"query": ${JSON.stringify(sampleQuery)}}'
+curl -s http://127.0.0.1:${AGENT_PORT}/run -H 'content-type: application/json' -d '{"model": ${JSON.stringify(agent.model.name)}, "query": ${JSON.stringify(sampleQuery)}}'
 \`\`\`
 ${mockNote}
 The image runs \`node agent.mjs --serve\`, the same file the \`script\` format runs as \`node agent.mjs "<query>"\`.

@@ -26,15 +26,19 @@ async function main(argv: string[]): Promise<number> {
   }
   const { values, positionals } = parsed;
   const file = resolve(values["agent-file"] ?? join(dirname(fileURLToPath(import.meta.url)), "agent.yaml"));
+  const query = positionals.join(" ").trim();
+  if (!values.serve && query === "") {
+    process.stderr.write(`error: give a query\n${USAGE}\n`);
+    return 2;
+  }
+  const port = Number(values.port ?? process.env.PORT ?? 8080);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    process.stderr.write(`error: --port must be a whole number from 0 to 65535\n${USAGE}\n`);
+    return 2;
+  }
   const agentFile = readAgentFile(file);
   const agent = await openAgent(agentFile, { file, dryRun: values["dry-run"] === true });
   if (values.serve) {
-    const port = Number(values.port ?? process.env.PORT ?? 8080);
-    if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-      await agent.close();
-      process.stderr.write(`error: --port must be a whole number from 0 to 65535\n${USAGE}\n`);
-      return 2;
-    }
     const host = values.host ?? process.env.AGENT_HOST ?? "127.0.0.1";
     const server = await serveAgent(agent, { port, host });
     process.stdout.write(
@@ -47,12 +51,6 @@ async function main(argv: string[]): Promise<number> {
     await server.close();
     await agent.close();
     return 0;
-  }
-  const query = positionals.join(" ").trim();
-  if (query === "") {
-    await agent.close();
-    process.stderr.write(`error: give a query\n${USAGE}\n`);
-    return 2;
   }
   try {
     const result = await agent.run(query);

@@ -46,7 +46,11 @@ describe("DryRunToolHost", () => {
     const result = await run(WRITE.query, true);
     expect(await everyState()).toEqual(before);
     const write = result.toolCalls.find((call) => call.tool === "issue_write");
-    expect(write).toMatchObject({ ok: true, dryRun: true, data: { dryRun: true, tool: "issue_write", server: "github" } });
+    expect(write).toMatchObject({
+      ok: true,
+      dryRun: true,
+      data: { dryRun: true, tool: "issue_write", server: "github" },
+    });
     expect(write?.text ?? "").toMatch(/^dry run: issue_write \(github\) was not run/);
     expect((write?.data as { arguments: Record<string, unknown> }).arguments).toMatchObject({
       method: "create",
