@@ -11,12 +11,13 @@
 import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { Ajv, type ErrorObject } from "ajv";
-import { parseDocument, stringify } from "yaml";
+import { stringify } from "yaml";
 import schema from "../../docs/schemas/agent-file.schema.json" with { type: "json" };
 import type { AgentConfig } from "../agent/types.ts";
 import type { Registry, RegistryEntry } from "../mcp/registry.ts";
 import type { OllamaProviderEntry, OpenAIProviderEntry, SimProviderEntry } from "../models/entry.ts";
 import { AgentFileError } from "./errors.ts";
+import { yamlValue } from "./yaml-text.ts";
 
 export const AGENT_FILE_FORMAT = "onsetlab-agent/1";
 
@@ -61,17 +62,17 @@ let compiled: ReturnType<Ajv["compile"]> | undefined;
 
 /** Parses and validates agent-file text (YAML, of which JSON is a subset); `file` is only for messages. */
 export function parseAgentFile(text: string, file: string): AgentFile {
-  const document = parseDocument(text, { uniqueKeys: true });
-  const yamlError = document.errors[0];
-  if (yamlError) {
-    const at = yamlError.linePos?.[0];
-    throw new AgentFileError(
-      "AGENT_FILE_INVALID",
-      `${file}${at ? `:${at.line}:${at.col}` : ""}: not valid YAML: ${yamlError.message.split("\n")[0]}`,
-      { context: { file }, cause: yamlError },
-    );
-  }
-  const value: unknown = document.toJS();
+  const value = yamlValue(
+    text,
+    file,
+    {},
+    (message, cause) => new AgentFileError("AGENT_FILE_INVALID", message, { context: { file }, cause }),
+  );
+  return validateAgentFile(value, file);
+}
+
+/** A parsed value checked against docs/schemas/agent-file.schema.json. */
+export function validateAgentFile(value: unknown, file: string): AgentFile {
   compiled ??= new Ajv({ allErrors: true }).compile(schema);
   if (!compiled(value)) {
     const first = (compiled.errors ?? [])[0] as ErrorObject | undefined;

@@ -211,6 +211,17 @@ describe("dry run from the agent file and the flags", () => {
   });
 });
 
+/** export's flags: format, model and configuration, then any others. */
+const flags = (format: string, model: string, config: string, ...rest: string[]): string[] => [
+  "--format",
+  format,
+  "--model",
+  model,
+  "--config",
+  config,
+  ...rest,
+];
+
 describe("export: bad input is one clear line, exit 2, nothing written", () => {
   const secretRegistry = (server: Record<string, unknown>) => {
     const file = join(mkdtempSync(join(tmpdir(), "onsetlab-registry-")), "registry.json");
@@ -240,7 +251,7 @@ describe("export: bad input is one clear line, exit 2, nothing written", () => {
   it.each([
     [
       "an unknown format",
-      () => ["--format", "zip", "--model", "qwen2.5:3b", "--config", "onsetlab"],
+      () => flags("zip", "qwen2.5:3b", "onsetlab"),
       /^error: --format must be one of config, docker, docker-vllm, script, not "zip"$/,
     ],
     [
@@ -252,74 +263,61 @@ describe("export: bad input is one clear line, exit 2, nothing written", () => {
     ["no config", () => ["--format", "config", "--model", "qwen2.5:3b"], /^error: --config is required/],
     [
       "an unknown config",
-      () => ["--format", "config", "--model", "qwen2.5:3b", "--config", "best"],
+      () => flags("config", "qwen2.5:3b", "best"),
       /^error: --config "best" is not a configuration in /,
     ],
     [
       "a non-empty folder",
-      () => ["--format", "config", "--model", "qwen2.5:3b", "--config", "onsetlab", "--out", nonEmpty()],
+      () => flags("config", "qwen2.5:3b", "onsetlab", "--out", nonEmpty()),
       /^error: --out \S+: the folder is not empty \(1 entries\); choose an empty one or pass --force/,
     ],
     [
       "an env entry with a value",
-      () => [
-        "--format",
-        "config",
-        "--model",
-        "qwen2.5:3b",
-        "--config",
-        "onsetlab",
-        "--registry",
-        secretRegistry({ env: ["HOME", "GITHUB_TOKEN=ghp_abc123"] }),
-      ],
+      () =>
+        flags(
+          "config",
+          "qwen2.5:3b",
+          "onsetlab",
+          "--registry",
+          secretRegistry({ env: ["HOME", "GITHUB_TOKEN=ghp_abc123"] }),
+        ),
       /^error: --registry \S+: servers\[0\] \(mine\): env\[1\] "GITHUB_TOKEN=…" looks like a secret value; list only the environment variable's NAME/,
     ],
     [
       "a token argument",
-      () => [
-        "--format",
-        "script",
-        "--model",
-        "qwen2.5:3b",
-        "--config",
-        "onsetlab",
-        "--registry",
-        secretRegistry({ args: ["server.js", "--api-key", "abc"] }),
-      ],
+      () =>
+        flags(
+          "script",
+          "qwen2.5:3b",
+          "onsetlab",
+          "--registry",
+          secretRegistry({ args: ["server.js", "--api-key", "abc"] }),
+        ),
       /^error: --registry \S+: servers\[0\] \(mine\): args\[1\] \(--api-key with a value\) looks like a secret value/,
     ],
     [
       "an api key field",
-      () => [
-        "--format",
-        "docker",
-        "--model",
-        "qwen2.5:3b",
-        "--config",
-        "onsetlab",
-        "--registry",
-        secretRegistry({ apiKey: "xyz" }),
-      ],
+      () => flags("docker", "qwen2.5:3b", "onsetlab", "--registry", secretRegistry({ apiKey: "xyz" })),
       /^error: --registry \S+: servers\[0\] \(mine\): apiKey looks like a secret value/,
     ],
     [
       "a model URL with a password",
-      () => ["--format", "config", "--model", "remote", "--config", "c", "--models", modelsWithKey()],
+      () => flags("config", "remote", "c", "--models", modelsWithKey()),
       /^error: \S+models\.yaml: models\.remote: baseUrl \(a URL with a password\) looks like a secret value/,
     ],
     [
       "the simulator as a script",
-      () => ["--format", "script", "--model", "sim:slm-3b", "--config", "onsetlab"],
+      () => flags("script", "sim:slm-3b", "onsetlab"),
       /^error: --format script: --model sim:slm-3b is the simulator/,
     ],
     [
       "an openai model in docker",
-      () => ["--format", "docker", "--model", "llamacpp:qwen2.5-3b", "--config", "onsetlab"],
+      () => flags("docker", "llamacpp:qwen2.5-3b", "onsetlab"),
       /^error: --format docker serves the model with Ollama, but --model llamacpp:qwen2.5-3b is an openai model/,
     ],
     [
       "vLLM with no known Hugging Face id",
-      () => ["--format", "docker-vllm", "--model", "mistral:7b", "--config", "onsetlab"],
+      () => flags("docker-vllm", "mistral:7b", "onsetlab"),
       /^error: --format docker-vllm: no Hugging Face id known for --model mistral:7b .*give one with --hf-id ORG\/NAME$/,
     ],
   ])("%s", async (_case, args, message) => {
@@ -342,31 +340,14 @@ describe("export: bad input is one clear line, exit 2, nothing written", () => {
     writeFileSync(join(dir, "notes.txt"), "keep me");
     const forced = await runInProcess([
       "export",
-      "--format",
-      "config",
-      "--model",
-      "qwen2.5:3b",
-      "--config",
-      "onsetlab",
-      "--out",
-      dir,
-      "--force",
+      ...flags("config", "qwen2.5:3b", "onsetlab", "--out", dir, "--force"),
     ]);
     expect(forced.code).toBe(0);
     expect(readdirSync(dir).sort()).toEqual(["agent.yaml", "notes.txt"]);
     const vllm = folder();
     const given = await runInProcess([
       "export",
-      "--format",
-      "docker-vllm",
-      "--model",
-      "mistral:7b",
-      "--config",
-      "onsetlab",
-      "--hf-id",
-      "mistralai/Mistral-7B-Instruct-v0.3",
-      "--out",
-      vllm,
+      ...flags("docker-vllm", "mistral:7b", "onsetlab", "--hf-id", "mistralai/Mistral-7B-Instruct-v0.3", "--out", vllm),
     ]);
     expect(given.code, given.stderr).toBe(0);
     expect(readAgentFile(join(vllm, "agent.yaml")).model.model).toBe("mistralai/Mistral-7B-Instruct-v0.3");
