@@ -45,14 +45,14 @@ describe("DryRunToolHost", () => {
     const before = await everyState();
     const result = await run(WRITE.query, true);
     expect(await everyState()).toEqual(before);
-    const write = result.toolCalls.find((call) => call.tool === "issue_write");
+    const write = result.toolCalls.find((call) => call.tool === "issue_write")!;
     expect(write).toMatchObject({
       ok: true,
       dryRun: true,
       data: { dryRun: true, tool: "issue_write", server: "github" },
     });
-    expect(write?.text ?? "").toMatch(/^dry run: issue_write \(github\) was not run/);
-    expect((write?.data as { arguments: Record<string, unknown> }).arguments).toMatchObject({
+    expect(write.text ?? "").toMatch(/^dry run: issue_write \(github\) was not run/);
+    expect((write.data as { arguments: Record<string, unknown> }).arguments).toMatchObject({
       method: "create",
       owner: "acme",
       repo: "webapp",
