@@ -9,8 +9,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { parse } from "yaml";
+import { runAgentQuery } from "../../src/bench/run/agent-query.ts";
 import { withoutTiming } from "../../src/bench/run/record-content.ts";
 import { readAgentFile } from "../../src/config/agent-file.ts";
+import { agentRoutes } from "../../src/serve/agent-routes.ts";
+import { benchQueryRunner } from "../../src/serve/query-runner.ts";
 import { recordContents } from "../support/bench-run.ts";
 import { runInProcess } from "../support/cli-in-process.ts";
 
@@ -201,7 +204,36 @@ describe("dry run from the agent file and the flags", () => {
     expect(table.stdout).toContain("DRY RUN: writes previewed, not made; end state not measured");
   });
 
-  it("agent --dry-run on a write item: the preview in the trace, the end state not scored", async () => {
+  it("runAgentQuery and POST /run with dryRun: the preview, and the end state not scored (it is without)", async () => {
+    const query = {
+      itemId: "gh-s029",
+      model: "sim:oracle",
+      configName: "onsetlab",
+      seed: 1,
+      transport: "memory",
+    } as const;
+    const dry = await runAgentQuery({ ...query, dryRun: true });
+    expect(dry.score?.state).toBeNull();
+    expect(dry.score?.taskSuccess).toBe(true);
+    const wet = await runAgentQuery(query);
+    expect(wet.score?.state).toMatchObject({ ok: true });
+    expect(wet.result.toolCalls.some((call) => call.dryRun)).toBe(false);
+
+    const response = await agentRoutes(benchQueryRunner()).request("/run", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "sim:oracle", itemId: "gh-s029", dryRun: true }),
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as {
+      result: { toolCalls: { tool: string; dryRun?: boolean }[] };
+      score: { state: unknown };
+    };
+    expect(body.result.toolCalls.find((call) => call.tool === "issue_write")?.dryRun).toBe(true);
+    expect(body.score.state).toBeNull();
+  });
+
+  it("agent --dry-run on a write item: the preview in the trace", async () => {
     const outcome = await runInProcess(["agent", "--model", "sim:oracle", "--item", "gh-s029", "--dry-run", "--json"]);
     expect(outcome.code).toBe(0);
     const result = JSON.parse(outcome.stdout) as { toolCalls: { tool: string; dryRun?: boolean; text?: string }[] };
