@@ -106,7 +106,8 @@ function ollamaService(model: string): Record<string, unknown> {
       test: ["CMD-SHELL", `ollama list | grep -q '^${model}'`],
       interval: "10s",
       timeout: "5s",
-      retries: 60,
+      // a pull of several GB: up to half an hour
+      retries: 180,
       start_period: "30s",
     },
     restart: "unless-stopped",
@@ -153,17 +154,18 @@ function vllmService(hfId: string): Record<string, unknown> {
   };
 }
 
-/** Every variable the agent or the model server reads, by name: the servers', the API key's, HF_TOKEN. */
+/** Every variable the agent or the model server reads, by name, once each: the servers', the API key's, HF_TOKEN. */
 export function envExample(agent: AgentFile, engine: Engine): string {
-  const lines = [
-    "# Copy to .env and fill in the values (compose reads .env; never commit it).",
-    ...agent.servers.flatMap((server) => (server.env ?? []).map((name) => `# for server ${server.name}\n${name}=`)),
-    ...(agent.model.provider === "openai" && agent.model.apiKeyEnv
-      ? [`# the model server's API key\n${agent.model.apiKeyEnv}=`]
-      : []),
-    ...(engine === "vllm" ? ["# a Hugging Face token, for gated models (e.g. meta-llama)\nHF_TOKEN="] : []),
-  ];
-  return `${lines.join("\n")}\n`;
+  const readers = new Map<string, string[]>();
+  for (const server of agent.servers) {
+    for (const name of server.env ?? []) readers.set(name, [...(readers.get(name) ?? []), `server ${server.name}`]);
+  }
+  if (agent.model.provider === "openai" && agent.model.apiKeyEnv) {
+    readers.set(agent.model.apiKeyEnv, [...(readers.get(agent.model.apiKeyEnv) ?? []), "the model server's API key"]);
+  }
+  if (engine === "vllm") readers.set("HF_TOKEN", ["a Hugging Face token, for gated models (e.g. meta-llama)"]);
+  const lines = [...readers].map(([name, users]) => `# ${users.join(", ")}\n${name}=`);
+  return `# Copy to .env and fill in the values (compose reads .env; never commit it).\n${lines.join("\n")}\n`;
 }
 
 export function dockerReadme(agent: AgentFile, engine: Engine, sampleQuery: string): string {
