@@ -8,6 +8,7 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { DatasetItem } from "../bench/dataset/types.ts";
 import { type AgentQueryOutcome, runAgentQuery, UnknownItemError } from "../bench/run/agent-query.ts";
+import { harnessRedactor } from "../bench/run/secrets.ts";
 import { type AgentFile, agentFileRegistry, readAgentFile } from "../config/agent-file.ts";
 import { OnsetlabError } from "../errors.ts";
 import { parseSeed } from "./bench.ts";
@@ -89,19 +90,22 @@ export function registerAgentCommand(program: Command): void {
         process.off("SIGINT", stop);
       }
       const { result, entry, item, score } = outcome;
-      if (outcome.closeItems) process.stderr.write(simulatorHint(entry.name, outcome.closeItems));
+      const redactor = harnessRedactor(flags.models);
+      if (outcome.closeItems) process.stderr.write(redactor.text(simulatorHint(entry.name, outcome.closeItems)));
       const simulated = entry.provider === "sim";
       process.stdout.write(
-        flags.json
-          ? `${JSON.stringify(result)}\n`
-          : formatTrace(result, {
-              model: entry.name,
-              modelNote: simulated ? simulationNote(item) : undefined,
-              configName: flags.config,
-              simulated,
-              verbose: flags.verbose,
-              score,
-            }),
+        redactor.text(
+          flags.json
+            ? `${JSON.stringify(result)}\n`
+            : formatTrace(result, {
+                model: entry.name,
+                modelNote: simulated ? simulationNote(item) : undefined,
+                configName: flags.config,
+                simulated,
+                verbose: flags.verbose,
+                score,
+              }),
+        ),
       );
       if (result.error) {
         throw new AgentRunError(

@@ -17,3 +17,11 @@ export function parsePositiveInt(flag: string, value: string): number {
   }
   return number;
 }
+
+/** A TCP port: 0 (any free port) to 65535. */
+export function parsePort(flag: string, value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65_535)
+    throw new FlagError("BAD_FLAG", `${flag} must be a port from 0 to 65535, not "${value}"`);
+  return port;
+}

@@ -1,13 +1,14 @@
-/** `perf [harness|mcp|bfcl|fuzz] [--json]`: speed and memory figures, measured by scripts (never unit tests). */
+/** `perf [harness|mcp|bfcl|fuzz|view] [--json]`: speed and memory figures, measured by scripts (never unit tests). */
 import { loadavg } from "node:os";
 import type { Command } from "commander";
 import { measureHarness } from "../bench/perf/harness.ts";
 import { measureMcp } from "../bench/perf/mcp.ts";
+import { formatViewPerf, measureView } from "../bench/perf/view.ts";
 import { formatBfclPerf, measureBfclScoring } from "../bfcl/perf.ts";
 import { loadRegistry } from "../mcp/registry.ts";
 import { FlagError, parsePositiveInt } from "./flags.ts";
 
-const SUBJECTS = ["harness", "mcp", "bfcl", "fuzz"] as const;
+const SUBJECTS = ["harness", "mcp", "bfcl", "fuzz", "view"] as const;
 
 interface PerfFlags {
   json?: boolean;
@@ -21,6 +22,8 @@ interface PerfFlags {
   inputs: string;
   agentInputs: string;
   seed: string;
+  records: string;
+  requests: string;
 }
 
 export function registerPerfCommand(program: Command): void {
@@ -39,6 +42,8 @@ export function registerPerfCommand(program: Command): void {
     .option("--inputs <n>", "fuzz: hostile outputs through every parser", "10000")
     .option("--agent-inputs <n>", "fuzz: of which also through the agent, once per strategy", "100")
     .option("--seed <n>", "fuzz: the corpus's seed", "17")
+    .option("--records <n>", "view: records of the run served (built once, then reused)", "5000")
+    .option("--requests <n>", "view: requests of each kind", "200")
     .action(async (subject: string, options: PerfFlags) => {
       if (!(SUBJECTS as readonly string[]).includes(subject)) {
         throw new FlagError("BAD_FLAG", `perf subject must be one of ${SUBJECTS.join(", ")}, not "${subject}"`);
@@ -83,6 +88,13 @@ export function registerPerfCommand(program: Command): void {
         const { formatFuzzReport, measureFuzz } = await import("../bench/perf/fuzz.ts");
         const report = await measureFuzz({ inputs, agentInputs, seed: parsePositiveInt("--seed", options.seed) });
         write(report, formatFuzzReport(report));
+        return;
+      }
+      if (subject === "view") {
+        const records = parsePositiveInt("--records", options.records);
+        process.stderr.write(`measuring the viewer API on a ${records}-record run (built on first use)…\n`);
+        const report = await measureView({ records, requests: parsePositiveInt("--requests", options.requests) });
+        write(report, formatViewPerf(report));
         return;
       }
       if (subject === "bfcl") {

@@ -6,11 +6,13 @@ import { registerBfclCommands } from "./bfcl.ts";
 import { registerDatasetCommands } from "./dataset.ts";
 import { registerExportCommand } from "./export.ts";
 import { registerGateCommand } from "./gate.ts";
+import { registerMcpCommand } from "./mcp.ts";
 import { registerMockCommands } from "./mock.ts";
 import { registerPerfCommand } from "./perf.ts";
 import { registerReportCommand } from "./report.ts";
 import { registerResultsCommands } from "./results.ts";
 import { registerStandinCommand } from "./standin.ts";
+import { registerViewCommand } from "./view.ts";
 
 export function buildProgram(): Command {
   const program = new Command("onsetlab")
@@ -23,10 +25,12 @@ export function buildProgram(): Command {
   registerDatasetCommands(program);
   registerExportCommand(program);
   registerGateCommand(program);
+  registerMcpCommand(program);
   registerMockCommands(program);
   registerPerfCommand(program);
   registerReportCommand(program);
   registerResultsCommands(program);
   registerStandinCommand(program);
+  registerViewCommand(program);
   return program;
 }

@@ -10,9 +10,12 @@ import { ClientPool } from "../mcp/pool.ts";
 import type { ToolHost } from "../mcp/types.ts";
 import { createProvider } from "../models/factory.ts";
 import type { ModelProvider } from "../models/types.ts";
+import { type Redactor, redactorOf } from "../redact.ts";
 
 export interface ExportedAgent {
   readonly file: AgentFile;
+  /** Blanks the values of the variables the file names (servers' env, the API key's) wherever output leaves. */
+  readonly redactor: Redactor;
   run(
     query: string,
     options?: { signal?: AbortSignal; dryRun?: boolean; onEvent?: AgentEventListener },
@@ -29,8 +32,13 @@ export async function openAgent(
   const dryRunHost = new DryRunToolHost(pool);
   const alwaysDry = file.dry_run || options.dryRun === true;
   const hostFor = (dryRun: boolean | undefined): ToolHost => (alwaysDry || dryRun ? dryRunHost : pool);
+  const secretNames = [
+    ...file.servers.flatMap((server) => server.env ?? []),
+    ...(file.model.provider === "openai" && file.model.apiKeyEnv ? [file.model.apiKeyEnv] : []),
+  ];
   return {
     file,
+    redactor: redactorOf(secretNames),
     run: (query, run = {}) =>
       runAgent(query, {
         config: file.configuration,

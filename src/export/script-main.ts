@@ -54,9 +54,10 @@ async function main(argv: string[]): Promise<number> {
   }
   try {
     const result = await agent.run(query);
-    process.stdout.write(values.json ? `${JSON.stringify(result)}\n` : `${result.answer}\n`);
+    const text = (output: string) => agent.redactor.text(output);
+    process.stdout.write(text(values.json ? `${JSON.stringify(result)}\n` : `${result.answer}\n`));
     if (result.error) {
-      process.stderr.write(`error: the query ended in error in ${result.error.stage}: ${result.error.message}\n`);
+      process.stderr.write(text(`error: the query ended in error in ${result.error.stage}: ${result.error.message}\n`));
       return 1;
     }
     return 0;

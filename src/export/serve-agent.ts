@@ -45,7 +45,7 @@ export function exportedAgentRunner(agent: ExportedAgent): QueryRunner {
 }
 
 export async function serveAgent(agent: ExportedAgent, options: { port: number; host: string }): Promise<ServedAgent> {
-  const app = agentRoutes(exportedAgentRunner(agent));
+  const app = agentRoutes(exportedAgentRunner(agent), (value) => agent.redactor.value(value));
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const started = serve({ fetch: app.fetch, port: options.port, hostname: options.host }, () => resolve(started));
     started.once("error", reject);

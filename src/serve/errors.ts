@@ -2,7 +2,7 @@
  * Errors of the HTTP and MCP services, and how any error becomes the JSON error body
  * `{"error": {"code", "message", "field"?}}` with its status.
  */
-import { OnsetlabError } from "../errors.ts";
+import { InputError, OnsetlabError } from "../errors.ts";
 
 export type ApiStatus = 400 | 401 | 404 | 409 | 500;
 
@@ -27,13 +27,16 @@ export interface ErrorBody {
   error: { code: string; message: string; field?: string };
 }
 
-/** Status and body of any error: ApiError as it says, other typed errors 500 with their code. */
+/** Status and body of any error: ApiError as it says, bad input 400, other errors 500 with their code. */
 export function errorBody(error: unknown): { status: ApiStatus; body: ErrorBody } {
   if (error instanceof ApiError) {
     return {
       status: error.status,
       body: { error: { code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) } },
     };
+  }
+  if (error instanceof InputError) {
+    return { status: 400, body: { error: { code: error.code, message: error.message } } };
   }
   const code = error instanceof OnsetlabError ? error.code : "INTERNAL";
   const message = error instanceof Error ? error.message : String(error);

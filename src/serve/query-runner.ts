@@ -6,6 +6,7 @@ import { runAgentQuery, UnknownItemError } from "../bench/run/agent-query.ts";
 import { loadModelsConfig } from "../config/models-yaml.ts";
 import type { QueryRunner, RunQueryRequest } from "./agent-routes.ts";
 import { ApiError } from "./errors.ts";
+import { checkConfigName, checkModelName } from "./names.ts";
 
 export const DEFAULT_QUERY_CONFIG = "onsetlab";
 
@@ -15,9 +16,6 @@ export interface QueryRunnerOptions {
   /** Seed of the simulator (a bench run's first repeat uses 1). */
   seed?: number;
 }
-
-/** Model names the service runs: models.yaml entries, or a provider-prefixed name. */
-const PREFIXED_MODEL = /^(sim|openai|ollama):.+$/;
 
 export function benchQueryRunner(options: QueryRunnerOptions = {}): QueryRunner {
   return async (request, hooks) => {
@@ -57,21 +55,6 @@ export function benchQueryRunner(options: QueryRunnerOptions = {}): QueryRunner 
 /** 400 naming the field: an unknown model or configuration, or a switch this service lacks. */
 function checkRequest(request: RunQueryRequest, modelsFile: string | undefined): void {
   const models = loadModelsConfig(modelsFile);
-  if (!(request.model in models.models) && !PREFIXED_MODEL.test(request.model)) {
-    throw new ApiError(
-      400,
-      "UNKNOWN_MODEL",
-      `model "${request.model}" is not in ${models.file}; expected one of ${Object.keys(models.models).join(", ")} or sim:<profile>, ollama:<model>, openai:<model>`,
-      { field: "model" },
-    );
-  }
-  const config = request.config ?? DEFAULT_QUERY_CONFIG;
-  if (!(config in models.configurations)) {
-    throw new ApiError(
-      400,
-      "UNKNOWN_CONFIGURATION",
-      `config "${config}" is not a configuration in ${models.file}; expected one of ${Object.keys(models.configurations).join(", ")}`,
-      { field: "config" },
-    );
-  }
+  checkModelName(models, request.model, "model");
+  checkConfigName(models, request.config ?? DEFAULT_QUERY_CONFIG, "config");
 }

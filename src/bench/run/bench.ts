@@ -37,6 +37,7 @@ import { expandMatrix, type Shard, selectShard } from "./matrix.ts";
 import { type ModelProbe, probeModels } from "./model-facts.ts";
 import { ModelOutageWatch } from "./model-outage.ts";
 import { providerCache, resolveEntries } from "./providers.ts";
+import { harnessRedactor } from "./secrets.ts";
 import { runShare, type ShareHooks, type ShareSpec } from "./share.ts";
 import { startRunTracer } from "./spans.ts";
 import {
@@ -279,8 +280,9 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
   options.onStarted?.(runId, dir);
 
   const byId = new Map(items.map((item) => [item.id, item]));
-  const appender = new JsonlAppender(recordsFile);
-  const tracesAppender = new JsonlAppender(tracesFile);
+  const redactor = harnessRedactor(options.modelsFile, request.registry);
+  const appender = new JsonlAppender(recordsFile, redactor);
+  const tracesAppender = new JsonlAppender(tracesFile, redactor);
   const runTracer = startRunTracer(runId, (line) => tracesAppender.append(line));
   const running: BenchProgress["running"] = Object.fromEntries(configs.map((config) => [config, { ok: 0, n: 0 }]));
   let finished = 0;

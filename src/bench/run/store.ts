@@ -21,6 +21,7 @@ import { dirname, join, resolve } from "node:path";
 import type { ZodType } from "zod";
 import { InputError } from "../../errors.ts";
 import { REPO_ROOT } from "../../paths.ts";
+import type { Redactor } from "../../redact.ts";
 
 /** results/ of the repository, or ONSETLAB_RESULTS_DIR (tests and CI keep their runs apart with it). */
 export const RESULTS_DIR = process.env.ONSETLAB_RESULTS_DIR
@@ -113,11 +114,14 @@ export function jsonLineBytes(value: unknown): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
-/** Appends JSON lines, one write call per line. */
+/** Appends JSON lines, one write call per line; with a Redactor, no secret's value reaches the file. */
 export class JsonlAppender {
   private readonly fd: number;
 
-  constructor(readonly file: string) {
+  constructor(
+    readonly file: string,
+    private readonly redactor?: Redactor,
+  ) {
     mkdirSync(dirname(file), { recursive: true });
     this.fd = openSync(file, "a");
   }
@@ -128,12 +132,12 @@ export class JsonlAppender {
 
   /** Whole lines already serialised (each ending in a newline), in one write. */
   appendText(lines: string): void {
-    if (lines.length > 0) writeSync(this.fd, lines);
+    if (lines.length > 0) writeSync(this.fd, this.redactor ? this.redactor.text(lines) : lines);
   }
 
   /** Whole lines already encoded (lineBytes, jsonLineBytes), in one write. */
   appendBytes(lines: Uint8Array): void {
-    if (lines.length > 0) writeSync(this.fd, lines);
+    if (lines.length > 0) writeSync(this.fd, this.redactor ? this.redactor.bytes(lines) : lines);
   }
 
   close(): void {
@@ -157,39 +161,50 @@ export function readJsonl<T>(file: string): JsonlContents<T> {
   return { rows, tornBytes };
 }
 
+/** Where a line of a JSON-lines file sits: its first byte and its length (without the newline). */
+export interface LineSpan {
+  offset: number;
+  bytes: number;
+}
+
 /**
  * Streams a JSON-lines file written by JsonlAppender without holding it in memory (a 10k-run
- * records.jsonl is hundreds of megabytes): `visit` gets each row and its line number (from 1). Same
- * torn/corrupt rules as readJsonl. Returns the torn bytes at the end.
+ * records.jsonl is hundreds of megabytes): `visit` gets each row, its line number (from 1, counted from
+ * `from`) and where it sits. Same torn/corrupt rules as readJsonl. Returns the torn bytes at the end.
+ * `from` (a line's first byte) lets an index read only what was appended since it last looked.
  */
-export function forEachJsonl<T>(file: string, visit: (row: T, line: number) => void): number {
+export function forEachJsonl<T>(file: string, visit: (row: T, line: number, span: LineSpan) => void, from = 0): number {
   if (!existsSync(file)) return 0;
   const fd = openSync(file, "r");
   const chunk = Buffer.alloc(1 << 20);
   let pending = Buffer.alloc(0);
   let lineNumber = 0;
-  let previous: string | undefined;
-  const flush = (line: string) => {
-    if (previous !== undefined && previous !== "") {
+  let position = from;
+  let previous: { text: string; span: LineSpan } | undefined;
+  const flush = (line: { text: string; span: LineSpan }) => {
+    if (previous !== undefined && previous.text !== "") {
       let row: T;
       try {
-        row = JSON.parse(previous) as T;
+        row = JSON.parse(previous.text) as T;
       } catch (cause) {
         throw new CorruptRecordsError("RECORDS_CORRUPT", `${file}:${lineNumber - 1}: not valid JSON`, { cause });
       }
       // outside the try: the visitor's own errors are not the file's
-      visit(row, lineNumber - 1);
+      visit(row, lineNumber - 1, previous.span);
     }
     previous = line;
   };
   try {
+    let readAt = from;
     for (;;) {
-      const read = readSync(fd, chunk, 0, chunk.length, null);
+      const read = readSync(fd, chunk, 0, chunk.length, readAt);
       if (read === 0) break;
+      readAt += read;
       let data = Buffer.concat([pending, chunk.subarray(0, read)]);
       for (let newline = data.indexOf(10); newline !== -1; newline = data.indexOf(10)) {
         lineNumber += 1;
-        flush(data.subarray(0, newline).toString("utf8"));
+        flush({ text: data.subarray(0, newline).toString("utf8"), span: { offset: position, bytes: newline } });
+        position += newline + 1;
         data = data.subarray(newline + 1);
       }
       pending = Buffer.from(data);
@@ -199,16 +214,38 @@ export function forEachJsonl<T>(file: string, visit: (row: T, line: number) => v
   }
   // the last complete line may be a torn write that kept its newline
   let torn = pending.length;
-  if (previous !== undefined && previous !== "") {
+  const last = previous as { text: string; span: LineSpan } | undefined;
+  if (last !== undefined && last.text !== "") {
     let row: T | undefined;
     try {
-      row = JSON.parse(previous) as T;
+      row = JSON.parse(last.text) as T;
     } catch {
-      torn += Buffer.byteLength(previous) + 1;
+      torn += last.span.bytes + 1;
     }
-    if (row !== undefined) visit(row, lineNumber);
+    if (row !== undefined) visit(row, lineNumber, last.span);
   }
   return torn;
+}
+
+/** The row on one line of a JSON-lines file, read at its span (from forEachJsonl) alone. */
+export function readJsonlLine<T>(file: string, span: LineSpan): T {
+  const fd = openSync(file, "r");
+  try {
+    const buffer = Buffer.alloc(span.bytes);
+    readSync(fd, buffer, 0, span.bytes, span.offset);
+    try {
+      return JSON.parse(buffer.toString("utf8")) as T;
+    } catch (cause) {
+      throw new CorruptRecordsError("RECORDS_CORRUPT", `${file} at byte ${span.offset}: not valid JSON`, { cause });
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Bytes of a file, 0 when it is not there. */
+export function fileBytes(file: string): number {
+  return existsSync(file) ? statSync(file).size : 0;
 }
 
 /** Cuts a torn last line off so that appends start on a clean line. */

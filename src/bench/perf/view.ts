@@ -1,0 +1,125 @@
+/**
+ * Speed of the viewer's item API on a big run: builds (or reuses) a 5,000-record simulator run, serves it
+ * with the real app on 127.0.0.1, and times item pages (`/runs/:id/items?page=…`, with and without
+ * filters) and single records (`/runs/:id/items/:key`) over HTTP. The first page, which builds the
+ * records index, is reported apart.
+ */
+import { mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createApp } from "../../serve/app.ts";
+import { benchQueryRunner } from "../../serve/query-runner.ts";
+import { listen } from "../../serve/server.ts";
+import { HarnessService, type ItemPage } from "../../serve/service.ts";
+import { runBench } from "../run/bench.ts";
+import { percentile } from "../stats/percentile.ts";
+
+export interface ViewPerfOptions {
+  /** Records the run must have (default 5000). */
+  records: number;
+  /** Requests of each kind. */
+  requests: number;
+  /** Where the run is kept between measurements (default: the system temp folder). */
+  root?: string;
+}
+
+export interface ViewPerfReport {
+  runId: string;
+  records: number;
+  builtRun: boolean;
+  firstPageMs: number;
+  pageP50Ms: number;
+  pageP95Ms: number;
+  filteredP50Ms: number;
+  filteredP95Ms: number;
+  itemP50Ms: number;
+  itemP95Ms: number;
+  requests: number;
+}
+
+const CONFIGS = ["onsetlab", "onsetlab-plus"];
+const ITEMS = 500;
+
+export async function measureView(options: ViewPerfOptions): Promise<ViewPerfReport> {
+  const root = options.root ?? join(tmpdir(), "onsetlab-perf-view");
+  mkdirSync(root, { recursive: true });
+  const service = new HarnessService({ resultsRoot: root });
+  let run = service.listRuns().find((entry) => entry.records >= options.records && entry.finishedAt);
+  const builtRun = run === undefined;
+  if (!run) {
+    const repeats = Math.ceil(options.records / (ITEMS * CONFIGS.length));
+    const outcome = await runBench({
+      request: {
+        models: ["sim:slm-3b"],
+        configs: CONFIGS,
+        dataset: [],
+        filter: {},
+        limit: ITEMS,
+        seed: 1,
+        repeats,
+        transport: "memory",
+      },
+      resultsRoot: root,
+    });
+    run = service.listRuns().find((entry) => entry.runId === outcome.runId)!;
+  }
+  // a fresh service: the first page builds the index, as after a server start
+  const server = await listen(
+    createApp({ service: new HarnessService({ resultsRoot: root }), runner: benchQueryRunner() }),
+  );
+  try {
+    const base = `${server.url}/runs/${run.runId}`;
+    const timed = async (path: string): Promise<{ ms: number; body: unknown }> => {
+      const started = performance.now();
+      const response = await fetch(`${base}${path}`);
+      const body = await response.json();
+      if (!response.ok) throw new Error(`${path}: ${response.status} ${JSON.stringify(body)}`);
+      return { ms: performance.now() - started, body };
+    };
+    const first = await timed("/items?page=1");
+    const pages = Math.ceil((first.body as ItemPage).total / 50);
+    const pick = (count: number, index: number) => ((index * 7919) % count) + 1;
+    const pageTimes: number[] = [];
+    const filteredTimes: number[] = [];
+    const keys: string[] = [];
+    for (let index = 0; index < options.requests; index++) {
+      const page = await timed(`/items?page=${pick(pages, index)}`);
+      pageTimes.push(page.ms);
+      keys.push(...(page.body as ItemPage).rows.slice(0, 1).map((row) => row.key));
+      const config = CONFIGS[index % CONFIGS.length];
+      const outcome = index % 2 === 0 ? "fail" : "pass";
+      filteredTimes.push((await timed(`/items?config=${config}&outcome=${outcome}&page=${pick(5, index)}`)).ms);
+    }
+    const itemTimes: number[] = [];
+    for (let index = 0; index < options.requests; index++) {
+      itemTimes.push((await timed(`/items/${encodeURIComponent(keys[index % keys.length]!)}`)).ms);
+    }
+    return {
+      runId: run.runId,
+      records: (first.body as ItemPage).total,
+      builtRun,
+      firstPageMs: first.ms,
+      pageP50Ms: percentile(pageTimes, 50),
+      pageP95Ms: percentile(pageTimes, 95),
+      filteredP50Ms: percentile(filteredTimes, 50),
+      filteredP95Ms: percentile(filteredTimes, 95),
+      itemP50Ms: percentile(itemTimes, 50),
+      itemP95Ms: percentile(itemTimes, 95),
+      requests: options.requests,
+    };
+  } finally {
+    await server.close();
+  }
+}
+
+export function formatViewPerf(report: ViewPerfReport): string {
+  const ms = (value: number) => `${value.toFixed(1)} ms`;
+  return [
+    `viewer API on run ${report.runId} (${report.records} records${report.builtRun ? ", built now" : ", reused"}), ${report.requests} requests each`,
+    `first page (builds the index)  ${ms(report.firstPageMs)}`,
+    `item page p50/p95              ${ms(report.pageP50Ms)} / ${ms(report.pageP95Ms)}   target p95 ≤ 100 ms`,
+    `filtered page p50/p95          ${ms(report.filteredP50Ms)} / ${ms(report.filteredP95Ms)}   target p95 ≤ 100 ms`,
+    `one record p50/p95             ${ms(report.itemP50Ms)} / ${ms(report.itemP95Ms)}   target p95 ≤ 100 ms`,
+    "",
+  ].join("\n");
+}

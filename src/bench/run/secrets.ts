@@ -1,0 +1,29 @@
+/**
+ * The secrets of this harness: every variable a models.yaml entry names in `api_key_env` and every
+ * variable a registry server passes through (`env`). Their values are redacted where data leaves.
+ */
+import { loadModelsConfig } from "../../config/models-yaml.ts";
+import { loadRegistry } from "../../mcp/registry.ts";
+import { Redactor, redactorOf } from "../../redact.ts";
+
+export function secretNames(modelsFile?: string, registryFile?: string): string[] {
+  const models = Object.values(loadModelsConfig(modelsFile).models).flatMap((entry) =>
+    "apiKeyEnv" in entry && entry.apiKeyEnv ? [entry.apiKeyEnv] : [],
+  );
+  const servers = loadRegistry(registryFile).servers.flatMap((server) => server.env ?? []);
+  return [...models, ...servers];
+}
+
+/** The Redactor of the harness's secrets as the environment holds them now. */
+export function harnessRedactor(modelsFile?: string, registryFile?: string): Redactor {
+  return redactorOf(secretNames(modelsFile, registryFile));
+}
+
+/** For error lines: the harness's secrets, or none when models.yaml or the registry is what failed to load. */
+export function logRedactor(): Redactor {
+  try {
+    return harnessRedactor();
+  } catch {
+    return new Redactor([]);
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * A record's score told check by check: each requirement of task success, whether it held, and why —
+ * what a reader needs to see which check failed without reading the score's fields.
+ */
+import type { RunRecord } from "../bench/run/bench.ts";
+
+export interface Check {
+  name: string;
+  pass: boolean;
+  why: string;
+}
+
+export function recordChecks(record: RunRecord): Check[] {
+  const { score, result } = record;
+  return score.requirements.map(({ name, ok }) => ({ name, pass: ok, why: why(name, ok) }));
+
+  function why(name: string, ok: boolean): string {
+    switch (name) {
+      case "no_run_error":
+        return result.error ? `${result.error.stage}: ${result.error.message}` : "the run ended without error";
+      case "calls": {
+        const { expected, called } = score.toolChoice;
+        const wrong = score.params.pairings
+          .filter((pairing) => !pairing.correct)
+          .map((pairing) => {
+            if (pairing.actualSeq === null) return `${pairing.tool} was not called`;
+            const args = pairing.args.filter((arg) => !arg.ok).map((arg) => `${arg.param} (${arg.error ?? "wrong"})`);
+            return `${pairing.tool}: ${args.length > 0 ? `wrong ${args.join(", ")}` : "out of order"}`;
+          });
+        const base = `expected ${expected.join(", ") || "none"}; called ${called.join(", ") || "none"}`;
+        return ok || wrong.length === 0 ? base : `${base}; ${wrong.join("; ")}`;
+      }
+      case "no_extra_write":
+        return ok ? "no write beyond the gold calls" : "a write tool was called that the item does not ask for";
+      case "abstention": {
+        const abstention = score.abstention;
+        if (!abstention) return ok ? "held" : "failed";
+        const rule = abstention.rule === "no_call" ? "no tool call at all" : "no call to a forbidden tool";
+        return abstention.ok ? `${rule}: held` : `${rule}: called ${abstention.offending.join(", ")}`;
+      }
+      case "state":
+        return (score.state?.checks ?? [])
+          .map(
+            (check) =>
+              `${check.ok ? "✓" : "✗"} ${check.negate ? "not " : ""}${check.expect} on ${check.server}: ${check.detail}`,
+          )
+          .join("; ");
+      case "answer":
+        return score.answer?.ok ? "the answer holds every expected part" : `failed: ${score.answer?.failed.join("; ")}`;
+      default:
+        return ok ? "held" : "failed";
+    }
+  }
+}

@@ -1,0 +1,241 @@
+/**
+ * The harness as an MCP server: the same service the HTTP app uses, as tools with input and output
+ * schemas. Every result is redacted (secrets) and given both as structured content and as JSON text.
+ */
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import type { Redactor } from "../redact.ts";
+import type { QueryRunner } from "./agent-routes.ts";
+import type { HarnessService } from "./service.ts";
+
+export interface McpServices {
+  service: HarnessService;
+  runner: QueryRunner;
+  redactor: Redactor;
+}
+
+const rate = z.object({ k: z.number(), n: z.number(), value: z.number().nullable() });
+const compareSide = z.object({ key: z.string(), pass: z.boolean(), failureClass: z.string().optional() });
+
+export function createMcpServer({ service, runner, redactor }: McpServices): McpServer {
+  const server = new McpServer({ name: "onsetlab-bench", version: "0.1.0" });
+  // the SDK turns a thrown error into an error result with its message: redacted here first
+  const registerTool: McpServer["registerTool"] = (name, config, handler) =>
+    server.registerTool(name, config, (async (...args: Parameters<typeof handler>) => {
+      try {
+        return await (handler as (...a: typeof args) => unknown)(...args);
+      } catch (error) {
+        throw new Error(redactor.text(error instanceof Error ? error.message : String(error)));
+      }
+    }) as typeof handler);
+  const result = <T extends Record<string, unknown>>(value: T) => {
+    const structured = redactor.value(value);
+    return { structuredContent: structured, content: [{ type: "text" as const, text: JSON.stringify(structured) }] };
+  };
+
+  registerTool(
+    "list_models",
+    {
+      description: "Models of models.yaml (sim:<profile> names run the simulator and need no weights)",
+      inputSchema: {},
+      outputSchema: {
+        models: z.array(z.object({ name: z.string(), provider: z.string(), simulated: z.boolean() })),
+      },
+    },
+    () => result({ models: service.listModels() }),
+  );
+
+  registerTool(
+    "list_configurations",
+    {
+      description: "Agent configurations of models.yaml, and the matrices (sets of configurations) that hold them",
+      inputSchema: {},
+      outputSchema: {
+        configurations: z.array(z.object({ name: z.string(), matrix: z.array(z.string()).optional() })),
+        matrices: z.record(z.string(), z.array(z.string())),
+      },
+    },
+    () => result({ configurations: service.listConfigs(), matrices: service.listMatrices() }),
+  );
+
+  registerTool(
+    "run_query",
+    {
+      description:
+        "Run one query through the agent against the mock servers; a dataset item's query (or itemId) is scored as the bench scores it",
+      inputSchema: {
+        query: z.string().min(1).optional().describe("the request; or give itemId"),
+        itemId: z.string().min(1).optional().describe("run this dataset item's query, e.g. gh-s001"),
+        model: z.string().min(1).describe("a models.yaml entry or sim:<profile>"),
+        config: z.string().min(1).optional().describe("a configuration (default onsetlab)"),
+      },
+      outputSchema: {
+        answer: z.string(),
+        path: z.string(),
+        answeredBy: z.string(),
+        modelCalls: z.number(),
+        toolCalls: z.array(z.object({ tool: z.string(), args: z.record(z.string(), z.unknown()), ok: z.boolean() })),
+        error: z.string().optional(),
+        item: z.object({ id: z.string(), category: z.string() }).optional(),
+        taskSuccess: z.boolean().optional(),
+        failures: z.array(z.string()).optional(),
+        closeItems: z.array(z.object({ id: z.string(), query: z.string() })).optional(),
+      },
+    },
+    async (input, extra) => {
+      if (input.query === undefined && input.itemId === undefined) throw new Error("give query or itemId");
+      const response = await runner(input, { signal: extra.signal });
+      const { result: trace, score } = response;
+      return result({
+        answer: response.answer,
+        path: trace.path,
+        answeredBy: trace.answeredBy,
+        modelCalls: trace.modelCalls.length,
+        toolCalls: trace.toolCalls.map((call) => ({ tool: call.tool, args: call.args, ok: call.ok })),
+        ...(trace.error ? { error: `${trace.error.stage}: ${trace.error.message}` } : {}),
+        ...(response.item ? { item: response.item } : {}),
+        ...(score ? { taskSuccess: score.taskSuccess, failures: score.failures } : {}),
+        ...(response.closeItems ? { closeItems: response.closeItems } : {}),
+      });
+    },
+  );
+
+  registerTool(
+    "start_bench",
+    {
+      description: "Start a bench in the server process; follow it with bench_status",
+      inputSchema: {
+        models: z.array(z.string().min(1)).min(1),
+        configs: z.array(z.string().min(1)).optional(),
+        matrix: z.string().min(1).optional(),
+        limit: z.number().int().min(1).optional().describe("a sample of N items over the categories"),
+        first: z.number().int().min(1).optional(),
+        seed: z.number().int().optional(),
+        repeats: z.number().int().min(1).max(100).optional(),
+      },
+      outputSchema: { runId: z.string() },
+    },
+    async (input) => result({ runId: await service.startBench(input) }),
+  );
+
+  registerTool(
+    "bench_status",
+    {
+      description: "Where a run stands: tasks done of total, running or finished",
+      inputSchema: { runId: z.string().min(1) },
+      outputSchema: {
+        runId: z.string(),
+        running: z.boolean(),
+        finished: z.boolean(),
+        done: z.number(),
+        total: z.number(),
+        error: z.string().optional(),
+      },
+    },
+    ({ runId }) => result({ ...service.benchStatus(runId) }),
+  );
+
+  registerTool(
+    "get_summary",
+    {
+      description: "A run's task success per model × configuration (Wilson interval), from its summary",
+      inputSchema: { runId: z.string().min(1) },
+      outputSchema: {
+        runId: z.string(),
+        simulated: z.boolean(),
+        records: z.number(),
+        rows: z.array(
+          z.object({
+            model: z.string(),
+            config: z.string(),
+            n: z.number(),
+            taskSuccess: rate.extend({ lo: z.number().nullable(), hi: z.number().nullable() }),
+            invalid: z.number(),
+          }),
+        ),
+      },
+    },
+    ({ runId }) => {
+      const { summary } = service.getRun(runId);
+      if (!summary) throw new Error(`run ${runId} has no summary yet (is it still running? see bench_status)`);
+      return result({
+        runId,
+        simulated: summary.simulated,
+        records: summary.records,
+        rows: summary.rows.map((row) => ({
+          model: row.model,
+          config: row.config,
+          n: row.n,
+          taskSuccess: row.taskSuccess,
+          invalid: Object.values(row.invalid ?? {}).reduce((sum, count) => sum + count, 0),
+        })),
+      });
+    },
+  );
+
+  registerTool(
+    "compare_runs",
+    {
+      description:
+        "Two configurations (of one run, or of runId and runB) item by item: where one passes and the other fails",
+      inputSchema: {
+        runId: z.string().min(1),
+        a: z.string().min(1).describe("configuration of runId"),
+        b: z.string().min(1).describe("configuration of runB (default runId)"),
+        runB: z.string().min(1).optional(),
+        only: z.enum(["a", "b", "differ"]).optional(),
+        category: z.string().min(1).optional(),
+        page: z.number().int().min(1).optional(),
+      },
+      outputSchema: {
+        counts: z.object({ both: z.number(), aOnly: z.number(), bOnly: z.number(), neither: z.number() }),
+        total: z.number(),
+        page: z.number(),
+        pageSize: z.number(),
+        rows: z.array(
+          z.object({
+            itemId: z.string(),
+            model: z.string(),
+            repeat: z.number(),
+            category: z.string(),
+            servers: z.array(z.string()),
+            a: compareSide,
+            b: compareSide,
+          }),
+        ),
+      },
+    },
+    ({ runId, ...request }) => result({ ...service.compare(runId, request) }),
+  );
+
+  registerTool(
+    "get_item",
+    {
+      description:
+        "One record of a run (key model|config|item|repeat): its whole trace with full prompts, score and checks",
+      inputSchema: { runId: z.string().min(1), key: z.string().min(1) },
+      outputSchema: {
+        key: z.string(),
+        itemId: z.string(),
+        model: z.string(),
+        config: z.string(),
+        answer: z.string(),
+        checks: z.array(z.object({ name: z.string(), pass: z.boolean(), why: z.string() })),
+        record: z.record(z.string(), z.unknown()),
+      },
+    },
+    ({ runId, key }) => {
+      const { checks, ...record } = service.getItem(runId, key);
+      return result({
+        key: record.key,
+        itemId: record.itemId,
+        model: record.model,
+        config: record.config,
+        answer: record.result.answer,
+        checks,
+        record: record as unknown as Record<string, unknown>,
+      });
+    },
+  );
+  return server;
+}

@@ -1,0 +1,92 @@
+/**
+ * An index of a run's records file: one small row per record (key, item, outcome, failure class) and
+ * where its line sits, so that a page of items is filtered in memory and a record is read alone. Built
+ * once per file and extended from where it stopped when the file grows (a running bench appends).
+ */
+import type { RunRecord } from "../bench/run/bench.ts";
+import { fileBytes, forEachJsonl, type LineSpan, readJsonlLine } from "../bench/run/store.ts";
+
+export interface ItemRow {
+  key: string;
+  itemId: string;
+  model: string;
+  config: string;
+  repeat: number;
+  category: string;
+  servers: string[];
+  taskSuccess: boolean;
+  /** The primary failure kind of a failed item. */
+  failureClass?: string;
+  /** Why the item could not be scored. */
+  invalid?: string;
+  query: string;
+}
+
+interface IndexedRow {
+  row: ItemRow;
+  span: LineSpan;
+}
+
+export class RecordIndex {
+  private readonly entries: IndexedRow[] = [];
+  private readonly byKey = new Map<string, IndexedRow>();
+  /** The first byte not indexed yet. */
+  private indexedTo = 0;
+
+  constructor(private readonly file: string) {}
+
+  /** Every row, in file order (brought up to date first). */
+  rows(): readonly ItemRow[] {
+    this.refresh();
+    return this.entries.map((entry) => entry.row);
+  }
+
+  /** The whole record with this key, read from its line; undefined when the run has none. */
+  record(key: string): RunRecord | undefined {
+    this.refresh();
+    const entry = this.byKey.get(key);
+    return entry ? readJsonlLine<RunRecord>(this.file, entry.span) : undefined;
+  }
+
+  private refresh(): void {
+    const size = fileBytes(this.file);
+    if (size === this.indexedTo) return;
+    // a resume cut a torn tail off: start again
+    if (size < this.indexedTo) this.reset();
+    forEachJsonl<RunRecord>(
+      this.file,
+      (record, _line, span) => {
+        const indexed = { row: itemRow(record), span };
+        const earlier = this.byKey.get(indexed.row.key);
+        if (earlier) this.entries[this.entries.indexOf(earlier)] = indexed;
+        else this.entries.push(indexed);
+        this.byKey.set(indexed.row.key, indexed);
+        this.indexedTo = span.offset + span.bytes + 1;
+      },
+      this.indexedTo,
+    );
+  }
+
+  private reset(): void {
+    this.entries.length = 0;
+    this.byKey.clear();
+    this.indexedTo = 0;
+  }
+}
+
+function itemRow(record: RunRecord): ItemRow {
+  const { score } = record;
+  return {
+    key: record.key,
+    itemId: record.itemId,
+    model: record.model,
+    config: record.config,
+    repeat: record.repeat,
+    category: record.category,
+    servers: record.session.servers,
+    taskSuccess: score.taskSuccess,
+    ...(score.failures[0] ? { failureClass: score.failures[0] } : {}),
+    ...(score.invalid ? { invalid: score.invalid } : {}),
+    query: record.result.query,
+  };
+}
