@@ -202,6 +202,13 @@ describe("dry run from the agent file and the flags", () => {
     expect(writes.map((call) => call.dryRun)).toEqual([true, true]);
     const table = await runInProcess(["bench", "--agent-file", file, "--filter", "id=gh-s029"]);
     expect(table.stdout).toContain("DRY RUN: writes previewed, not made; end state not measured");
+    const reportDir = folder();
+    const report = await runInProcess(["report", runId, "--out", reportDir]);
+    expect(report.code, report.stderr).toBe(0);
+    const markdown = readdirSync(reportDir).filter((name) => name.endsWith(".md"));
+    expect(markdown.some((name) => readFileSync(join(reportDir, name), "utf8").includes("DRY RUN (`--dry-run`)"))).toBe(
+      true,
+    );
   });
 
   it("runAgentQuery and POST /run with dryRun: the preview, and the end state not scored (it is without)", async () => {
