@@ -45,7 +45,8 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   testing: [],
   models: ["mcp"],
   agent: ["mcp", "models", "mock-servers/kit"],
-  config: ["agent", "models"],
+  // mcp: an agent file (config/agent-file.ts) lists its servers as registry entries
+  config: ["agent", "mcp", "models"],
   "bench/stats": [],
   "bench/dataset": ["agent", "mcp", "mock-servers", "mock-servers/kit"],
   "bench/scoring": ["bench/dataset", "bench/stats", "models", "python"],
@@ -82,6 +83,8 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   // the web viewer: browser code over the services' types and the report's table builders (which import no
   // Node); and the Chromium finder of its browser tests and page timing
   view: ["agent", "bench/run", "bench/scoring", "models", "report", "serve"],
+  // the exported agent: the agent and its providers, the bench's tool hosts (dry run), the serve routes
+  export: ["agent", "bench/run", "config", "mcp", "models", "serve"],
   // the HTTP and MCP services over runs, reports and one-query runs
   serve: ["agent", "bench/dataset", "bench/run", "bench/scoring", "bench/stats", "config", "mcp", "models", "report"],
   cli: [
@@ -92,6 +95,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
     "bench/scoring",
     "bfcl",
     "config",
+    "export",
     "mcp",
     "mock-servers",
     "mock-servers/ollama",

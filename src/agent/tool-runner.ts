@@ -97,6 +97,7 @@ export class ToolRunner {
         text: result.text,
         ...(result.data === undefined ? {} : { data: result.data }),
         ...(result.error ? { error: result.error } : {}),
+        ...(result.dryRun ? { dryRun: true as const } : {}),
         attempts: result.attempts,
         startMs: timed.startMs,
         durationMs: timed.durationMs,

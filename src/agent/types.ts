@@ -310,6 +310,8 @@ export interface ToolCallRecord {
   durationMs: number;
   /** The write guard refused the call: it never reached the ToolHost. */
   blocked?: boolean;
+  /** A dry run previewed this write instead of making it: `data` is the preview, nothing changed. */
+  dryRun?: true;
 }
 
 /** A plan step's outcome in one round of execution. */

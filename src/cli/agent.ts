@@ -4,10 +4,12 @@
  * the debugging loop behind every benchmark number. A dataset item's query is also scored as the bench
  * scores it; `--json` prints the whole AgentResult.
  */
+import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { DatasetItem } from "../bench/dataset/types.ts";
 import { type AgentQueryOutcome, runAgentQuery, UnknownItemError } from "../bench/run/agent-query.ts";
 import { harnessRedactor } from "../bench/run/secrets.ts";
+import { type AgentFile, agentFileRegistry, readAgentFile } from "../config/agent-file.ts";
 import { OnsetlabError } from "../errors.ts";
 import { defaultCacheDir } from "../models/request-cache.ts";
 import { parseSeed } from "./bench.ts";
@@ -29,6 +31,8 @@ interface AgentFlags {
   models?: string;
   registry?: string[];
   timeout?: string;
+  agentFile?: string;
+  dryRun?: boolean;
   verbose?: boolean;
   json?: boolean;
   /** `--no-cache` makes it false. */
@@ -49,10 +53,13 @@ export function registerAgentCommand(program: Command): void {
     .option("--models <file>", "a models.yaml other than the repository's")
     .option(REGISTRY_FLAG.flags, REGISTRY_FLAG.description, repeated)
     .option("--timeout <seconds>", "time limit of the query")
+    .option("--agent-file <file>", "run an exported agent file: its model, configuration and servers (pnpm export)")
+    .option("--dry-run", "write tools answer with a preview of the call instead of running it")
     .option("--verbose", "also print every model call's prompt and raw output")
     .option("--json", "print the whole AgentResult as JSON")
     .option("--no-cache", "send every model request to the server (default: answer repeats from the request cache)")
-    .action(async (query: string | undefined, flags: AgentFlags) => {
+    .action(async (query: string | undefined, rawFlags: AgentFlags, command: Command) => {
+      const { flags, agentFile } = withAgentFile(rawFlags, command);
       if (!flags.model) {
         throw new FlagError(
           "BAD_FLAG",
@@ -79,6 +86,8 @@ export function registerAgentCommand(program: Command): void {
           ...(flags.registry ? { registries: flags.registry } : {}),
           ...(flags.timeout ? { timeoutS: parsePositiveInt("--timeout", flags.timeout) } : {}),
           ...(flags.cache ? { cacheDir: defaultCacheDir() } : {}),
+          ...(agentFile ? { registry: agentFileRegistry(agentFile.agent, agentFile.file) } : {}),
+          ...(flags.dryRun ? { dryRun: true } : {}),
           signal: controller.signal,
         });
       } catch (error) {
@@ -116,6 +125,31 @@ export function registerAgentCommand(program: Command): void {
         );
       }
     });
+}
+
+/**
+ * `--agent-file F`: the file is the models file (models-yaml.ts reads agent files) and gives the model,
+ * the configuration and the servers; its `dry_run` adds `--dry-run`.
+ */
+function withAgentFile(
+  flags: AgentFlags,
+  command: Command,
+): { flags: AgentFlags; agentFile?: { agent: AgentFile; file: string } } {
+  if (!flags.agentFile) return { flags };
+  const clash = (["model", "config", "models"] as const).find((flag) => command.getOptionValueSource(flag) === "cli");
+  if (clash) throw new FlagError("BAD_FLAG", `--agent-file gives the model and configuration: leave out --${clash}`);
+  const file = resolve(flags.agentFile);
+  const agent = readAgentFile(file);
+  return {
+    flags: {
+      ...flags,
+      model: agent.model.name,
+      config: agent.config,
+      models: file,
+      dryRun: flags.dryRun || agent.dry_run,
+    },
+    agentFile: { agent, file },
+  };
 }
 
 function simulationNote(item: DatasetItem | undefined): string {

@@ -14,6 +14,7 @@ import { modelsOfMatrix } from "../bench/run/resolve-request.ts";
 import type { BenchRequest } from "../bench/run/run-files.ts";
 import { sequentialText } from "../bench/run/sequential.ts";
 import { ITEM_METRICS, type MetricRates, type Rate, type SummaryRow } from "../bench/scoring/index.ts";
+import { readAgentFile } from "../config/agent-file.ts";
 import { OnsetlabError } from "../errors.ts";
 import { FAULTS_ENV, type FaultConfig, parseFaults } from "../mcp/faults.ts";
 import { checkRecordTarget } from "../models/cassette.ts";
@@ -56,6 +57,8 @@ interface BenchFlags {
   alpha: string;
   margin?: string;
   looks: string;
+  agentFile?: string;
+  dryRun?: boolean;
   json?: boolean;
   /** `--no-cache` makes it false. */
   cache: boolean;
@@ -105,9 +108,12 @@ export function registerBenchCommand(program: Command): void {
     .option("--alpha <p>", "with --until-significant: the error rate of the whole sequential test", "0.05")
     .option("--margin <d>", "with --until-significant: also stop once |B − A| is known to be below d (e.g. 0.05)")
     .option("--looks <n>", "with --until-significant: how many times the comparison is tested", "10")
+    .option("--agent-file <file>", "benchmark an exported agent file (its model and configuration; pnpm export)")
+    .option("--dry-run", "write tools answer with previews instead of running; end state is not measured")
     .option("--json", "print the summary as JSON for machines")
     .option("--no-cache", "send every model request to the server (default: answer repeats from the request cache)")
-    .action(async (flags: BenchFlags) => {
+    .action(async (rawFlags: BenchFlags) => {
+      const flags = withAgentFile(rawFlags);
       const request = benchRequest(flags);
       const progress = startProgress({ label: "bench", total: 1 });
       let total = 0;
@@ -218,6 +224,7 @@ function benchRequest(flags: BenchFlags): BenchRequest {
     ...(flags.numCtx ? { numCtx: parsePositiveInt("--num-ctx", flags.numCtx) } : {}),
     ...(flags.registry ? { registries: flags.registry.map((file) => resolve(file)) } : {}),
     ...(flags.shuffle === undefined ? {} : { shuffle: parseSeed(flags.shuffle, "--shuffle") }),
+    ...(flags.dryRun ? { dryRun: true } : {}),
     ...sequentialOf(flags, list),
   };
 }
@@ -242,6 +249,26 @@ function sequentialOf(flags: BenchFlags, list: (text: string | undefined) => str
       ...(flags.margin === undefined ? {} : { margin: parseFraction("--margin", flags.margin) }),
       looks: parsePositiveInt("--looks", flags.looks),
     },
+  };
+}
+
+/**
+ * `--agent-file F`: the file is the models file (one model, one configuration: models-yaml.ts reads agent
+ * files), and its `dry_run` adds `--dry-run`. The other flags apply as usual.
+ */
+function withAgentFile(flags: BenchFlags): BenchFlags {
+  if (!flags.agentFile) return flags;
+  const clash = (["model", "config", "matrix", "models", "resume"] as const).find((flag) => flags[flag] !== undefined);
+  if (clash) {
+    throw new FlagError("BAD_FLAG", `--agent-file gives the model and configuration: leave out --${clash}`);
+  }
+  const agent = readAgentFile(flags.agentFile);
+  return {
+    ...flags,
+    model: agent.model.name,
+    config: agent.config,
+    models: resolve(flags.agentFile),
+    dryRun: flags.dryRun === true || agent.dry_run,
   };
 }
 
@@ -294,6 +321,7 @@ export function jsonSummary(summary: RunSummary): Record<string, unknown> {
     simulated: summary.simulated,
     ...(summary.standin ? { standin: true } : {}),
     ...(summary.replayedFrom ? { replayedFrom: summary.replayedFrom } : {}),
+    ...(summary.dryRun ? { dryRun: true } : {}),
     records: summary.records,
     ...(summary.sequential ? { sequential: summary.sequential } : {}),
     rows: summary.rows.map(jsonRow),

@@ -5,6 +5,7 @@ import { registerBenchCommand } from "./bench.ts";
 import { registerBfclCommands } from "./bfcl.ts";
 import { registerCacheCommands } from "./cache.ts";
 import { registerDatasetCommands } from "./dataset.ts";
+import { registerExportCommand } from "./export.ts";
 import { registerGateCommand } from "./gate.ts";
 import { registerMcpCommand } from "./mcp.ts";
 import { registerMockCommands } from "./mock.ts";
@@ -25,6 +26,7 @@ export function buildProgram(): Command {
   registerBfclCommands(program);
   registerCacheCommands(program);
   registerDatasetCommands(program);
+  registerExportCommand(program);
   registerGateCommand(program);
   registerMcpCommand(program);
   registerMockCommands(program);

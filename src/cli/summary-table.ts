@@ -24,6 +24,9 @@ const num = (value: number | null | undefined, digits = 1) => numberText(value ?
 const whole = (rate: Rate) => (rate.value === null ? NOT_APPLICABLE : `${Math.round(rate.value * 100)}%`);
 const counts = (rate: Rate) => (rate.n === 0 ? NOT_APPLICABLE : `${rate.k}/${rate.n}`);
 
+/** A dry run's writes were previews: what its table cannot say. */
+const DRY_RUN_NOTE = " — DRY RUN: writes previewed, not made; end state not measured";
+
 export function renderSummaryTable(summary: RunSummary): string {
   const label = summary.simulated
     ? " (simulated)"
@@ -74,7 +77,7 @@ export function renderSummaryTable(summary: RunSummary): string {
         `${num(row.p50Ms?.value, 0)}/${num(row.p95Ms?.value, 0)}`,
       ]);
     }
-    return `Results${label}: ${model}\n${table.toString()}\n`;
+    return `Results${label}${summary.dryRun ? DRY_RUN_NOTE : ""}: ${model}\n${table.toString()}\n`;
   });
   const repeatsLegend = withRepeats ? ["pass^k: every one of k tries succeeded [95% CI] · pass@k: at least one"] : [];
   const customLegend = custom.map((metric) => `${metric.name}: ${metric.label}`);

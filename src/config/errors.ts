@@ -7,3 +7,6 @@ export class ModelsConfigError extends InputError {}
 
 /** A configuration or matrix name that models.yaml does not define. */
 export class UnknownConfigurationError extends InputError {}
+
+/** An agent file (`--agent-file`) that cannot be read or breaks docs/schemas/agent-file.schema.json. */
+export class AgentFileError extends InputError {}

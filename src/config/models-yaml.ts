@@ -8,7 +8,6 @@
 
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { parseDocument } from "yaml";
 import { z } from "zod";
 import { type AgentConfig, type AgentConfigInput, type AgentLimits, resolveAgentConfig } from "../agent/types.ts";
 import type { PooledUrl, ProviderEntry } from "../models/entry.ts";
@@ -17,7 +16,9 @@ import { fromOllamaOptions } from "../models/ollama-wire.ts";
 import { BUILT_IN_PROVIDERS } from "../models/provider-registry.ts";
 import type { GenerationOptions } from "../models/types.ts";
 import { REPO_ROOT } from "../paths.ts";
+import { type AgentFile, isAgentFileValue, validateAgentFile } from "./agent-file.ts";
 import { ModelsConfigError, UnknownConfigurationError } from "./errors.ts";
+import { yamlValue } from "./yaml-text.ts";
 
 export const DEFAULT_MODELS_FILE = join(REPO_ROOT, "models.yaml");
 
@@ -228,17 +229,15 @@ export function loadModelsConfig(file: string = DEFAULT_MODELS_FILE): ModelsConf
 /** Parses and validates models.yaml text; `file` is only for messages. */
 export function parseModelsConfig(text: string, file: string): ModelsConfig {
   // `merge`: a configuration may build on another with `<<: *anchor` (onsetlab-plus-rewoo does)
-  const document = parseDocument(text, { uniqueKeys: true, merge: true });
-  const yamlError = document.errors[0];
-  if (yamlError) {
-    const at = yamlError.linePos?.[0];
-    throw new ModelsConfigError(
-      "MODELS_CONFIG_INVALID",
-      `${file}${at ? `:${at.line}:${at.col}` : ""}: not valid YAML: ${yamlError.message.split("\n")[0]}`,
-      { context: { file }, cause: yamlError },
-    );
-  }
-  const parsed = fileSchema.safeParse(document.toJS());
+  const value = yamlValue(
+    text,
+    file,
+    { merge: true },
+    (message, cause) => new ModelsConfigError("MODELS_CONFIG_INVALID", message, { context: { file }, cause }),
+  );
+  // an agent file (pnpm export --format config) is a models file of one model and one configuration
+  if (isAgentFileValue(value)) return modelsConfigOfAgentFile(validateAgentFile(value, file), file);
+  const parsed = fileSchema.safeParse(value);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${keyPath(issue.path) || "(top level)"}: ${issue.message}`);
     throw new ModelsConfigError("MODELS_CONFIG_INVALID", `${file}: ${problems.join("; ")}`, {
@@ -267,6 +266,21 @@ export function parseModelsConfig(text: string, file: string): ModelsConfig {
     ),
     ...(data.default_matrix === undefined ? {} : { defaultMatrix: data.default_matrix }),
     metricModules: (data.metrics ?? []).map((path) => resolve(dirname(file), path)),
+  };
+}
+
+/**
+ * An agent file as a models file: its model (under its name) and its configuration (under its name,
+ * already resolved, so resolveConfiguration gives it back unchanged unless CLI flags override an axis).
+ */
+export function modelsConfigOfAgentFile(agent: AgentFile, file: string): ModelsConfig {
+  return {
+    file,
+    defaults: {},
+    models: { [agent.model.name]: { ...agent.model, source: `${file}: model`, agent: {} } },
+    configurations: { [agent.config]: agent.configuration },
+    matrices: {},
+    metricModules: [],
   };
 }
 

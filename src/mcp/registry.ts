@@ -249,3 +249,13 @@ function isStringArray(value: unknown): value is string[] {
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
+
+/**
+ * The variables a server takes from the environment: listed by name, or given as null in the object form.
+ * Values written in the registry itself are not the environment's (and not secrets of it).
+ */
+export function passedThroughEnv(server: Pick<RegistryEntry, "env">): string[] {
+  if (!server.env) return [];
+  if (Array.isArray(server.env)) return server.env;
+  return Object.entries(server.env).flatMap(([name, value]) => (value === null ? [name] : []));
+}

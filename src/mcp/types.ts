@@ -60,6 +60,8 @@ export interface ToolCallResult {
   error?: ToolCallError;
   attempts: ToolAttempt[];
   durationMs: number;
+  /** A dry run's preview of a write: the call was not made (src/bench/run/dry-run.ts). */
+  dryRun?: true;
 }
 
 export interface CallOptions {

@@ -110,6 +110,12 @@ function provenanceParagraphs(set: RunSet, label: string): string[] {
         "APIs, but the simulator answers in place of a model. They test the harness, not any real model.",
     );
   }
+  if (set.runs.some((run) => run.summary.dryRun)) {
+    paragraphs.push(
+      "DRY RUN (`--dry-run`): write tools answered with a preview of each call instead of running it, so nothing " +
+        "was written; end-state checks were not measured (n/a), never counted as the model's mistakes.",
+    );
+  }
   for (const cassette of new Set(set.sources.flatMap((source) => (source.replayedFrom ? [source.replayedFrom] : [])))) {
     paragraphs.push(`Model answers replayed from the recording \`${cassette}\` (no model ran).`);
   }

@@ -31,6 +31,7 @@ export function benchQueryRunner(options: QueryRunnerOptions = {}): QueryRunner 
         ...(options.dataset ? { dataset: options.dataset } : {}),
         ...(options.modelsFile ? { modelsFile: options.modelsFile } : {}),
         ...(request.registry ? { registries: [request.registry] } : {}),
+        ...(request.dryRun ? { dryRun: true } : {}),
         signal: hooks.signal,
         ...(hooks.onEvent ? { onEvent: hooks.onEvent } : {}),
       });
@@ -56,7 +57,4 @@ function checkRequest(request: RunQueryRequest, modelsFile: string | undefined):
   const models = loadModelsConfig(modelsFile);
   checkModelName(models, request.model, "model");
   checkConfigName(models, request.config ?? DEFAULT_QUERY_CONFIG, "config");
-  if (request.dryRun) {
-    throw new ApiError(400, "UNSUPPORTED", "dryRun is not available in this harness's runner", { field: "dryRun" });
-  }
 }

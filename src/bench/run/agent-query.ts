@@ -8,7 +8,7 @@ import { type AgentConfig, type AgentEventListener, type AgentResult, runAgent }
 import { loadModelsConfig, type ModelEntry, resolveConfiguration, resolveModel } from "../../config/models-yaml.ts";
 import { InputError } from "../../errors.ts";
 import { ClientPool } from "../../mcp/pool.ts";
-import { loadRegistries } from "../../mcp/registry.ts";
+import { loadRegistries, type Registry } from "../../mcp/registry.ts";
 import type { ToolHost } from "../../mcp/types.ts";
 import { createProvider } from "../../models/factory.ts";
 import { requestCacheAt } from "../../models/request-cache.ts";
@@ -17,6 +17,7 @@ import { loadDataset, resolveDatasetFiles } from "../dataset/load.ts";
 import { suiteOf } from "../dataset/suite.ts";
 import type { DatasetItem } from "../dataset/types.ts";
 import { type ItemScore, scoreItem } from "../scoring/index.ts";
+import { DryRunToolHost, dryRunItem } from "./dry-run.ts";
 import { RestrictedToolHost, runStateChecks } from "./environment.ts";
 import { ModelOutageWatch } from "./model-outage.ts";
 import { contextOf, withSuiteDefaults } from "./resolve-request.ts";
@@ -37,6 +38,10 @@ export interface AgentQueryOptions {
   modelsFile?: string;
   /** Registry files of the servers (merged; default: the mock servers'). */
   registries?: readonly string[];
+  /** The servers themselves (an agent file's), instead of registry files. */
+  registry?: Registry;
+  /** Write tools answer with previews (dry-run.ts); a dataset item's end state is then not scored. */
+  dryRun?: boolean;
   timeoutS?: number;
   /** The request cache's folder (real models only); none: every request goes to the server. */
   cacheDir?: string;
@@ -75,16 +80,17 @@ export async function runAgentQuery(options: AgentQueryOptions): Promise<AgentQu
   const cache = options.cacheDir && entry.provider !== "sim" ? requestCacheAt(options.cacheDir) : undefined;
   const model = outage.watch(createProvider(entry, { gold: items, seed: options.seed, cache }));
 
-  const pool = await ClientPool.open(loadRegistries(options.registries), {
+  const pool = await ClientPool.open(options.registry ?? loadRegistries(options.registries), {
     transport: options.transport,
     mocks: mockServerFactories,
     ...(suite?.servers ? { servers: suite.servers } : {}),
   });
   try {
+    const host = itemTools(pool, item, config, options.seed);
     const result = await runAgent(query, {
       config,
       model,
-      tools: itemTools(pool, item, config, options.seed),
+      tools: options.dryRun ? new DryRunToolHost(host) : host,
       ...contextOf(suite),
       signal: options.signal,
       ...(options.onEvent ? { onEvent: options.onEvent } : {}),
@@ -94,7 +100,8 @@ export async function runAgentQuery(options: AgentQueryOptions): Promise<AgentQu
     const stateChecks = await runStateChecks(pool, item.state ?? []);
     const allowed = item.tools;
     const tools = allowed ? pool.listTools().filter((tool) => allowed.includes(tool.name)) : pool.listTools();
-    return { result, entry, item, score: scoreItem({ item, trace: result, stateChecks, tools }) };
+    const scored = options.dryRun ? dryRunItem(item) : item;
+    return { result, entry, item, score: scoreItem({ item: scored, trace: result, stateChecks, tools }) };
   } finally {
     await pool.close();
   }

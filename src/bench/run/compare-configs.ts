@@ -18,6 +18,8 @@ export interface RunSummary extends Summary {
   runId: string;
   /** Any number here came from the simulator: every table built from it says "simulated". */
   simulated: boolean;
+  /** A dry run (`--dry-run`): writes were previewed, not made; end-state checks were not measured. */
+  dryRun?: boolean;
   /** Some numbers came through the stand-in server (the simulator behind a real API): "simulated (stand-in)". */
   standin?: boolean;
   /** The cassette the model answers were replayed from, when they were. */

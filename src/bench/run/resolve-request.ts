@@ -19,8 +19,9 @@ import { InputError } from "../../errors.ts";
 import { loadRegistries, type Registry } from "../../mcp/registry.ts";
 import { providerId } from "../../models/factory.ts";
 import { REPO_ROOT } from "../../paths.ts";
+import { resolveDatasetFiles } from "../dataset/load.ts";
 import type { ItemCount } from "../dataset/select.ts";
-import type { Suite } from "../dataset/suite.ts";
+import { type Suite, suiteOf } from "../dataset/suite.ts";
 import { worldContext } from "../dataset/world-clock.ts";
 import type { ModelProbe } from "./model-facts.ts";
 import type { BenchRequest, RunModel } from "./run-files.ts";
@@ -140,6 +141,11 @@ export function withSuiteDefaults(models: ModelsConfig, suite: Suite | undefined
 }
 
 /** The planner's date line from the suite's clock (none without a clock). */
+/** The date line of the repository's own datasets (the mock world's clock, datasets/suite.yaml). */
+export function mockWorldContext(): { context?: string } {
+  return contextOf(suiteOf(resolveDatasetFiles(undefined)));
+}
+
 export function contextOf(suite: Suite | undefined): { context?: string } {
   const context = worldContext(suite?.clock);
   return context === undefined ? {} : { context };

@@ -43,6 +43,8 @@ export interface BenchRequest {
   untilSignificant?: SequentialRequest;
   /** `--shuffle SEED`: the tasks ran in this seed's order instead of the matrix's. */
   shuffle?: number;
+  /** `--dry-run`: write tools answer with previews (dry-run.ts); end-state checks are not measured. */
+  dryRun?: boolean;
 }
 
 /** Where the request cache was and how a session used it (src/models/request-cache.ts). */

@@ -3,22 +3,15 @@
  * variable a registry server passes through (`env`). Their values are redacted where data leaves.
  */
 import { loadModelsConfig } from "../../config/models-yaml.ts";
-import { loadRegistries, type RegistryEntry } from "../../mcp/registry.ts";
+import { loadRegistries, passedThroughEnv } from "../../mcp/registry.ts";
 import { Redactor, redactorOf } from "../../redact.ts";
 
 export function secretNames(modelsFile?: string, registryFiles?: readonly string[]): string[] {
   const models = Object.values(loadModelsConfig(modelsFile).models).flatMap((entry) =>
     "apiKeyEnv" in entry && entry.apiKeyEnv ? [entry.apiKeyEnv] : [],
   );
-  const servers = loadRegistries(registryFiles).servers.flatMap(passedThrough);
+  const servers = loadRegistries(registryFiles).servers.flatMap(passedThroughEnv);
   return [...models, ...servers];
-}
-
-/** The variables a server gets from the environment: listed by name, or given as null (values written in the registry are not secrets of the environment). */
-function passedThrough(server: RegistryEntry): string[] {
-  if (!server.env) return [];
-  if (Array.isArray(server.env)) return server.env;
-  return Object.entries(server.env).flatMap(([name, value]) => (value === null ? [name] : []));
 }
 
 /** The Redactor of the harness's secrets as the environment holds them now. */

@@ -14,6 +14,7 @@ import { readOnlyIn } from "../dataset/state-checks.ts";
 import type { DatasetItem } from "../dataset/types.ts";
 import { type ItemScore, scoreItem, ToolCatalog } from "../scoring/index.ts";
 import { BfclEnvironment } from "./bfcl-environment.ts";
+import { DryRunEnvironment, dryRunItem } from "./dry-run.ts";
 import { MockEnvironment, type ToolEnvironment } from "./environment.ts";
 import { executeTasks, type TaskFailure } from "./execute.ts";
 import type { Task } from "./matrix.ts";
@@ -69,7 +70,7 @@ export async function runShare(spec: ShareSpec, tasks: readonly Task[], hooks: S
   const providers = hooks.providers ?? shareProviders(spec, hooks.outage);
   const byId = new Map(spec.items.map((item) => [item.id, item]));
   const registry = requestRegistry(spec.request);
-  const environment: ToolEnvironment = spec.bfcl
+  const servers: ToolEnvironment = spec.bfcl
     ? new BfclEnvironment()
     : await MockEnvironment.open({
         registry,
@@ -79,6 +80,8 @@ export async function runShare(spec: ShareSpec, tasks: readonly Task[], hooks: S
         ...(spec.servers ? { servers: spec.servers } : {}),
         ...(spec.request.faults ? { faults: spec.request.faults } : {}),
       });
+  const dryRun = spec.request.dryRun === true;
+  const environment = dryRun ? new DryRunEnvironment(servers) : servers;
   const spanLines: string[] = [];
   const tracer = startQueryTracer(spec.runId, spec.spanParent, (line) => {
     spanLines.push(JSON.stringify(line), "\n");
@@ -94,7 +97,7 @@ export async function runShare(spec: ShareSpec, tasks: readonly Task[], hooks: S
       environment,
       score: ({ item, result, state, environment: env }) =>
         scoreItem({
-          item,
+          item: dryRun ? dryRunItem(item) : item,
           trace: result,
           stateChecks: state,
           tools: item.tools || spec.bfcl ? env.definitions(item) : catalog,

@@ -47,6 +47,7 @@ export function writeSummary(dir: string, manifest: RunManifest, items: Readonly
     simulated: manifest.simulated,
     ...(manifest.standin ? { standin: true } : {}),
     ...(manifest.request.replay ? { replayedFrom: manifest.request.replay } : {}),
+    ...(manifest.request.dryRun ? { dryRun: true } : {}),
     records: scored.length,
     ...summarize(scored),
     comparisons: compareConfigurations(validRecords(scored)),

@@ -1,0 +1,127 @@
+/**
+ * The agent file (`pnpm export --format config`): one model × configuration taken out of the harness, in
+ * one YAML (or JSON) file — the model entry, the resolved configuration, the servers (environment
+ * variable names only) and its provenance. Validated against docs/schemas/agent-file.schema.json on read.
+ * `agent --agent-file`, `bench --agent-file` and the exported script read it; the bench reads it as a
+ * models file holding one model and one configuration (modelsConfigOfAgentFile).
+ *
+ * Bundled into the exported script (src/export/script-main.ts): nothing here may import a module that
+ * looks for the repository at load time (paths.ts).
+ */
+import { readFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { Ajv, type ErrorObject } from "ajv";
+import { stringify } from "yaml";
+import schema from "../../docs/schemas/agent-file.schema.json" with { type: "json" };
+import type { AgentConfig } from "../agent/types.ts";
+import type { Registry, RegistryEntry } from "../mcp/registry.ts";
+import type { OllamaProviderEntry, OpenAIProviderEntry, SimProviderEntry } from "../models/entry.ts";
+import { AgentFileError } from "./errors.ts";
+import { yamlValue } from "./yaml-text.ts";
+
+export const AGENT_FILE_FORMAT = "onsetlab-agent/1";
+
+/** The providers an agent file can name (a plugin's module lives in a checkout, so it does not travel). */
+export type AgentFileModel = OllamaProviderEntry | OpenAIProviderEntry | SimProviderEntry;
+
+/** A rate as summary.json gives it: value, 95% interval, k of n. */
+export interface ScoreRate {
+  value: number | null;
+  lo: number | null;
+  hi: number | null;
+  k: number;
+  n: number;
+}
+
+export interface AgentFileProvenance {
+  project: string;
+  version: string;
+  /** The checkout's commit, `+dirty` with uncommitted changes. */
+  git: string;
+  exportedAt: string;
+  /** `--from-run RUN`: the run the configuration was chosen from, and its scores there. */
+  run?: { runId: string; model: string; config: string; simulated: boolean; scores: Record<string, ScoreRate> };
+}
+
+export interface AgentFile {
+  format: typeof AGENT_FILE_FORMAT;
+  model: AgentFileModel;
+  /** The configuration's name in models.yaml. */
+  config: string;
+  /** Resolved: every axis and limit, as resolveConfiguration gave it. */
+  configuration: AgentConfig;
+  /** Write tools answer with a preview of the call instead of running it. */
+  dry_run: boolean;
+  servers: RegistryEntry[];
+  /** Facts every planner prompt gets (the mock world's date, for the mock servers). */
+  context?: string;
+  provenance: AgentFileProvenance;
+}
+
+let compiled: ReturnType<Ajv["compile"]> | undefined;
+
+/** Parses and validates agent-file text (YAML, of which JSON is a subset); `file` is only for messages. */
+export function parseAgentFile(text: string, file: string): AgentFile {
+  const value = yamlValue(
+    text,
+    file,
+    {},
+    (message, cause) => new AgentFileError("AGENT_FILE_INVALID", message, { context: { file }, cause }),
+  );
+  return validateAgentFile(value, file);
+}
+
+/** A parsed value checked against docs/schemas/agent-file.schema.json. */
+export function validateAgentFile(value: unknown, file: string): AgentFile {
+  compiled ??= new Ajv({ allErrors: true }).compile(schema);
+  if (!compiled(value)) {
+    const first = (compiled.errors ?? [])[0] as ErrorObject | undefined;
+    const where = first?.instancePath ? first.instancePath.slice(1).replaceAll("/", ".") : "(top level)";
+    const detail = first?.params && "additionalProperty" in first.params ? ` (${first.params.additionalProperty})` : "";
+    throw new AgentFileError(
+      "AGENT_FILE_INVALID",
+      `${file}: ${where}: ${first?.message ?? "invalid"}${detail} (schema docs/schemas/agent-file.schema.json)`,
+      { context: { file, errors: compiled.errors } },
+    );
+  }
+  return value as AgentFile;
+}
+
+export function readAgentFile(file: string): AgentFile {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new AgentFileError(
+      "AGENT_FILE_UNREADABLE",
+      `--agent-file ${file}: cannot read it (${(error as Error).message})`,
+      {
+        context: { file },
+        cause: error,
+      },
+    );
+  }
+  return parseAgentFile(text, file);
+}
+
+/** The file's text: YAML with a header saying what it is, or JSON. */
+export function formatAgentFile(agent: AgentFile, as: "yaml" | "json"): string {
+  if (as === "json") return `${JSON.stringify(agent, null, 2)}\n`;
+  const header = [
+    `# OnsetLab agent: ${agent.model.name} × ${agent.config}, exported by ${agent.provenance.project} ${agent.provenance.version}.`,
+    '# Run it: pnpm agent --agent-file THIS_FILE "<query>"; benchmark it: pnpm bench --agent-file THIS_FILE.',
+    "# Environment variables are named (servers[].env, model.apiKeyEnv), never given: set them where it runs.",
+    "# Schema: docs/schemas/agent-file.schema.json",
+  ];
+  return `${header.join("\n")}\n${stringify(agent, { lineWidth: 0 })}`;
+}
+
+/** Is this parsed YAML an agent file (rather than a models.yaml)? */
+export function isAgentFileValue(value: unknown): boolean {
+  return typeof value === "object" && value !== null && (value as { format?: unknown }).format === AGENT_FILE_FORMAT;
+}
+
+/** The file's servers as a registry (their working folders are absolute: the export made them so). */
+export function agentFileRegistry(agent: AgentFile, file: string): Registry {
+  return { file, baseDir: dirname(file), servers: agent.servers };
+}
