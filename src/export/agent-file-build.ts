@@ -9,7 +9,7 @@ import { mockWorldContext, versions } from "../bench/run/resolve-request.ts";
 import { RUN_FILES, runDir } from "../bench/run/store.ts";
 import { AGENT_FILE_FORMAT, type AgentFile, type AgentFileModel, type ScoreRate } from "../config/agent-file.ts";
 import { loadModelsConfig, type ModelEntry, resolveConfiguration, resolveModel } from "../config/models-yaml.ts";
-import { loadRegistry, type Registry, type RegistryEntry } from "../mcp/registry.ts";
+import { DEFAULT_REGISTRY, loadRegistry, type Registry, type RegistryEntry } from "../mcp/registry.ts";
 import { ExportFlagError } from "./errors.ts";
 import { refuseInlineSecrets } from "./secrets.ts";
 
@@ -29,12 +29,8 @@ export function buildAgentFile(request: AgentFileRequest): AgentFile {
   const models = loadModelsConfig(request.modelsFile);
   const entry = resolveModel(models, request.model);
   const configuration = resolveConfiguration(models, { model: entry, configName: request.config });
+  refuseRegistrySecrets(request.registry ?? DEFAULT_REGISTRY);
   const registry = loadRegistry(request.registry);
-  const rawServers = (JSON.parse(readFileSync(registry.file, "utf8")) as { servers: unknown[] }).servers;
-  rawServers.forEach((server, index) => {
-    const name = (server as { name?: string }).name;
-    refuseInlineSecrets(server, `--registry ${registry.file}: servers[${index}]${name ? ` (${name})` : ""}`);
-  });
   const model = travellingModel(entry);
   refuseInlineSecrets(model, `${entry.source}`);
   const servers = registry.servers.map((server) => travellingServer(server, registry));
@@ -55,6 +51,25 @@ export function buildAgentFile(request: AgentFileRequest): AgentFile {
       ...(request.fromRun ? { run: runScores(request.fromRun, entry.name, request.config, request.resultsRoot) } : {}),
     },
   };
+}
+
+/**
+ * A secret written into the registry is refused first, before the registry is checked field by field: a
+ * field such as `apiKey` is an unknown field too, but what the user must hear is that it holds a secret.
+ */
+function refuseRegistrySecrets(file: string): void {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, "utf8"));
+  } catch {
+    return; // unreadable or not JSON: loadRegistry says so, naming the file
+  }
+  const servers = (raw as { servers?: unknown }).servers;
+  if (!Array.isArray(servers)) return;
+  servers.forEach((server, index) => {
+    const name = (server as { name?: string } | null)?.name;
+    refuseInlineSecrets(server, `--registry ${file}: servers[${index}]${name ? ` (${name})` : ""}`);
+  });
 }
 
 /** The provider's side of the entry (the model's own axes are in the resolved configuration already). */
