@@ -141,6 +141,7 @@ export class RunRecorder {
       if (response.invalid) record.invalid = response.invalid;
       if (response.doneReason) record.doneReason = response.doneReason;
       if (response.thinking) record.thinking = response.thinking;
+      if (response.sharedPrefixTokens !== undefined) record.sharedPrefixTokens = response.sharedPrefixTokens;
       return response;
     } catch (error) {
       record.error = error instanceof Error ? error.message : String(error);

@@ -88,6 +88,11 @@ export class OllamaProvider implements ModelProvider {
   private readonly target: CallTarget;
   /** /api/version and /api/show, once per provider (one provider per model); cleared when it fails. */
   private readonly facts = onceUntilFailure(() => this.readFacts());
+  /**
+   * The largest `auto` window sent so far: a smaller prompt keeps it, since Ollama reloads the model (and
+   * loses its prompt cache) whenever num_ctx changes; windows only grow, so a run reloads a few times.
+   */
+  private autoWindowSent = 0;
 
   constructor(private readonly settings: OllamaProviderOptions) {
     this.id = `ollama:${settings.model}`;
@@ -185,7 +190,11 @@ export class OllamaProvider implements ModelProvider {
     const set = merged.numCtx !== undefined;
     const window = set
       ? merged.numCtx!
-      : autoWindow(estimate, merged.maxTokens ?? DEFAULT_OUTPUT_CAP, facts.contextLength);
+      : Math.max(
+          this.autoWindowSent,
+          autoWindow(estimate, merged.maxTokens ?? DEFAULT_OUTPUT_CAP, facts.contextLength),
+        );
+    if (!set) this.autoWindowSent = window;
     const context: CallContext = dropUndefined({
       window,
       windowSource: set ? ("set" as const) : ("auto" as const),

@@ -106,6 +106,11 @@ export interface CompletionResponse {
   doneReason?: string;
   /** A thinking model's reasoning text: recorded, never taken as the answer. */
   thinking?: string;
+  /**
+   * Real servers: prompt tokens (4 characters each) this request shared with the previous request to the
+   * model — what the server's prompt cache could serve (prefix-tracker.ts).
+   */
+  sharedPrefixTokens?: number;
 }
 
 export interface ChatResponse extends CompletionResponse {
