@@ -7,8 +7,9 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { AgentConfigInput } from "../agent/index.ts";
 import { parseFilter } from "../bench/dataset/select.ts";
-import { runBench } from "../bench/run/bench.ts";
+import { type BenchOptions, runBench } from "../bench/run/bench.ts";
 import type { RunSummary } from "../bench/run/compare-configs.ts";
+import { estimateRun } from "../bench/run/estimate.ts";
 import { parseShard } from "../bench/run/matrix.ts";
 import { modelsOfMatrix } from "../bench/run/resolve-request.ts";
 import type { BenchRequest } from "../bench/run/run-files.ts";
@@ -17,6 +18,8 @@ import { OnsetlabError } from "../errors.ts";
 import { FAULTS_ENV, type FaultConfig, parseFaults } from "../mcp/faults.ts";
 import { checkRecordTarget } from "../models/cassette.ts";
 import { INVALID_LIMIT, invalidText, rowsOverInvalidLimit } from "../report/invalid.ts";
+import { durationText, estimateText } from "./estimate-text.ts";
+import { ModelEta } from "./eta.ts";
 import { FlagError, parsePositiveInt, parseTransport } from "./flags.ts";
 import { startProgress } from "./progress.ts";
 import { StopOnSignal } from "./stop-signal.ts";
@@ -49,6 +52,7 @@ interface BenchFlags {
   exposure?: string;
   numCtx?: string;
   allowInvalid?: boolean;
+  estimate?: boolean;
   json?: boolean;
 }
 
@@ -91,27 +95,46 @@ export function registerBenchCommand(program: Command): void {
     .option("--exposure <kind>", "override the servers every configuration connects (session|all)")
     .option("--num-ctx <n>", "the context window of every request to Ollama (default: models.yaml, `auto`)")
     .option("--allow-invalid", "exit 0 even when more than 5% of a row's items are invalid")
+    .option(
+      "--estimate",
+      "print the model calls, tokens, cache hits and ETA the run needs (a simulator dry pass and one timed request), run nothing",
+    )
     .option("--json", "print the summary as JSON for machines")
     .action(async (flags: BenchFlags) => {
       const request = benchRequest(flags);
-      const progress = startProgress({ label: "bench", total: 1 });
-      let total = 0;
-      const controller = new AbortController();
-      const stop = new StopOnSignal(controller);
-      const outcome = await runBench({
+      const planned = {
         request,
         resume: flags.resume,
         concurrency: flags.concurrency ? parsePositiveInt("--concurrency", flags.concurrency) : undefined,
         threads: flags.threads ? parsePositiveInt("--threads", flags.threads) : undefined,
         modelsFile: flags.models,
         cli: cliOverrides(flags),
+      };
+      if (flags.estimate) {
+        const estimate = await estimateRun(planned);
+        const { taskMs: _perTask, ...shown } = estimate;
+        process.stdout.write(flags.json ? `${JSON.stringify(shown)}\n` : estimateText(estimate));
+        return;
+      }
+      const eta = await realRunEta(planned);
+      const progress = startProgress({
+        label: "bench",
+        total: 1,
+        ...(eta ? { eta: (_done: number, elapsedS: number) => eta.secondsLeft(elapsedS) } : {}),
+      });
+      let total = 0;
+      const controller = new AbortController();
+      const stop = new StopOnSignal(controller);
+      const outcome = await runBench({
+        ...planned,
         signal: controller.signal,
         onStarted: (runId, dir) => stop.started(runId, dir),
-        onProgress: ({ done, total: all, running }) => {
+        onProgress: ({ done, total: all, key, running }) => {
           if (all !== total) {
             total = all;
             progress.setTotal(all);
           }
+          eta?.finished(key);
           progress.update(done, runningText(running));
         },
       })
@@ -138,6 +161,20 @@ export function registerBenchCommand(program: Command): void {
       }
       checkInvalid(summary, flags.allowInvalid === true);
     });
+}
+
+/**
+ * A run against a real server gets its ETA from the estimate's model (a dry pass and one timed request,
+ * a few seconds before the first task); the simulator and a replay keep the rate's ETA.
+ */
+async function realRunEta(options: BenchOptions): Promise<ModelEta | undefined> {
+  const real = options.request.models.some((model) => !model.startsWith("sim:"));
+  if (!real || options.request.replay || options.resume) return undefined;
+  process.stderr.write("estimating the run (a dry pass on the simulator, one timed request)…\n");
+  const estimate = await estimateRun(options);
+  if (estimate.etaMs === undefined) return undefined;
+  process.stderr.write(`estimated ${durationText(estimate.etaMs)} for ${estimate.tasks} tasks\n`);
+  return new ModelEta(estimate.taskMs);
 }
 
 /** Fails a run with a row over the invalid limit (the line names each such row), unless allowed. */

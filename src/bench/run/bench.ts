@@ -69,6 +69,8 @@ export interface BenchOptions {
 export interface BenchProgress {
   done: number;
   total: number;
+  /** The task that just finished. */
+  key: string;
   /** Task success so far per configuration (this session's tasks). */
   running: Record<string, { ok: number; n: number }>;
 }
@@ -84,7 +86,7 @@ export interface BenchOutcome {
 }
 
 /** What a request resolves to: the models, configurations and items, and the tasks still to run. */
-interface Work {
+export interface Work {
   request: BenchRequest;
   previous?: RunManifest;
   entries: ModelEntry[];
@@ -151,7 +153,7 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
 }
 
 /** Resolves the request (a resume's own) and reads which tasks are already on disk; writes nothing. */
-function resolveWork(options: BenchOptions, models: ModelsConfig): Work {
+export function resolveWork(options: BenchOptions, models: ModelsConfig): Work {
   const root = options.resultsRoot ?? RESULTS_DIR;
   const previous = options.resume ? readManifest(runDir(options.resume, root)) : undefined;
   const request = previous?.request ?? options.request;
@@ -285,7 +287,7 @@ async function runTasks(
         if (task.taskSuccess) tally.ok += 1;
       }
       finished += 1;
-      options.onProgress?.({ done: finished, total: todo.length, running });
+      options.onProgress?.({ done: finished, total: todo.length, key: task.key, running });
     },
   };
   try {
