@@ -73,6 +73,8 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
     "config",
     "mcp",
     "mock-servers",
+    // model-time runs the bench against the stand-in Ollama server
+    "mock-servers/ollama",
     "models",
   ],
   report: ["agent", "bench/run", "bench/scoring", "bench/stats", "models"],

@@ -1,13 +1,14 @@
-/** `perf [harness|mcp|bfcl|fuzz] [--json]`: speed and memory figures, measured by scripts (never unit tests). */
+/** `perf [harness|mcp|bfcl|fuzz|model-time] [--json]`: speed and memory figures, measured by scripts (never unit tests). */
 import { loadavg } from "node:os";
 import type { Command } from "commander";
 import { measureHarness } from "../bench/perf/harness.ts";
 import { measureMcp } from "../bench/perf/mcp.ts";
+import { formatModelTime, measureModelTime } from "../bench/perf/model-time.ts";
 import { formatBfclPerf, measureBfclScoring } from "../bfcl/perf.ts";
 import { loadRegistry } from "../mcp/registry.ts";
 import { FlagError, parsePositiveInt } from "./flags.ts";
 
-const SUBJECTS = ["harness", "mcp", "bfcl", "fuzz"] as const;
+const SUBJECTS = ["harness", "mcp", "bfcl", "fuzz", "model-time"] as const;
 
 interface PerfFlags {
   json?: boolean;
@@ -21,6 +22,8 @@ interface PerfFlags {
   inputs: string;
   agentInputs: string;
   seed: string;
+  limit: string;
+  timeScale: string;
 }
 
 export function registerPerfCommand(program: Command): void {
@@ -39,6 +42,8 @@ export function registerPerfCommand(program: Command): void {
     .option("--inputs <n>", "fuzz: hostile outputs through every parser", "10000")
     .option("--agent-inputs <n>", "fuzz: of which also through the agent, once per strategy", "100")
     .option("--seed <n>", "fuzz: the corpus's seed", "17")
+    .option("--limit <n>", "model-time: items of the default matrix", "100")
+    .option("--time-scale <factor>", "model-time: every modelled time × this (the stand-in's --time-scale)", "0.05")
     .action(async (subject: string, options: PerfFlags) => {
       if (!(SUBJECTS as readonly string[]).includes(subject)) {
         throw new FlagError("BAD_FLAG", `perf subject must be one of ${SUBJECTS.join(", ")}, not "${subject}"`);
@@ -73,6 +78,21 @@ export function registerPerfCommand(program: Command): void {
             "",
           ].join("\n"),
         );
+        return;
+      }
+      if (subject === "model-time") {
+        const timeScale = Number(options.timeScale);
+        if (!Number.isFinite(timeScale) || timeScale <= 0) {
+          throw new FlagError("BAD_FLAG", `--time-scale must be a number > 0, not "${options.timeScale}"`);
+        }
+        const report = await measureModelTime({
+          limit: parsePositiveInt("--limit", options.limit),
+          timeScale,
+          model: "qwen2.5:3b",
+          seed: 1,
+          log: (line) => process.stderr.write(`${line}\n`),
+        });
+        write(report.figures, formatModelTime(report));
         return;
       }
       if (subject === "fuzz") {
