@@ -1,4 +1,10 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { defineConfig } from "vitest/config";
+
+// The request cache of every CLI a test starts: a folder of this test run's own, never the user's.
+const cacheDir = mkdtempSync(join(tmpdir(), "onsetlab-test-cache-"));
 
 // Three projects: `unit` is the fast default loop; `e2e` spawns stdio servers and the stand-in; `slow`
 // (`pnpm test:slow`, run by .ci/run after `pnpm test`) holds whole-matrix runs and the fuzz and stress suites.
@@ -8,6 +14,7 @@ export default defineConfig({
       {
         test: {
           name: "unit",
+          env: { ONSETLAB_CACHE_DIR: cacheDir },
           include: ["src/**/*.test.ts", "mock-servers/**/*.test.ts", "test/unit/**/*.test.ts"],
           exclude: ["**/*.e2e.test.ts", "**/*.slow.test.ts", "**/node_modules/**"],
         },
@@ -15,6 +22,7 @@ export default defineConfig({
       {
         test: {
           name: "e2e",
+          env: { ONSETLAB_CACHE_DIR: cacheDir },
           include: ["**/*.e2e.test.ts", "test/e2e/**/*.test.ts"],
           exclude: ["**/*.slow.test.ts", "**/node_modules/**"],
           globalSetup: ["test/e2e/global-setup.ts"],
@@ -25,6 +33,7 @@ export default defineConfig({
       {
         test: {
           name: "slow",
+          env: { ONSETLAB_CACHE_DIR: cacheDir },
           include: ["**/*.slow.test.ts", "test/slow/**/*.test.ts"],
           exclude: ["**/node_modules/**"],
           globalSetup: ["test/e2e/global-setup.ts"],

@@ -160,6 +160,9 @@ async function show(context: StandinContext, { request, response }: Exchange): P
       [`${arch}.context_length`]: contextLengthOf(model),
     },
     capabilities: capabilitiesOf(model),
+    // as newer Ollama servers do: a lenient stand-in lists a model in /api/tags only once it was used,
+    // and the request cache keys on the digest from the first call on
+    digest: digestOf(model.name),
     modified_at: STARTED_AT,
   });
 }

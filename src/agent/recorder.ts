@@ -133,6 +133,7 @@ export class RunRecorder {
     this.ensureRunning(stage);
     record.startMs = this.now();
     this.modelCalls.push(record);
+    let cachedMs: number | undefined;
     try {
       const response = await call();
       record.usage = response.usage;
@@ -141,7 +142,15 @@ export class RunRecorder {
       if (response.invalid) record.invalid = response.invalid;
       if (response.doneReason) record.doneReason = response.doneReason;
       if (response.thinking) record.thinking = response.thinking;
-      if (response.sharedPrefixTokens !== undefined) record.sharedPrefixTokens = response.sharedPrefixTokens;
+      // a cached answer was not sent: what its original call shared is not this call's
+      if (response.sharedPrefixTokens !== undefined && !response.cached) {
+        record.sharedPrefixTokens = response.sharedPrefixTokens;
+      }
+      if (response.servedBy) record.servedBy = response.servedBy;
+      if (response.cached) {
+        record.cached = true;
+        cachedMs = response.cached.durationMs;
+      }
       return response;
     } catch (error) {
       record.error = error instanceof Error ? error.message : String(error);
@@ -150,7 +159,8 @@ export class RunRecorder {
       this.ensureRunning(stage);
       throw new ModelCallError(stage, error);
     } finally {
-      record.durationMs = this.now() - record.startMs;
+      // a cached answer keeps the original call's duration, so per-call latency describes the model
+      record.durationMs = cachedMs ?? this.now() - record.startMs;
       this.modelIntervals.push([record.startMs, this.now()]);
     }
   }

@@ -280,8 +280,12 @@ export interface ModelCallRecord {
   sharedPrefixTokens?: number;
   /** Milliseconds since the run started. */
   startMs: number;
-  /** Wall-clock duration measured by the agent. */
+  /** Wall-clock duration measured by the agent; for a cached call, the original call's. */
   durationMs: number;
+  /** Answered from the request cache: `usage`, `timings` and `durationMs` are the original call's. */
+  cached?: true;
+  /** The base URL that answered, when the model has several. */
+  servedBy?: string;
   error?: string;
 }
 

@@ -20,6 +20,7 @@ import { ClientPool } from "../mcp/pool.ts";
 import { loadRegistry } from "../mcp/registry.ts";
 import type { ToolHost } from "../mcp/types.ts";
 import { createProvider } from "../models/factory.ts";
+import { defaultCacheDir, requestCacheAt } from "../models/request-cache.ts";
 import { parseSeed } from "./bench.ts";
 import { closeItems } from "./close-items.ts";
 import { FlagError, parsePositiveInt, parseTransport, type TransportFlag } from "./flags.ts";
@@ -41,6 +42,8 @@ export interface AgentQueryOptions {
   dataset?: readonly string[];
   modelsFile?: string;
   timeoutS?: number;
+  /** The request cache's folder (real models only); none: every request goes to the server. */
+  cacheDir?: string;
   signal?: AbortSignal;
 }
 
@@ -66,6 +69,8 @@ interface AgentFlags {
   timeout?: string;
   verbose?: boolean;
   json?: boolean;
+  /** `--no-cache` makes it false. */
+  cache: boolean;
 }
 
 export function registerAgentCommand(program: Command): void {
@@ -83,6 +88,7 @@ export function registerAgentCommand(program: Command): void {
     .option("--timeout <seconds>", "time limit of the query")
     .option("--verbose", "also print every model call's prompt and raw output")
     .option("--json", "print the whole AgentResult as JSON")
+    .option("--no-cache", "send every model request to the server (default: answer repeats from the request cache)")
     .action(async (query: string | undefined, flags: AgentFlags) => {
       if (!flags.model) {
         throw new FlagError(
@@ -108,6 +114,7 @@ export function registerAgentCommand(program: Command): void {
           ...(flags.dataset ? { dataset: flags.dataset } : {}),
           ...(flags.models ? { modelsFile: flags.models } : {}),
           ...(flags.timeout ? { timeoutS: parsePositiveInt("--timeout", flags.timeout) } : {}),
+          ...(flags.cache ? { cacheDir: defaultCacheDir() } : {}),
           signal: controller.signal,
         });
       } finally {
@@ -156,7 +163,8 @@ export async function runAgentQuery(options: AgentQueryOptions): Promise<AgentQu
   const query = item?.query ?? options.query!.trim();
   const outage = new ModelOutageWatch();
   // the simulator answers from the gold labels: an item's query gets its item's, any other query its fallback
-  const model = outage.watch(createProvider(entry, { gold: items, seed: options.seed }));
+  const cache = options.cacheDir && entry.provider !== "sim" ? requestCacheAt(options.cacheDir) : undefined;
+  const model = outage.watch(createProvider(entry, { gold: items, seed: options.seed, cache }));
 
   const pool = await ClientPool.open(loadRegistry(), { transport: options.transport, inProcess: mockServerFactories });
   try {

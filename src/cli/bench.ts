@@ -17,6 +17,7 @@ import { ITEM_METRICS, type MetricRates, type Rate, type SummaryRow } from "../b
 import { OnsetlabError } from "../errors.ts";
 import { FAULTS_ENV, type FaultConfig, parseFaults } from "../mcp/faults.ts";
 import { checkRecordTarget } from "../models/cassette.ts";
+import { defaultCacheDir } from "../models/request-cache.ts";
 import { INVALID_LIMIT, invalidText, rowsOverInvalidLimit } from "../report/invalid.ts";
 import { durationText, estimateText } from "./estimate-text.ts";
 import { ModelEta } from "./eta.ts";
@@ -54,6 +55,8 @@ interface BenchFlags {
   allowInvalid?: boolean;
   estimate?: boolean;
   json?: boolean;
+  /** `--no-cache` makes it false. */
+  cache: boolean;
 }
 
 /** A run finished, but some tasks could not be run by the harness: exit 1, resume to retry them. */
@@ -100,6 +103,7 @@ export function registerBenchCommand(program: Command): void {
       "print the model calls, tokens, cache hits and ETA the run needs (a simulator dry pass and one timed request), run nothing",
     )
     .option("--json", "print the summary as JSON for machines")
+    .option("--no-cache", "send every model request to the server (default: answer repeats from the request cache)")
     .action(async (flags: BenchFlags) => {
       const request = benchRequest(flags);
       const planned = {
@@ -109,6 +113,7 @@ export function registerBenchCommand(program: Command): void {
         threads: flags.threads ? parsePositiveInt("--threads", flags.threads) : undefined,
         modelsFile: flags.models,
         cli: cliOverrides(flags),
+        ...(flags.cache ? { cacheDir: defaultCacheDir() } : {}),
       };
       if (flags.estimate) {
         const estimate = await estimateRun(planned);
@@ -147,11 +152,17 @@ export function registerBenchCommand(program: Command): void {
           throw error;
         });
       stop.exitIfStopped();
-      const { summary, runId, failures, skipped } = outcome;
+      const { summary, runId, failures, skipped, manifest } = outcome;
       process.stdout.write(flags.json ? `${JSON.stringify(jsonSummary(summary))}\n` : renderSummaryTable(summary));
       process.stderr.write(
         `run ${runId}: ${summary.records} records${skipped ? ` (${skipped} from before the resume)` : ""} → results/${runId}/\n`,
       );
+      const cache = manifest.sessions.at(-1)?.cache;
+      if (cache) {
+        process.stderr.write(
+          `request cache ${cache.dir}: ${cache.hits} answered from it, ${cache.misses} sent, ${cache.coalesced} joined one in flight\n`,
+        );
+      }
       if (failures.length > 0) {
         const first = failures[0]!;
         throw new HarnessFailuresError(

@@ -3,6 +3,7 @@ import { Command } from "commander";
 import { registerAgentCommand } from "./agent.ts";
 import { registerBenchCommand } from "./bench.ts";
 import { registerBfclCommands } from "./bfcl.ts";
+import { registerCacheCommands } from "./cache.ts";
 import { registerDatasetCommands } from "./dataset.ts";
 import { registerGateCommand } from "./gate.ts";
 import { registerMockCommands } from "./mock.ts";
@@ -19,6 +20,7 @@ export function buildProgram(): Command {
   registerAgentCommand(program);
   registerBenchCommand(program);
   registerBfclCommands(program);
+  registerCacheCommands(program);
   registerDatasetCommands(program);
   registerGateCommand(program);
   registerMockCommands(program);

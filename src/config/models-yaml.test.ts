@@ -236,6 +236,33 @@ describe("validation on load", () => {
     expect(invalid("models: {}")).toMatch(/configurations: /);
   });
 
+  it("reads base_urls (a URL, or {url, concurrency}) and names the entry of a bad one", () => {
+    const config = parseModelsConfig(
+      "configurations: {}\nmodels:\n  lab: { provider: ollama, model: qwen2.5:3b, base_urls: [http://gpu1:11434, { url: http://gpu2:11434, concurrency: 3 }] }",
+      "models.yaml",
+    );
+    expect(resolveModel(config, "lab")).toMatchObject({
+      baseUrls: [
+        { url: "http://gpu1:11434", concurrency: 1 },
+        { url: "http://gpu2:11434", concurrency: 3 },
+      ],
+    });
+    expect(invalid("configurations: {}\nmodels: { x: { provider: ollama, base_urls: [gpu1:11434] } }")).toMatch(
+      /^models\.yaml: models\.x\.base_urls\[0\]: .*expected an http\(s\) URL/,
+    );
+    expect(
+      invalid(
+        "configurations: {}\nmodels: { x: { provider: ollama, base_urls: [{ url: http://a:1, concurrency: 0 }] } }",
+      ),
+    ).toMatch(/models\.x\.base_urls\[0\]/);
+    expect(
+      invalid("configurations: {}\nmodels: { x: { provider: ollama, host: http://a:1, base_urls: [http://b:1] } }"),
+    ).toMatch(/models\.x\.base_urls: give `base_urls` or `host`, not both/);
+    expect(
+      invalid("configurations: {}\nmodels: { x: { provider: sim, profile: slm-3b, base_urls: [http://b:1] } }"),
+    ).toMatch(/models\.x\.base_urls: only an ollama or openai entry takes `base_urls`/);
+  });
+
   it("names each OnsetLab axis given a value it does not have", () => {
     const axes: [string, string][] = [
       ["router", "smart"],

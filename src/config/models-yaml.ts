@@ -11,7 +11,7 @@ import { dirname, join, resolve } from "node:path";
 import { parseDocument } from "yaml";
 import { z } from "zod";
 import { type AgentConfig, type AgentConfigInput, type AgentLimits, resolveAgentConfig } from "../agent/types.ts";
-import type { ProviderEntry } from "../models/entry.ts";
+import type { PooledUrl, ProviderEntry } from "../models/entry.ts";
 import { dropUndefined } from "../models/json.ts";
 import { fromOllamaOptions } from "../models/ollama-wire.ts";
 import { BUILT_IN_PROVIDERS } from "../models/provider-registry.ts";
@@ -98,6 +98,17 @@ const optionsSchema = z.strictObject({
   keep_alive: z.union([z.string(), z.number()]).optional(),
 });
 
+const httpUrl = z.string().refine((text) => {
+  try {
+    return ["http:", "https:"].includes(new URL(text).protocol);
+  } catch {
+    return false;
+  }
+}, "expected an http(s) URL, e.g. http://127.0.0.1:11434");
+
+/** One of several servers of a model: a URL, or `{url, concurrency}` (calls it serves at once; default 1). */
+const pooledUrlSchema = z.union([httpUrl, z.strictObject({ url: httpUrl, concurrency: positiveInt.optional() })]);
+
 const modelSchema = z
   .strictObject({
     // ollama, openai, sim; a name registered with registerProvider; or module:./file.ts (src/models/provider-registry.ts)
@@ -105,6 +116,7 @@ const modelSchema = z
     model: z.string().min(1).optional(),
     host: z.string().min(1).optional(),
     base_url: z.string().min(1).optional(),
+    base_urls: z.array(pooledUrlSchema).min(1).optional(),
     api_key_env: z
       .string()
       .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected the NAME of an environment variable, not a key")
@@ -133,6 +145,22 @@ const modelSchema = z
     for (const [key, provider] of onlyFor) {
       if (entry[key] !== undefined && entry.provider !== provider) {
         context.addIssue({ code: "custom", path: [key], message: `only a ${provider} entry takes \`${key}\`` });
+      }
+    }
+    if (entry.base_urls !== undefined) {
+      if (entry.provider !== "ollama" && entry.provider !== "openai") {
+        context.addIssue({
+          code: "custom",
+          path: ["base_urls"],
+          message: "only an ollama or openai entry takes `base_urls`",
+        });
+      }
+      if (entry.host !== undefined || entry.base_url !== undefined) {
+        context.addIssue({
+          code: "custom",
+          path: ["base_urls"],
+          message: `give \`base_urls\` or \`${entry.host !== undefined ? "host" : "base_url"}\`, not both`,
+        });
       }
     }
     if (entry.settings !== undefined && isBuiltIn(entry.provider)) {
@@ -320,6 +348,7 @@ function toModelEntry(name: string, entry: FileModel, source: string, file: stri
         provider: "ollama",
         model: entry.model ?? name,
         host: entry.host,
+        baseUrls: pooledUrls(entry.base_urls),
         think: entry.think,
       });
     case "openai":
@@ -328,6 +357,7 @@ function toModelEntry(name: string, entry: FileModel, source: string, file: stri
         provider: "openai",
         model: entry.model ?? name,
         baseUrl: entry.base_url,
+        baseUrls: pooledUrls(entry.base_urls),
         apiKeyEnv: entry.api_key_env,
         allowRemote: entry.allow_remote ?? false,
         contextWindow: entry.context_window,
@@ -337,6 +367,12 @@ function toModelEntry(name: string, entry: FileModel, source: string, file: stri
       return { ...base, provider: "sim", model: `sim:${profile}`, profile };
     }
   }
+}
+
+function pooledUrls(written: FileModel["base_urls"]): PooledUrl[] | undefined {
+  return written?.map((item) =>
+    typeof item === "string" ? { url: item, concurrency: 1 } : { url: item.url, concurrency: item.concurrency ?? 1 },
+  );
 }
 
 /** models.yaml's `options` use Ollama's names (num_predict, num_ctx, keep_alive), so Ollama's mapping reads them. */

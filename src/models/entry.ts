@@ -20,9 +20,17 @@ interface ProviderEntryBase {
   source: string;
 }
 
+/** One of several servers of a model (`base_urls:`), with the calls it serves at once. */
+export interface PooledUrl {
+  url: string;
+  concurrency: number;
+}
+
 export interface OllamaProviderEntry extends ProviderEntryBase {
   provider: "ollama";
   host?: string;
+  /** Several servers of this model instead of `host` (src/models/url-pool.ts). */
+  baseUrls?: PooledUrl[];
   /** A thinking model thinks in stage calls only with `think: true`. */
   think?: boolean;
 }
@@ -30,6 +38,8 @@ export interface OllamaProviderEntry extends ProviderEntryBase {
 export interface OpenAIProviderEntry extends ProviderEntryBase {
   provider: "openai";
   baseUrl?: string;
+  /** Several servers of this model instead of `baseUrl` (src/models/url-pool.ts). */
+  baseUrls?: PooledUrl[];
   /** The NAME of the environment variable holding the key. */
   apiKeyEnv?: string;
   allowRemote: boolean;

@@ -4,11 +4,13 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadModelsConfig, resolveModel } from "../config/models-yaml.ts";
 import { InputError } from "../errors.ts";
+import { CachingProvider } from "./caching-provider.ts";
 import { RecordingProvider, ReplayProvider } from "./cassette.ts";
 import { CassetteMissError, RemoteEndpointError } from "./errors.ts";
-import { createProvider, providerId } from "./factory.ts";
+import { createProvider, providerId, seededEntry } from "./factory.ts";
 import { OllamaProvider } from "./ollama.ts";
 import { OpenAIProvider } from "./openai.ts";
+import { RequestCache } from "./request-cache.ts";
 import type { SimGoldItem } from "./sim/index.ts";
 
 const config = loadModelsConfig();
@@ -45,6 +47,33 @@ describe("createProvider", () => {
       tools: [{ name: "get_me", description: "the user", parameters: { type: "object", properties: {} } }],
     });
     expect(response.toolCalls.map((call) => call.name)).toEqual(["get_me"]);
+  });
+
+  it("puts the request cache before real models only, unless the simulator is asked for", async () => {
+    const cache = new RequestCache(mkdtempSync(join(tmpdir(), "onsetlab-cache-")));
+    try {
+      expect(createProvider(resolveModel(config, "qwen2.5:3b"), { cache })).toBeInstanceOf(CachingProvider);
+      expect(createProvider(resolveModel(config, "sim:oracle"), { gold, cache })).not.toBeInstanceOf(CachingProvider);
+      const sim = createProvider(resolveModel(config, "sim:oracle"), { gold, cache, cacheSimulator: true });
+      expect(sim).toBeInstanceOf(CachingProvider);
+      const request = {
+        stage: "native" as const,
+        messages: [{ role: "user" as const, content: "Who am I on GitHub?" }],
+        options: { temperature: 0 },
+      };
+      await sim.chat(request);
+      await sim.chat(request);
+      expect(cache.counters).toMatchObject({ hits: 1, misses: 1 });
+    } finally {
+      await cache.close();
+    }
+  });
+
+  it("gives a real model the run's seed unless its entry sets one; the simulator keeps its own", () => {
+    const qwen = resolveModel(config, "qwen2.5:3b");
+    expect(seededEntry(qwen, 7).options.seed).toBe(7);
+    expect(seededEntry({ ...qwen, options: { seed: 2 } }, 7).options.seed).toBe(2);
+    expect(seededEntry(resolveModel(config, "sim:oracle"), 7)).toEqual(resolveModel(config, "sim:oracle"));
   });
 
   it("refuses bad combinations with InputError", () => {

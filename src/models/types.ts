@@ -111,6 +111,10 @@ export interface CompletionResponse {
    * model — what the server's prompt cache could serve (prefix-tracker.ts).
    */
   sharedPrefixTokens?: number;
+  /** Answered from the request cache (caching-provider.ts): the original call's wall time. */
+  cached?: { durationMs: number };
+  /** The base URL that answered, when the model has several (url-pool.ts). */
+  servedBy?: string;
 }
 
 export interface ChatResponse extends CompletionResponse {

@@ -82,6 +82,8 @@ export async function measureModelTime(options: ModelTimeOptions): Promise<Model
         limit: options.limit,
       },
       resultsRoot: root,
+      // cold: nothing cached before the first run
+      cacheDir: join(root, "cache"),
     };
     options.log("estimating (simulator dry pass, one timed request)…");
     const estimate = await estimateRun(bench);

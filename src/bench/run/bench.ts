@@ -11,6 +11,7 @@ import { loadBfclDataset } from "../../bfcl/dataset.ts";
 import { loadModelsConfig, type ModelEntry, type ModelsConfig } from "../../config/models-yaml.ts";
 import { InputError } from "../../errors.ts";
 import { loadRegistry } from "../../mcp/registry.ts";
+import { type CacheCounters, type RequestCache, requestCacheAt } from "../../models/request-cache.ts";
 import { datasetHash, narrowItems, selectItems } from "../dataset/select.ts";
 import type { DatasetItem } from "../dataset/types.ts";
 import { MOCK_WORLD_CONTEXT } from "../dataset/world-clock.ts";
@@ -22,7 +23,7 @@ import { readManifest } from "./manifest.ts";
 import { expandMatrix, selectShard, type Task } from "./matrix.ts";
 import { type ModelProbe, probeModels } from "./model-facts.ts";
 import { ModelOutageWatch } from "./model-outage.ts";
-import { providerCache, resolveEntries } from "./providers.ts";
+import { providerCache, resolveEntries, serverSlots } from "./providers.ts";
 import {
   configNames,
   describeModel,
@@ -32,7 +33,7 @@ import {
   versions,
   withProbe,
 } from "./resolve-request.ts";
-import type { BenchRequest, RunManifest } from "./run-files.ts";
+import type { BenchRequest, CacheUse, RunManifest } from "./run-files.ts";
 import { runShare, type ShareHooks, type ShareSpec } from "./share.ts";
 import { startRunTracer } from "./spans.ts";
 import {
@@ -60,6 +61,11 @@ export interface BenchOptions {
   resultsRoot?: string;
   /** CLI flags over the configuration axes (highest precedence). */
   cli?: AgentConfigInput;
+  /**
+   * The request cache's folder (the CLI's default: `defaultCacheDir()`, none with `--no-cache`). Only
+   * real models are cached, and not under `--replay`.
+   */
+  cacheDir?: string;
   onProgress?: (progress: BenchProgress) => void;
   /** The run's id and folder, once run.json is written (a stop signal's message names them). */
   onStarted?: (runId: string, dir: string) => void;
@@ -122,7 +128,9 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
     : newManifest(work, session);
   // made before anything is written: a bad model name or endpoint is bad input, not a half-made run
   const outage = new ModelOutageWatch();
-  const providers = providerCache(entries, work.items, request, outage);
+  const cache = requestCacheOf(options.cacheDir, entries, request);
+  const before = cache && { ...cache.counters };
+  const providers = providerCache(entries, work.items, request, outage, cache);
   for (const entry of entries) providers(entry.name, 0);
   let probes: Record<string, ModelProbe>;
   try {
@@ -145,11 +153,32 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
   }
   session.tasksRun = finished;
   session.harnessFailures = failures.length;
+  if (cache && before) session.cache = cacheUse(cache, before);
   const summary = writeSummary(dir, manifest, new Map(work.items.map((item) => [item.id, item])));
   session.finishedAt = new Date().toISOString();
   if (summary.records === tasks.length) manifest.finishedAt = session.finishedAt;
   writeJsonAtomic(join(dir, RUN_FILES.run), manifest);
   return { runId, dir, manifest, summary, failures, skipped };
+}
+
+function requestCacheOf(
+  dir: string | undefined,
+  entries: readonly ModelEntry[],
+  request: BenchRequest,
+): RequestCache | undefined {
+  if (!dir || request.replay || entries.every((entry) => entry.provider === "sim")) return undefined;
+  return requestCacheAt(dir);
+}
+
+/** This session's share of the process's cache counters. */
+function cacheUse(cache: RequestCache, before: CacheCounters): CacheUse {
+  const { hits, misses, coalesced } = cache.counters;
+  return {
+    dir: cache.dir,
+    hits: hits - before.hits,
+    misses: misses - before.misses,
+    coalesced: coalesced - before.coalesced,
+  };
 }
 
 /** Resolves the request (a resume's own) and reads which tasks are already on disk; writes nothing. */
@@ -214,7 +243,7 @@ export function resolveWork(options: BenchOptions, models: ModelsConfig): Work {
     resolved: resolveAll(models, entries, configs, options.cli, request.timeoutS),
     tasks,
     todo,
-    concurrency: options.concurrency ?? (simulated && request.transport === "stdio" ? 4 : 1),
+    concurrency: options.concurrency ?? (simulated && request.transport === "stdio" ? 4 : serverSlots(entries)),
     threads: threadCount(options.threads, entries, request, todo.length),
   };
 }

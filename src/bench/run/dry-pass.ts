@@ -19,6 +19,7 @@ export const DRY_PASS_PROFILE = "slm-3b";
 
 export interface DryRequest {
   model: string;
+  repeat: number;
   /** The task that sends it. */
   taskKey: string;
   input: PromptInput;
@@ -49,7 +50,7 @@ export async function dryPass(work: Work): Promise<DryPass> {
       gold: work.items,
       seed: work.request.seed + repeat,
     });
-    const provider = recording(sim, model, requests);
+    const provider = recording(sim, model, repeat, requests);
     made.set(key, provider);
     return provider;
   };
@@ -83,7 +84,7 @@ export async function dryPass(work: Work): Promise<DryPass> {
 }
 
 /** The simulator, every request and answer kept. */
-function recording(sim: ModelProvider, model: string, requests: DryRequest[]): ModelProvider {
+function recording(sim: ModelProvider, model: string, repeat: number, requests: DryRequest[]): ModelProvider {
   const keep = (
     input: PromptInput,
     request: CompletionRequest | ChatRequest,
@@ -92,6 +93,7 @@ function recording(sim: ModelProvider, model: string, requests: DryRequest[]): M
   ) =>
     requests.push({
       model,
+      repeat,
       taskKey: "",
       input,
       ...(request.options ? { options: request.options } : {}),

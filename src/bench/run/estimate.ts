@@ -10,31 +10,71 @@
  * Simulated answers stand in for the model's, so a real model's counts are an estimate; a `sim:`
  * model's are exact (no timed request: the simulator answers at once).
  */
-import { loadModelsConfig } from "../../config/models-yaml.ts";
-import { createProvider } from "../../models/factory.ts";
+import { loadModelsConfig, type ModelEntry } from "../../config/models-yaml.ts";
+import { isDeterministic, type ModelIdentity, requestHash } from "../../models/caching-provider.ts";
+import { createProvider, modelIdentity, seededEntry } from "../../models/factory.ts";
 import {
   cachedAfter,
   estimateTokens,
-  type PromptInput,
   renderPrompt,
   sharedPrefixChars,
   wholeTokens,
 } from "../../models/prompt-text.ts";
+import { type RequestCache, requestCacheAt } from "../../models/request-cache.ts";
 import { type BenchOptions, resolveWork, type Work } from "./bench.ts";
 import { type DryPass, type DryRequest, dryPass } from "./dry-pass.ts";
 import { measureServerSpeed, type ServerSpeed } from "./server-speed.ts";
 
 /**
- * The request cache as the estimate asks it (the seam for item 1 of issue 22): the key a request is
- * cached under (undefined: not cacheable, e.g. not deterministic), and whether the cache holds a key.
+ * The request cache as the estimate asks it: the key a request is cached under (undefined: not
+ * cacheable, e.g. not deterministic), and whether the cache holds it for the model.
  */
 export interface RequestCacheView {
-  keyOf(model: string, input: PromptInput, request: DryRequest): string | undefined;
-  holds(key: string): boolean;
+  keyOf(request: DryRequest): string | undefined;
+  holds(model: string, key: string): boolean;
 }
 
-/** No cache: every request is sent. */
+/** No cache (`--no-cache`, the simulator, a replay): every request is sent. */
 export const NO_REQUEST_CACHE: RequestCacheView = { keyOf: () => undefined, holds: () => false };
+
+/**
+ * The run's request cache (caching-provider.ts): a dry request's key is the one the run's request would
+ * have — the model's identity with the repeat's seed, the digest its server reports, the whole request.
+ */
+export function requestCacheView(
+  cache: RequestCache,
+  entries: readonly ModelEntry[],
+  seed: number,
+  digests: ReadonlyMap<string, string | undefined>,
+): RequestCacheView {
+  const identities = new Map<string, ModelIdentity>();
+  return {
+    keyOf: (request) => {
+      const entry = entries.find((candidate) => candidate.name === request.model);
+      if (!entry || entry.provider === "sim") return undefined;
+      const identityKey = `${request.model}#${request.repeat}`;
+      let identity = identities.get(identityKey);
+      if (!identity) {
+        identity = modelIdentity(seededEntry(entry, seed + request.repeat));
+        identities.set(identityKey, identity);
+      }
+      if (!isDeterministic(identity.options, request.options)) return undefined;
+      const options = request.options ? { options: request.options } : {};
+      const asked =
+        "prompt" in request.input
+          ? { stage: "solver" as const, prompt: request.input.prompt, ...options }
+          : {
+              stage: "solver" as const,
+              messages: [...request.input.messages],
+              tools: [...(request.input.tools ?? [])],
+              ...options,
+            };
+      const kind = "prompt" in request.input ? "complete" : "chat";
+      return requestHash(identity, digests.get(request.model), kind, asked);
+    },
+    holds: (model, key) => cache.get(model, key) !== undefined,
+  };
+}
 
 export interface ModelEstimate {
   model: string;
@@ -69,37 +109,52 @@ export interface BenchEstimate {
 }
 
 export interface EstimateOptions {
-  cache?: RequestCacheView;
-  /** The server's speed per model (default: one timed request to each real model's server; none for the simulator). */
-  measure?: (model: string) => Promise<ServerSpeed | undefined>;
+  /** The request cache to look the requests up in (default: none: every request is sent). */
+  cache?: RequestCache;
+  /** The server's speed and the model's digest (default: read from each real model's server; none for the simulator). */
+  measure?: (model: string) => Promise<MeasuredModel>;
 }
 
-/** The estimate of what `runBench(bench)` would run (a resume: what it has left). */
-export function estimateRun(bench: BenchOptions, options: EstimateOptions = {}): Promise<BenchEstimate> {
-  return estimateBench(resolveWork(bench, loadModelsConfig(bench.modelsFile)), options);
+/** What the estimate asks a model's server. */
+export interface MeasuredModel {
+  speed?: ServerSpeed;
+  digest?: string;
+}
+
+/** The estimate of what `runBench(bench)` would run (a resume: what it has left), looked up in its cache. */
+export async function estimateRun(bench: BenchOptions, options: EstimateOptions = {}): Promise<BenchEstimate> {
+  const work = resolveWork(bench, loadModelsConfig(bench.modelsFile));
+  const real = work.entries.some((entry) => entry.provider !== "sim");
+  const cacheDir = real && !work.request.replay ? bench.cacheDir : undefined;
+  const cache = options.cache ?? (cacheDir ? requestCacheAt(cacheDir) : undefined);
+  return estimateBench(work, { ...options, ...(cache ? { cache } : {}) });
 }
 
 export async function estimateBench(work: Work, options: EstimateOptions = {}): Promise<BenchEstimate> {
   const pass = await dryPass(work);
-  const cache = options.cache ?? NO_REQUEST_CACHE;
   const measure = options.measure ?? ((model: string) => measureModel(work, model));
+  const measured = new Map<string, MeasuredModel>();
+  for (const entry of work.entries) measured.set(entry.name, await measure(entry.name));
+  const digests = new Map([...measured].map(([model, { digest }]) => [model, digest]));
+  const cache = options.cache
+    ? requestCacheView(options.cache, work.entries, work.request.seed, digests)
+    : NO_REQUEST_CACHE;
   const models: ModelEstimate[] = [];
   const taskMs: Record<string, number> = {};
   let modelMs = 0;
   for (const entry of work.entries) {
     const requests = pass.requests.filter((request) => request.model === entry.name);
-    const speed = await measure(entry.name);
-    const estimate = estimateModel(entry.name, requests, cache, speed, taskMs);
+    const estimate = estimateModel(entry.name, requests, cache, measured.get(entry.name)?.speed, taskMs);
     models.push(estimate);
     modelMs += estimate.modelMs ?? 0;
   }
-  const measured = models.some((model) => model.speed);
+  const timed = models.some((model) => model.speed);
   spreadHarnessTime(pass, work, taskMs);
   return {
     tasks: work.todo.length,
     models,
     harnessMs: pass.wallMs,
-    ...(measured ? { etaMs: modelMs + pass.wallMs } : {}),
+    ...(timed ? { etaMs: modelMs + pass.wallMs } : {}),
     taskMs,
   };
 }
@@ -130,8 +185,8 @@ function estimateModel(
   for (const request of requests) {
     estimate.promptTokens += request.promptTokens;
     estimate.completionTokens += request.completionTokens;
-    const key = cache.keyOf(model, request.input, request);
-    if (key !== undefined && cache.holds(key)) {
+    const key = cache.keyOf(request);
+    if (key !== undefined && cache.holds(model, key)) {
       estimate.cached += 1;
       continue;
     }
@@ -164,10 +219,12 @@ function spreadHarnessTime(pass: DryPass, work: Work, taskMs: Record<string, num
   for (const task of work.todo) taskMs[task.key] = (taskMs[task.key] ?? 0) + each;
 }
 
-/** One timed request to the model's server, through a provider of its own (no cache, no tracking). */
-async function measureModel(work: Work, model: string): Promise<ServerSpeed | undefined> {
+/** The model's digest and one timed request to its server, through a provider of its own (no cache, no tracking). */
+async function measureModel(work: Work, model: string): Promise<MeasuredModel> {
   const entry = work.entries.find((candidate) => candidate.name === model);
   // the simulator answers at once; a replay asks no server
-  if (!entry || entry.provider === "sim" || work.request.replay) return undefined;
-  return measureServerSpeed(createProvider(entry, { gold: work.items, seed: work.request.seed }));
+  if (!entry || entry.provider === "sim" || work.request.replay) return {};
+  const provider = createProvider(entry, { gold: work.items, seed: work.request.seed });
+  const digest = (await provider.describe?.())?.digest;
+  return { speed: await measureServerSpeed(provider), ...(digest ? { digest } : {}) };
 }

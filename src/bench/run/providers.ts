@@ -5,7 +5,8 @@
  */
 import { type ModelEntry, type ModelsConfig, resolveModel } from "../../config/models-yaml.ts";
 import { createProvider } from "../../models/factory.ts";
-import { PrefixTracker, trackPrefixes } from "../../models/prefix-tracker.ts";
+import { PrefixTracker } from "../../models/prefix-tracker.ts";
+import type { RequestCache } from "../../models/request-cache.ts";
 import type { ModelProvider } from "../../models/types.ts";
 import type { DatasetItem } from "../dataset/types.ts";
 import type { ModelOutageWatch } from "./model-outage.ts";
@@ -24,11 +25,24 @@ export function resolveEntries(models: ModelsConfig, request: { models: string[]
   });
 }
 
+/**
+ * Queries in flight a run of real models gets by default: one per server slot of its largest pool
+ * (`base_urls:` with their concurrency), else one, so a single server's latencies stay honest.
+ */
+export function serverSlots(entries: readonly ModelEntry[]): number {
+  const slots = entries.map((entry) =>
+    "baseUrls" in entry && entry.baseUrls ? entry.baseUrls.reduce((sum, pooled) => sum + pooled.concurrency, 0) : 1,
+  );
+  return Math.max(1, ...slots);
+}
+
 export function providerCache(
   entries: readonly ModelEntry[],
   items: readonly DatasetItem[],
   request: ProviderRequest,
   outage: ModelOutageWatch,
+  /** The request cache (real models only; the main thread's, never a worker's). */
+  cache?: RequestCache,
 ): (model: string, repeat: number) => ModelProvider {
   const made = new Map<string, ModelProvider>();
   const trackers = new Map<string, PrefixTracker>();
@@ -37,19 +51,20 @@ export function providerCache(
     let provider = made.get(key);
     if (!provider) {
       const entry = entries.find((candidate) => candidate.name === model)!;
-      provider = createProvider(entry, {
-        gold: [...items],
-        seed: request.seed + repeat,
-        record: request.record,
-        replay: request.replay,
-      });
       // the simulator has no server cache, and a replay sends nothing
-      if (entry.provider !== "sim" && !request.replay) {
-        const tracker = trackers.get(model) ?? new PrefixTracker();
-        trackers.set(model, tracker);
-        provider = trackPrefixes(provider, tracker);
-      }
-      provider = outage.watch(provider);
+      const tracked = entry.provider !== "sim" && !request.replay;
+      const tracker = trackers.get(model) ?? new PrefixTracker();
+      if (tracked) trackers.set(model, tracker);
+      provider = outage.watch(
+        createProvider(entry, {
+          gold: [...items],
+          seed: request.seed + repeat,
+          record: request.record,
+          replay: request.replay,
+          cache,
+          ...(tracked ? { prefixTracker: tracker } : {}),
+        }),
+      );
       made.set(key, provider);
     }
     return provider;

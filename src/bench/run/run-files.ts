@@ -36,6 +36,17 @@ export interface BenchRequest {
   registry?: string;
 }
 
+/** Where the request cache was and how a session used it (src/models/request-cache.ts). */
+export interface CacheUse {
+  dir: string;
+  /** Answers served from the cache (no request sent). */
+  hits: number;
+  /** Requests sent to the server (and stored). */
+  misses: number;
+  /** Requests that waited for an identical one in flight instead of going out. */
+  coalesced: number;
+}
+
 export interface RunModel {
   name: string;
   provider: string;
@@ -75,6 +86,8 @@ export interface RunManifest {
     harnessFailures: number;
     /** Threads that ran tasks (absent in runs made before threads). */
     threads?: number;
+    /** The request cache this session used (absent: none, e.g. `--no-cache` or the simulator only). */
+    cache?: CacheUse;
   }[];
   /** A run made by `results merge`: the runs it was made from. */
   mergedFrom?: string[];

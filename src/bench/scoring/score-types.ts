@@ -165,6 +165,8 @@ export interface CostScore {
   toolCalls: number;
   /** Duplicate writes the write guard blocked. */
   writeBlocks: number;
+  /** Of `modelCalls`, those answered from the request cache (absent: none). */
+  cachedCalls?: number;
 }
 
 /**

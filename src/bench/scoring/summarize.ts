@@ -41,6 +41,8 @@ export interface SummaryRow extends MetricRates {
   n: number;
   callsPerItem: number | null;
   modelCallsPerItem: number | null;
+  /** Of the model calls per item, those answered from the request cache (absent: none was). */
+  cachedCallsPerItem?: number;
   promptTokensPerItem: number | null;
   completionTokensPerItem: number | null;
   /** Duplicate writes blocked, in all. */
@@ -193,6 +195,7 @@ function summaryRow(
   const modelCalls = latency.flatMap((l) => l.modelCallMs);
   const [p50Ms, p95Ms] = medianAndTail(totals, options);
   const [modelCallP50Ms, modelCallP95Ms] = medianAndTail(modelCalls, options);
+  const cached = scores.some((s) => s.cost.cachedCalls) ? mean(scores.map((s) => s.cost.cachedCalls ?? 0)) : null;
   return {
     model,
     config,
@@ -202,6 +205,7 @@ function summaryRow(
     ...metricRates(scores),
     callsPerItem: mean(scores.map((s) => s.cost.toolCalls)),
     modelCallsPerItem: mean(scores.map((s) => s.cost.modelCalls)),
+    ...(cached === null ? {} : { cachedCallsPerItem: cached }),
     promptTokensPerItem: mean(scores.map((s) => s.cost.promptTokens)),
     completionTokensPerItem: mean(scores.map((s) => s.cost.completionTokens)),
     writeBlocks: scores.reduce((sum, s) => sum + s.cost.writeBlocks, 0),

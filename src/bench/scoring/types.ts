@@ -67,6 +67,8 @@ export interface ModelCallView {
   error?: string;
   /** Set by the provider (or the recorder, for a server failure): this call's answer cannot be scored. */
   invalid?: InvalidReason;
+  /** Answered from the request cache (its usage and timings are the original call's). */
+  cached?: boolean;
 }
 
 export interface RescueView {

@@ -17,7 +17,8 @@ export function costTable(set: RunSet, title: string): ReportTable {
     id: "cost-latency",
     title,
     notes: [
-      "Per item (means) unless marked p50/p95. Model, tools and overhead ms are wall clock of the run; prompt-eval and " +
+      "Per item (means) unless marked p50/p95. Cached calls are the model calls answered from the request cache " +
+        "(no server paid them; their tokens and times are the original call's, counted in the other columns). Model, tools and overhead ms are wall clock of the run; prompt-eval and " +
         "eval ms are what the provider reported (the simulator's own figures for simulated models). Duplicate writes " +
         "blocked by the write guard are counted in all. Load ms: model loading the server reported (a cold start, or a " +
         "reload for another context window), left out of every other time.",
@@ -26,6 +27,7 @@ export function costTable(set: RunSet, title: string): ReportTable {
     columns: [
       ...MODEL_CONFIG_COLUMNS,
       { header: "model calls/item", kind: "number" },
+      { header: "cached calls/item", kind: "number" },
       { header: "prompt tokens/item", kind: "number" },
       { header: "completion tokens/item", kind: "number" },
       { header: "tool calls/item", kind: "number" },
@@ -44,6 +46,8 @@ export function costTable(set: RunSet, title: string): ReportTable {
       cells: [
         ...modelConfigCells(row),
         numberCell(row.modelCallsPerItem, 2),
+        // absent: no call of the row came from the request cache
+        numberCell(row.cachedCallsPerItem ?? 0, 2),
         numberCell(row.promptTokensPerItem, 0),
         numberCell(row.completionTokensPerItem, 0),
         numberCell(row.callsPerItem, 2),

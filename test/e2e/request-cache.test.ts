@@ -1,0 +1,172 @@
+/**
+ * The request cache against real processes and servers: a writer killed with SIGKILL leaves a readable
+ * store; identical requests in flight reach a stand-in once; a second bench run against the stand-in
+ * sends no generation, `--no-cache` sends every one; a model with two base URLs spreads its calls.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Standin, startStandin } from "../../mock-servers/ollama/server.ts";
+import { loadDataset } from "../../src/bench/dataset/load.ts";
+import { runBench } from "../../src/bench/run/bench.ts";
+import type { RunManifest } from "../../src/bench/run/run-files.ts";
+import { RUN_FILES } from "../../src/bench/run/store.ts";
+import { parseModelsConfig, resolveModel } from "../../src/config/models-yaml.ts";
+import { createProvider } from "../../src/models/factory.ts";
+import { RequestCache } from "../../src/models/request-cache.ts";
+import { createSimProvider } from "../../src/models/sim/index.ts";
+import { benchRequest, REPO_ROOT, strictRecordLines } from "../support/bench-run.ts";
+import { EchoModel } from "../support/echo-model.ts";
+
+const temp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
+
+describe("a killed writer", () => {
+  it("leaves the cache readable: every answer it committed is whole", async () => {
+    const dir = temp("onsetlab-cache-kill-");
+    const child = spawn(process.execPath, ["--import", "tsx", "test/support/cache-writer.ts", dir], {
+      cwd: REPO_ROOT,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let written = 0;
+    await new Promise<void>((resolve, reject) => {
+      child.on("error", reject);
+      child.stdout.on("data", (chunk: Buffer) => {
+        written = Number(chunk.toString().trim().split("\n").at(-1));
+        if (written >= 300) {
+          child.kill("SIGKILL");
+          resolve();
+        }
+      });
+    });
+    await new Promise((resolve) => child.on("exit", resolve));
+    expect(child.signalCode).toBe("SIGKILL");
+    const cache = new RequestCache(dir);
+    try {
+      const { entries } = cache.stats();
+      expect(entries).toBeGreaterThanOrEqual(written);
+      for (let index = 0; index < entries; index += 1) {
+        const answer = cache.get("writer", `hash-${index}`);
+        expect(answer?.response.text.startsWith(`answer ${index} `)).toBe(true);
+        expect(answer?.response.text).toHaveLength(`answer ${index} `.length + 2000);
+      }
+    } finally {
+      await cache.close();
+    }
+  });
+});
+
+describe("against the stand-in", () => {
+  let standin: Standin;
+  let second: Standin;
+
+  beforeAll(async () => {
+    const gold = loadDataset().map((loaded) => loaded.item);
+    standin = await startStandin({ provider: createSimProvider({ profile: "slm-3b", gold, seed: 1 }), port: 0 });
+    second = await startStandin({ provider: new EchoModel(), port: 0 });
+  });
+
+  afterAll(async () => {
+    await standin.close();
+    await second.close();
+  });
+
+  it("sends identical requests in flight once", async () => {
+    const cache = new RequestCache(temp("onsetlab-cache-"));
+    const models = parseModelsConfig(
+      `configurations: {}\nmodels:\n  m: { provider: ollama, model: qwen2.5:3b, host: "${second.url}" }\n`,
+      "models.yaml",
+    );
+    const provider = createProvider(resolveModel(models, "m"), { cache });
+    await provider.describe!();
+    const before = second.requests();
+    const request = { stage: "planner" as const, prompt: "the same question", options: { temperature: 0 } };
+    const answers = await Promise.all([1, 2, 3, 4].map(() => provider.complete(request)));
+    expect(second.requests() - before).toBe(1);
+    expect(new Set(answers.map((answer) => answer.text))).toEqual(new Set(["echo: the same question"]));
+    await cache.close();
+  });
+
+  it("a second bench run sends no generation (only the probe); --no-cache sends every one", async () => {
+    const cacheDir = temp("onsetlab-cache-");
+    const resultsRoot = temp("onsetlab-results-");
+    const models = join(temp("onsetlab-models-"), "models.yaml");
+    const shipped = readFileSync(join(REPO_ROOT, "models.yaml"), "utf8");
+    writeFileSync(
+      models,
+      shipped.replace(
+        /^models:\n/m,
+        `models:\n  standin-qwen: { provider: ollama, model: qwen2.5:3b, host: "${standin.url}" }\n`,
+      ),
+    );
+    const request = benchRequest({
+      models: ["standin-qwen"],
+      configs: ["onsetlab", "no-rescue"],
+      first: 3,
+      matrix: undefined,
+    });
+    const run = async (cache: boolean) => {
+      const before = standin.requests();
+      const outcome = await runBench({ request, resultsRoot, modelsFile: models, ...(cache ? { cacheDir } : {}) });
+      const manifest = JSON.parse(readFileSync(join(outcome.dir, RUN_FILES.run), "utf8")) as RunManifest;
+      return { served: standin.requests() - before, outcome, session: manifest.sessions[0]! };
+    };
+    const first = await run(true);
+    const again = await run(true);
+    const uncached = await run(false);
+    // the probe (version, show, tags, warm-up) is all a cached run sends
+    const probe =
+      uncached.served - (first.session.cache!.misses + first.session.cache!.hits + first.session.cache!.coalesced);
+    expect(first.session.cache).toMatchObject({ dir: cacheDir });
+    expect(first.session.cache!.misses).toBeGreaterThan(0);
+    expect(again.session.cache).toMatchObject({
+      misses: 0,
+      hits: first.session.cache!.misses + first.session.cache!.hits,
+    });
+    expect(again.served).toBe(first.served - first.session.cache!.misses);
+    expect(uncached.session.cache).toBeUndefined();
+    expect(uncached.served).toBeGreaterThan(first.served);
+    expect(probe).toBeGreaterThan(0);
+    // a cached run scores the same, and its records say which calls came from the cache
+    expect(again.outcome.summary.rows.map((row) => row.taskSuccess.value)).toEqual(
+      first.outcome.summary.rows.map((row) => row.taskSuccess.value),
+    );
+    const calls = strictRecordLines(again.outcome.dir).flatMap((record) => record.result.modelCalls);
+    // every call was deterministic (the run's seed reaches the model), so every one came from the cache
+    expect(calls.filter((call) => call.cached)).toHaveLength(calls.length);
+    expect(calls.length).toBe(again.session.cache!.hits);
+    expect(uncached.served).toBe(first.served + first.session.cache!.hits + first.session.cache!.coalesced);
+  });
+
+  it("spreads a model's calls over its base URLs, each within its concurrency, and records which served each", async () => {
+    const third = await startStandin({ provider: new EchoModel(), port: 0, pace: 200 });
+    try {
+      const models = parseModelsConfig(
+        `configurations: {}\nmodels:\n  pooled:\n    provider: ollama\n    model: qwen2.5:3b\n    base_urls: ["${second.url}", { url: "${third.url}", concurrency: 2 }]\n`,
+        "models.yaml",
+      );
+      const provider = createProvider(resolveModel(models, "pooled"));
+      // every server loads the model (and each URL's provider reads its facts) before the counted calls
+      await provider.warmUp!();
+      await Promise.all([1, 2, 3].map((n) => provider.complete({ stage: "planner", prompt: `warm ${n}` })));
+      const before = [second.requests(), third.requests()];
+      const answers = await Promise.all(
+        [1, 2, 3, 4, 5, 6].map((n) =>
+          provider.complete({
+            stage: "planner",
+            prompt: `question ${n} with some words`,
+            options: { temperature: 0.5 },
+          }),
+        ),
+      );
+      const served = [second.requests() - before[0]!, third.requests() - before[1]!];
+      expect(served[0]! + served[1]!).toBe(6);
+      expect(served.every((count) => count > 0)).toBe(true);
+      expect(new Set(answers.map((answer) => answer.servedBy))).toEqual(new Set([second.url, third.url]));
+      expect(answers.filter((answer) => answer.servedBy === third.url)).toHaveLength(served[1]!);
+    } finally {
+      await third.close();
+    }
+  });
+});
