@@ -13,13 +13,7 @@
 import { loadModelsConfig, type ModelEntry } from "../../config/models-yaml.ts";
 import { isDeterministic, type ModelIdentity, requestHash } from "../../models/caching-provider.ts";
 import { createProvider, modelIdentity, seededEntry } from "../../models/factory.ts";
-import {
-  cachedAfter,
-  estimateTokens,
-  renderPrompt,
-  sharedPrefixChars,
-  wholeTokens,
-} from "../../models/prompt-text.ts";
+import { cachedAfter, estimateTokens, renderPrompt, sharedPrefixChars, wholeTokens } from "../../models/prompt-text.ts";
 import { type RequestCache, requestCacheAt } from "../../models/request-cache.ts";
 import { type BenchOptions, resolveWork, type Work } from "./bench.ts";
 import { type DryPass, type DryRequest, dryPass } from "./dry-pass.ts";
