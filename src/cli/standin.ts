@@ -66,10 +66,10 @@ export function registerStandinCommand(program: Command): void {
     .option("--parallel <n>", "the same as --slots (OLLAMA_NUM_PARALLEL)")
     .action(async (flags: StandinFlags) => {
       const port = parseWholeNumber("--port", flags.port, 0, 65_535);
-      const pace = parseRate("--pace", flags.pace);
-      const promptRate = parseRate("--prompt-rate", flags.promptRate);
-      const genRate = parseRate("--gen-rate", flags.genRate);
-      const timeScale = parseRate("--time-scale", flags.timeScale);
+      const pace = parsePositive("--pace", flags.pace, TOKENS_PER_SECOND);
+      const promptRate = parsePositive("--prompt-rate", flags.promptRate, TOKENS_PER_SECOND);
+      const genRate = parsePositive("--gen-rate", flags.genRate, TOKENS_PER_SECOND);
+      const timeScale = parsePositive("--time-scale", flags.timeScale, "a factor");
       const seed = flags.seed === undefined ? undefined : parseWholeNumber("--seed", flags.seed, 0, 2 ** 32 - 1);
       const behaviour = behaviourOf(flags);
       const profile = flags.profile.replace(/^sim:/, "");
@@ -138,12 +138,14 @@ function parseWholeNumber(flag: string, value: string, min: number, max?: number
   return number;
 }
 
+const TOKENS_PER_SECOND = "a number of tokens per second";
+
 /** A positive number of a flag (a rate, a factor); undefined when the flag is not given. */
-function parseRate(flag: string, value: string | undefined): number | undefined {
+function parsePositive(flag: string, value: string | undefined, what: string): number | undefined {
   if (value === undefined) return undefined;
-  const rate = Number(value);
-  if (!Number.isFinite(rate) || rate <= 0) {
-    throw new FlagError("BAD_FLAG", `${flag} must be a number > 0, not "${value}"`);
+  const number = Number(value);
+  if (!Number.isFinite(number) || number <= 0) {
+    throw new FlagError("BAD_FLAG", `${flag} must be ${what} > 0, not "${value}"`);
   }
-  return rate;
+  return number;
 }

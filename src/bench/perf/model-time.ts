@@ -155,6 +155,11 @@ export function formatModelTime(report: ModelTimeReport): string {
     `second identical run: served             ${rerun.requests}   ${target(rerun.requests === 0, "target 0")}`,
     `second run's wall clock / first's        ${seconds(rerun.wallMs)} / ${seconds(first.wallMs)} = ${ratio(figures.rerunWallShare)}   ${target(figures.rerunWallShare <= 0.05, "target ≤ 0.05")}`,
     `estimate vs first run's wall clock       ${seconds(report.estimate.etaMs ?? 0)} vs ${seconds(first.wallMs)}: ${(figures.estimateError * 100).toFixed(1)}%   ${target(Math.abs(figures.estimateError) <= 0.25, "target ±25%")}`,
+    ...report.estimate.models.map(
+      (model) =>
+        `(the estimate expected ${model.modelCalls} calls, ${model.repeated} of them repeats of an earlier request, ${model.toSend} sent; ` +
+        `first run: ${first.loads} loads, ${seconds(first.loadMs)}; the warm-up before the first item is one request served in each run)`,
+    ),
     "",
   ].join("\n");
 }
