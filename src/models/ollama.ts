@@ -169,10 +169,16 @@ export class OllamaProvider implements ModelProvider {
     return this.facts();
   }
 
-  /** Loads the model with a one-token request, so that no measured call pays for the load. */
+  /**
+   * Loads the model with Ollama's load request (an empty prompt: nothing is generated, so a run whose
+   * every call is cached asks the server for no generation), so that no measured call pays for the load.
+   * Ollama reports no durations for it: its wall time is the load.
+   */
   async warmUp(): Promise<WarmUp> {
-    const response = await this.complete({ stage: "solver", prompt: "Reply with OK.", options: { maxTokens: 1 } });
-    return dropUndefined({ totalMs: response.timings.totalMs, loadMs: response.timings.loadMs });
+    const started = performance.now();
+    const response = await this.complete({ stage: "solver", prompt: "", options: { maxTokens: 1 } });
+    const totalMs = performance.now() - started;
+    return { totalMs, loadMs: response.timings.loadMs ?? totalMs };
   }
 
   /**

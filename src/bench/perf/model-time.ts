@@ -158,7 +158,7 @@ export function formatModelTime(report: ModelTimeReport): string {
     ...report.estimate.models.map(
       (model) =>
         `(the estimate expected ${model.modelCalls} calls, ${model.repeated} of them repeats of an earlier request, ${model.toSend} sent; ` +
-        `first run: ${first.loads} loads, ${seconds(first.loadMs)}; the warm-up before the first item is one request served in each run)`,
+        `first run: ${first.loads} loads, ${seconds(first.loadMs)})`,
     ),
     "",
   ].join("\n");
