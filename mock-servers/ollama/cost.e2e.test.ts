@@ -140,3 +140,14 @@ describe("the statistics", () => {
     expect(standin?.stats()).toMatchObject({ requests: 1, promptTokensSent: 2 });
   });
 });
+
+describe("a load request", () => {
+  it("loads the model and counts the load and the slot's time, but no request served", async () => {
+    const { client, url } = await start({ behaviour: { coldStartMs: 50 } });
+    expect(await client.generate({ model: "m", prompt: "" })).toMatchObject({ done_reason: "load" });
+    const stats = await statsOf(url);
+    expect(stats).toMatchObject({ requests: 0, loads: 1, promptTokensSent: 0 });
+    expect(stats.busyMs).toBeGreaterThanOrEqual(stats.loadMs);
+    expect(stats.loadMs).toBeGreaterThanOrEqual(50);
+  });
+});

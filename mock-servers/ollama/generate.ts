@@ -93,7 +93,12 @@ export async function serve(
     if (!loaded) context.scheduler.forget(model.name);
     const loadMs = await context.scheduler.load(`${model.name}@${window}`, loaded, exchange.signal);
     context.models.touch(model.name, window, request.keepAliveMs);
-    if (isEmpty(request.input)) return responder.loaded("load");
+    if (isEmpty(request.input)) {
+      responder.loaded("load");
+      // a load request generates nothing: its slot time and load count, not a request
+      context.stats.loaded(slot, { busyMs: performance.now() - started, loadMs });
+      return;
+    }
     const cachedChars = sharedPrefixChars(slot.cached, prompt);
     const generated = await generate(context, exchange, model, request, {
       seen,

@@ -9,7 +9,7 @@
 import type { Slot } from "./scheduler.ts";
 
 export interface UsageCounts {
-  /** Generation requests answered. */
+  /** Generation requests answered (a load request, with an empty prompt, is not one). */
   requests: number;
   /** Prompt tokens the requests carried (after any cut to the window). */
   promptTokensSent: number;
@@ -48,12 +48,14 @@ export class StandinStats {
   private since = performance.now();
 
   served(slot: Slot, served: Served): void {
-    let stats = this.perSlot.get(slot);
-    if (!stats) {
-      stats = { model: slot.model, slot: slot.index, ...emptyCounts() };
-      this.perSlot.set(slot, stats);
-    }
+    const stats = this.of(slot);
+    stats.requests += 1;
     add(stats, served);
+  }
+
+  /** A load request (an empty prompt): the slot's time and the load, no generation. */
+  loaded(slot: Slot, loaded: { busyMs: number; loadMs: number }): void {
+    add(this.of(slot), { promptTokens: 0, evaluatedTokens: 0, generatedTokens: 0, ...loaded });
   }
 
   report(): StandinStatsReport {
@@ -63,6 +65,15 @@ export class StandinStats {
       for (const key of Object.keys(total) as (keyof UsageCounts)[]) total[key] += slot[key];
     }
     return { ...total, sinceMs: performance.now() - this.since, slots: slots.map((slot) => ({ ...slot })) };
+  }
+
+  private of(slot: Slot): SlotStats {
+    let stats = this.perSlot.get(slot);
+    if (!stats) {
+      stats = { model: slot.model, slot: slot.index, ...emptyCounts() };
+      this.perSlot.set(slot, stats);
+    }
+    return stats;
   }
 
   reset(): void {
@@ -84,7 +95,6 @@ function emptyCounts(): UsageCounts {
 }
 
 function add(counts: UsageCounts, served: Served): void {
-  counts.requests += 1;
   counts.promptTokensSent += served.promptTokens;
   counts.promptTokensEvaluated += served.evaluatedTokens;
   counts.generatedTokens += served.generatedTokens;
