@@ -153,11 +153,15 @@ export function registerBenchCommand(program: Command): void {
         });
       stop.exitIfStopped();
       const { summary, runId, failures, skipped, manifest } = outcome;
-      process.stdout.write(flags.json ? `${JSON.stringify(jsonSummary(summary))}\n` : renderSummaryTable(summary));
+      const cache = manifest.sessions.at(-1)?.cache;
+      process.stdout.write(
+        flags.json
+          ? `${JSON.stringify({ ...jsonSummary(summary), ...(cache ? { cache } : {}) })}\n`
+          : renderSummaryTable(summary),
+      );
       process.stderr.write(
         `run ${runId}: ${summary.records} records${skipped ? ` (${skipped} from before the resume)` : ""} → results/${runId}/\n`,
       );
-      const cache = manifest.sessions.at(-1)?.cache;
       if (cache) {
         process.stderr.write(
           `request cache ${cache.dir}: ${cache.hits} answered from it, ${cache.misses} sent, ${cache.coalesced} joined one in flight\n`,

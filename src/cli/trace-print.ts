@@ -231,7 +231,9 @@ function modelCallText(call: ModelCallRecord, request: RecordedRequest, simulate
   const failed = call.error ? ` · FAILED: ${call.error}` : "";
   const window = call.context?.window === undefined ? "" : ` · window ${call.context.window}`;
   const invalid = call.invalid ? ` · INVALID: ${call.invalid}` : "";
-  return `#${call.seq} ${call.stage} ${call.kind} · ${tokens}${window} · ${ms(call.durationMs)}${reported}${tools}${failed}${invalid}`;
+  const cached = call.cached ? " · from the request cache (times of the original call)" : "";
+  const server = call.servedBy ? ` · served by ${call.servedBy}` : "";
+  return `#${call.seq} ${call.stage} ${call.kind} · ${tokens}${window} · ${ms(call.durationMs)}${reported}${tools}${failed}${invalid}${cached}${server}`;
 }
 
 function promptText(request: RecordedRequest): string {

@@ -10,9 +10,10 @@
  */
 
 import { mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { open, type RootDatabase } from "lmdb";
+import type { RootDatabase } from "lmdb";
 import { OnsetlabError } from "../errors.ts";
 import type { CompletionResponse } from "./types.ts";
 
@@ -69,7 +70,9 @@ export class RequestCache {
   constructor(readonly dir: string) {
     try {
       mkdirSync(dir, { recursive: true });
-      this.db = open<CachedAnswer, string>(join(dir, "requests.mdb"), {});
+      // loaded on first use: a run that caches nothing (the simulator) never pays for the native module
+      const lmdb = createRequire(import.meta.url)("lmdb") as typeof import("lmdb");
+      this.db = lmdb.open<CachedAnswer, string>(join(dir, "requests.mdb"), {});
     } catch (error) {
       throw new RequestCacheError("CACHE_UNAVAILABLE", `cannot open the request cache at ${dir}: ${String(error)}`, {
         context: { dir },
@@ -104,7 +107,18 @@ export class RequestCache {
     }
     this.counters.misses += 1;
     const sent = send().then(async (answer) => {
-      await this.db.put(key, answer);
+      try {
+        await this.db.put(key, answer);
+      } catch (error) {
+        throw new RequestCacheError(
+          "CACHE_WRITE_FAILED",
+          `cannot write to the request cache at ${this.dir}: ${String(error)}`,
+          {
+            context: { dir: this.dir, model },
+            cause: error,
+          },
+        );
+      }
       return answer;
     });
     this.pending.set(key, sent);

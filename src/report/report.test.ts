@@ -86,6 +86,14 @@ describe("buildReport", () => {
     for (const t of tables(live)) expect(t.title).not.toContain("simulated");
   });
 
+  it("has a cached-calls column in the cost table only for runs that used the request cache", () => {
+    expect(column(table(simulated, "cost-latency"), "cached calls/item")).toBe(-1);
+    const live = setOf(syntheticRun({ id: "run-cached", model: "qwen2.5:3b", simulated: false, configs: CONFIGS }));
+    live.runs[0]!.summary.rows[0]!.cachedCallsPerItem = 0.5;
+    const cost = table(live, "cost-latency");
+    expect(texts(cost, "cached calls/item")).toEqual(["0.50", ...CONFIGS.slice(1).map(() => "0.00")]);
+  });
+
   it("is a pure function of the run files: same bytes, whatever order the records finished in", () => {
     const again = setOf(syntheticRun({ id: "run-a", configs: CONFIGS }));
     for (const run of again.runs) run.summary.rows.reverse();

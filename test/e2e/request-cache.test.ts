@@ -17,7 +17,7 @@ import { parseModelsConfig, resolveModel } from "../../src/config/models-yaml.ts
 import { createProvider } from "../../src/models/factory.ts";
 import { RequestCache } from "../../src/models/request-cache.ts";
 import { createSimProvider } from "../../src/models/sim/index.ts";
-import { benchRequest, REPO_ROOT, strictRecordLines } from "../support/bench-run.ts";
+import { benchRequest, REPO_ROOT, runCli, strictRecordLines } from "../support/bench-run.ts";
 import { EchoModel } from "../support/echo-model.ts";
 
 const temp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
@@ -138,6 +138,38 @@ describe("against the stand-in", () => {
     expect(calls.length).toBe(again.session.cache!.hits);
     expect(uncached.served).toBe(first.served + first.session.cache!.hits + first.session.cache!.coalesced);
   });
+
+  it("the CLI: a repeated bench answers from the cache, --no-cache sends again, cache stats and clear --model", async () => {
+    const env = { ONSETLAB_CACHE_DIR: temp("onsetlab-cache-"), ONSETLAB_RESULTS_DIR: temp("onsetlab-results-") };
+    const models = join(temp("onsetlab-models-"), "models.yaml");
+    const shipped = readFileSync(join(REPO_ROOT, "models.yaml"), "utf8");
+    const entries = `models:\n  a: { provider: ollama, model: qwen2.5:3b, host: "${second.url}" }\n  b: { provider: ollama, model: llama3.2:3b, host: "${second.url}" }\n`;
+    writeFileSync(models, shipped.replace(/^models:\n/m, entries));
+    const bench = async (...extra: string[]) => {
+      const outcome = await runCli(
+        ["bench", "--models", models, "--model", "a,b", "--config", "native", "--first", "2", "--json", ...extra],
+        env,
+      );
+      expect(outcome.code, outcome.stderr).toBe(0);
+      return (JSON.parse(outcome.stdout) as { cache?: { hits: number; misses: number } }).cache;
+    };
+    const first = await bench();
+    expect(first?.misses).toBeGreaterThan(0);
+    expect(await bench()).toMatchObject({ hits: first!.misses + first!.hits, misses: 0 });
+    const before = second.requests();
+    expect(await bench("--no-cache")).toBeUndefined();
+    const probe = 2 * 4; // per model: version, show, tags, warm-up
+    expect(second.requests() - before).toBe(probe + first!.misses + first!.hits);
+    const stats = async () => {
+      const outcome = await runCli(["cache", "stats", "--json"], env);
+      return (JSON.parse(outcome.stdout) as { models: Record<string, number> }).models;
+    };
+    const cleared = await runCli(["cache", "clear", "--model", "a"], env);
+    // both models asked the same questions: each holds half of what the first run stored
+    const each = first!.misses / 2;
+    expect(cleared.stdout).toContain(`removed ${each} cached answers of a`);
+    expect(await stats()).toEqual({ b: each });
+  }, 180_000);
 
   it("spreads a model's calls over its base URLs, each within its concurrency, and records which served each", async () => {
     const third = await startStandin({ provider: new EchoModel(), port: 0, pace: 200 });

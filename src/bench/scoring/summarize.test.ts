@@ -48,6 +48,36 @@ function records(config: string, succeed: ReadonlySet<number>): ScoredRecord[] {
 const successA = new Set([0, 1, 2, 3, 4, 5, 6]);
 const successB = new Set([0, 1, 3, 4, 5, 6, 7, 8, 9]);
 
+describe("summarize: cached calls", () => {
+  it("counts model calls answered from the request cache apart, and only on rows that had some", () => {
+    const scored = (config: string, cached: boolean): ScoredRecord => {
+      const run = trace({
+        modelCalls: [
+          { stage: "planner", durationMs: 900, usage: { promptTokens: 100, completionTokens: 20 }, cached },
+          { stage: "solver", durationMs: 400, usage: { promptTokens: 50, completionTokens: 10 } },
+        ],
+      });
+      const it = items[0]!;
+      return {
+        model: "m",
+        config,
+        item: it,
+        score: scoreItem({ item: it, trace: run, stateChecks: [], tools: TOOLS }),
+      };
+    };
+    const rows = summarize([scored("warm", true), scored("warm", false), scored("cold", false)], {
+      resamples: 50,
+    }).rows;
+    const warm = rows.find((row) => row.config === "warm")!;
+    expect(warm.cachedCallsPerItem).toBe(0.5);
+    // cached calls are still model calls, with the original call's tokens and times
+    expect(warm.modelCallsPerItem).toBe(2);
+    expect(warm.promptTokensPerItem).toBe(150);
+    expect(warm.latency.modelCallP95Ms?.value).toBeGreaterThan(400);
+    expect(rows.find((row) => row.config === "cold")!.cachedCallsPerItem).toBeUndefined();
+  });
+});
+
 describe("summarize", () => {
   const summary = summarize([...records("onsetlab", successA), ...records("native", successB)], { resamples: 200 });
 

@@ -13,21 +13,28 @@ export function costTable(set: RunSet, title: string): ReportTable {
     set,
     set.runs.flatMap((run) => run.summary.rows),
   );
+  // only runs that used the request cache have the column (simulated runs never do)
+  const cached = rows.some((row) => row.cachedCallsPerItem !== undefined);
   return checkTable({
     id: "cost-latency",
     title,
     notes: [
-      "Per item (means) unless marked p50/p95. Cached calls are the model calls answered from the request cache " +
-        "(no server paid them; their tokens and times are the original call's, counted in the other columns). Model, tools and overhead ms are wall clock of the run; prompt-eval and " +
+      "Per item (means) unless marked p50/p95. Model, tools and overhead ms are wall clock of the run; prompt-eval and " +
         "eval ms are what the provider reported (the simulator's own figures for simulated models). Duplicate writes " +
         "blocked by the write guard are counted in all. Load ms: model loading the server reported (a cold start, or a " +
         "reload for another context window), left out of every other time.",
+      ...(cached
+        ? [
+            "Cached calls: the model calls answered from the request cache (no server paid them; their tokens " +
+              "and times are the original call's, counted in the other columns).",
+          ]
+        : []),
       ...set.runs.flatMap((run) => (run.summary.promptCache ?? []).map(promptCacheLine)),
     ],
     columns: [
       ...MODEL_CONFIG_COLUMNS,
       { header: "model calls/item", kind: "number" },
-      { header: "cached calls/item", kind: "number" },
+      ...(cached ? [{ header: "cached calls/item", kind: "number" as const }] : []),
       { header: "prompt tokens/item", kind: "number" },
       { header: "completion tokens/item", kind: "number" },
       { header: "tool calls/item", kind: "number" },
@@ -46,8 +53,8 @@ export function costTable(set: RunSet, title: string): ReportTable {
       cells: [
         ...modelConfigCells(row),
         numberCell(row.modelCallsPerItem, 2),
-        // absent: no call of the row came from the request cache
-        numberCell(row.cachedCallsPerItem ?? 0, 2),
+        // absent from a row: none of its calls came from the request cache
+        ...(cached ? [numberCell(row.cachedCallsPerItem ?? 0, 2)] : []),
         numberCell(row.promptTokensPerItem, 0),
         numberCell(row.completionTokensPerItem, 0),
         numberCell(row.callsPerItem, 2),
