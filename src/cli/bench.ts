@@ -180,16 +180,20 @@ export function registerBenchCommand(program: Command): void {
 
 /**
  * A run against a real server gets its ETA from the estimate's model (a dry pass and one timed request,
- * a few seconds before the first task); the simulator and a replay keep the rate's ETA.
+ * a few seconds before the first task); the simulator and a replay keep the rate's ETA. Best effort: when
+ * the estimate fails (bad flags, a server not answering) the run itself reports why, in its own words.
  */
 async function realRunEta(options: BenchOptions): Promise<ModelEta | undefined> {
   const real = options.request.models.some((model) => !model.startsWith("sim:"));
   if (!real || options.request.replay || options.resume) return undefined;
-  process.stderr.write("estimating the run (a dry pass on the simulator, one timed request)…\n");
-  const estimate = await estimateRun(options);
-  if (estimate.etaMs === undefined) return undefined;
-  process.stderr.write(`estimated ${durationText(estimate.etaMs)} for ${estimate.tasks} tasks\n`);
-  return new ModelEta(estimate.taskMs);
+  try {
+    const estimate = await estimateRun(options);
+    if (estimate.etaMs === undefined) return undefined;
+    process.stderr.write(`estimated ${durationText(estimate.etaMs)} for ${estimate.tasks} tasks\n`);
+    return new ModelEta(estimate.taskMs);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Fails a run with a row over the invalid limit (the line names each such row), unless allowed. */
