@@ -75,6 +75,8 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
     "config",
     "mcp",
     "mock-servers",
+    // model-time runs the bench against the stand-in Ollama server
+    "mock-servers/ollama",
     "models",
     "serve",
     "view",

@@ -10,7 +10,8 @@
  * other message as `role: content` (assistant tool calls as JSON after it), joined by newlines.
  */
 
-import type { ChatMessage, ChatTool, NativeToolCall } from "../../src/models/types.ts";
+import { callsText, messageText, renderPrompt, toolText } from "../../src/models/prompt-text.ts";
+import type { ChatMessage, ChatTool } from "../../src/models/types.ts";
 import type { StandinInput } from "./request.ts";
 import { charsOf, estimateTokens } from "./tokens.ts";
 
@@ -34,7 +35,7 @@ export function fitToWindow(input: StandinInput, window: number): Fitted {
   }
   const tools = input.tools ?? [];
   const kept = dropOldMessages(input.messages, tools, window);
-  const tokens = estimateTokens(render(kept, tools));
+  const tokens = estimateTokens(renderPrompt({ messages: kept, tools }));
   if (tokens <= window) return { input: { ...input, messages: kept }, promptTokens: tokens };
   return { input: cutFront(kept, tools, charsOf(window)), promptTokens: window };
 }
@@ -93,12 +94,6 @@ function pieces(messages: readonly ChatMessage[], tools: readonly ChatTool[]): P
   ];
 }
 
-function render(messages: readonly ChatMessage[], tools: readonly ChatTool[]): string {
-  return pieces(messages, tools)
-    .map((piece) => piece.text)
-    .join("\n");
-}
-
 /** Keeps the last `budget` characters of the rendered prompt, as messages and tools again. */
 function cutFront(messages: readonly ChatMessage[], tools: readonly ChatTool[], budget: number): StandinInput {
   const all = pieces(messages, tools);
@@ -119,19 +114,6 @@ function cutFront(messages: readonly ChatMessage[], tools: readonly ChatTool[], 
     left = 0;
   }
   return { kind: "chat", messages: keptMessages, ...(keptTools.length > 0 ? { tools: keptTools } : {}) };
-}
-
-function messageText(message: ChatMessage): string {
-  return `${message.role}: ${message.content}${callsText(message.toolCalls)}`;
-}
-
-function toolText(tool: ChatTool): string {
-  return JSON.stringify({ type: "function", function: tool });
-}
-
-function callsText(calls: readonly NativeToolCall[] | undefined): string {
-  if (!calls?.length) return "";
-  return `\n${JSON.stringify(calls.map((call) => ({ name: call.name, arguments: call.arguments })))}`;
 }
 
 /** The last `chars` characters (none for chars <= 0). */

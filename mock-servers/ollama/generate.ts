@@ -1,18 +1,27 @@
 /**
  * One generation, whichever API asked for it: the model checked against what is served (404, 400 for
- * tools or thinking it lacks), a slot from the scheduler (queue, 503), the model loaded with the
- * request's window (a cold start, again whenever the window changes), the stage (hinted or inferred),
- * the prompt fitted to the window, the provider asked, thinking written, the output cut at
- * its limit, tool calls given ids, and the timing plan the answer will be paced by.
+ * tools or thinking it lacks), the prompt fitted to the window, a slot from the scheduler (the one whose
+ * prompt cache shares the most with it; queue, 503), the model loaded with the request's window (a cold
+ * start, again whenever the window changes, emptying the slots' caches), the stage (hinted or inferred),
+ * the provider asked, thinking written, the output cut at its limit, tool calls given ids, the timing
+ * plan the answer will be paced by (only the prompt tokens the cache did not hold are evaluated), and
+ * the request counted in the statistics.
  */
 
 import { createHash } from "node:crypto";
+import {
+  cachedAfter,
+  callsText,
+  type PromptInput,
+  renderPrompt,
+  sharedPrefixChars,
+} from "../../src/models/prompt-text.ts";
 import type { ModelProvider, NativeToolCall } from "../../src/models/types.ts";
 import type { StandinBehaviour } from "./behaviour.ts";
 import { fitToWindow, windowOf } from "./context-window.ts";
 import { type Exchange, HttpProblem } from "./http-io.ts";
 import { asProviderCounted, cutOutput, measureOutput, type Output } from "./output.ts";
-import { planTimings, type TimingPlan } from "./pacing.ts";
+import { planTimings, type Rates, type TimingPlan } from "./pacing.ts";
 import type { StandinInput, StandinRequest } from "./request.ts";
 import type { Scheduler } from "./scheduler.ts";
 import {
@@ -23,6 +32,7 @@ import {
   supportsTools,
 } from "./served-models.ts";
 import { stageOf } from "./stage.ts";
+import type { StandinStats } from "./stats.ts";
 import { thinkingFor } from "./thinking.ts";
 
 export interface StandinContext {
@@ -32,14 +42,17 @@ export interface StandinContext {
   scheduler: Scheduler;
   /** Started in real mode (reported by /api/version). */
   real: boolean;
-  /** Tokens per second to imitate; undefined answers as fast as the provider does. */
-  pace?: number;
+  /** Speeds to imitate; undefined answers as fast as the provider does. */
+  rates?: Rates;
+  stats: StandinStats;
 }
 
 export interface Generated {
   output: Output;
-  /** `prompt_eval_count` / `prompt_tokens`. */
+  /** `prompt_eval_count` / `prompt_tokens`: the whole prompt, cached part included. */
   promptTokens: number;
+  /** Of those, the tokens evaluated: the slot's cache held the rest. */
+  evaluatedTokens: number;
   plan: TimingPlan;
   /** performance.now() when the request got its slot: the plan counts from here. */
   started: number;
@@ -67,16 +80,44 @@ export async function serve(
   const model = acceptedModel(context, request);
   if (isEmpty(request.input) && request.keepAliveMs === 0) {
     context.models.unload(model.name);
+    context.scheduler.forget(model.name);
     return responder.loaded("unload");
   }
   const window = windowOf(request.options.numCtx, context.behaviour.defaultNumCtx, contextLengthOf(model));
-  await context.scheduler.run(model.name, exchange.signal, async () => {
+  const fitted = context.behaviour.truncate && !isEmpty(request.input) ? fitToWindow(request.input, window) : undefined;
+  const seen = fitted?.input ?? request.input;
+  const prompt = renderPrompt(promptInput(seen));
+  await context.scheduler.run(model.name, prompt, exchange.signal, async (slot) => {
     const started = performance.now();
     const loaded = context.models.isLoaded(model.name, window);
+    if (!loaded) context.scheduler.forget(model.name);
     const loadMs = await context.scheduler.load(`${model.name}@${window}`, loaded, exchange.signal);
     context.models.touch(model.name, window, request.keepAliveMs);
-    if (isEmpty(request.input)) return responder.loaded("load");
-    await responder.answered(await generate(context, exchange, model, request, window, { started, loadMs }));
+    if (isEmpty(request.input)) {
+      responder.loaded("load");
+      // a load request generates nothing: its slot time and load count, not a request
+      context.stats.loaded(slot, { busyMs: performance.now() - started, loadMs });
+      return;
+    }
+    const cachedChars = sharedPrefixChars(slot.cached, prompt);
+    const generated = await generate(context, exchange, model, request, {
+      seen,
+      prompt,
+      fittedTokens: fitted?.promptTokens,
+      cachedChars,
+      started,
+      loadMs,
+    });
+    const { output } = generated;
+    slot.cached = cachedAfter(promptInput(seen), prompt, output.thinking + output.text + callsText(output.toolCalls));
+    await responder.answered(generated);
+    context.stats.served(slot, {
+      promptTokens: generated.promptTokens,
+      evaluatedTokens: generated.evaluatedTokens,
+      generatedTokens: output.tokens,
+      busyMs: performance.now() - started,
+      loadMs,
+    });
   });
 }
 
@@ -92,18 +133,28 @@ function acceptedModel(context: StandinContext, request: StandinRequest): Served
   return model;
 }
 
-/** The prompt fitted to the window, the provider's answer, the thinking, the output cut, the timings. */
+/** What the model sees after the window's cut, and where the request stands before it is answered. */
+interface Prepared {
+  seen: StandinInput;
+  /** `seen` rendered, as the cache holds it. */
+  prompt: string;
+  /** `prompt_eval_count` when the prompt was fitted to the window. */
+  fittedTokens: number | undefined;
+  /** Characters of the prompt the slot's cache holds. */
+  cachedChars: number;
+  started: number;
+  loadMs: number;
+}
+
+/** The provider's answer, the thinking, the output cut, the timings. */
 async function generate(
   context: StandinContext,
   { request: http, signal }: Exchange,
   model: ServedModel,
   request: StandinRequest,
-  window: number,
-  { started, loadMs }: { started: number; loadMs: number },
+  { seen, prompt, fittedTokens, cachedChars, started, loadMs }: Prepared,
 ): Promise<Generated> {
   const stage = stageOf(http.headers, request.input);
-  const fitted = context.behaviour.truncate ? fitToWindow(request.input, window) : undefined;
-  const seen = fitted?.input ?? request.input;
   if (seen.kind === "chat" && needsUserQuery(model) && !seen.messages.some((message) => message.role === "user")) {
     throw new HttpProblem(500, "no user query found in messages");
   }
@@ -121,10 +172,18 @@ async function generate(
   const output = context.behaviour.cutOutput
     ? cutOutput(measuredOutput, limit)
     : asProviderCounted(measuredOutput, response.usage.completionTokens, limit);
-  const promptTokens = fitted?.promptTokens ?? response.usage.promptTokens;
+  const promptTokens = fittedTokens ?? response.usage.promptTokens;
+  // the cached share of the prompt's characters, in the count reported (the provider's, when not fitted);
+  // a fully cached prompt still has its last token evaluated, as llama.cpp does
+  const cachedTokens = Math.floor((promptTokens * cachedChars) / Math.max(1, prompt.length));
+  const evaluatedTokens = Math.max(Math.min(promptTokens, 1), promptTokens - cachedTokens);
   const measured = { loadMs, promptEvalMs: asked - started - loadMs, evalMs: answeredAt - asked };
-  const plan = planTimings({ promptTokens, completionTokens: output.tokens }, measured, context.pace);
-  return { output, promptTokens, plan, started };
+  const plan = planTimings({ evaluatedTokens, completionTokens: output.tokens }, measured, context.rates);
+  return { output, promptTokens, evaluatedTokens, plan, started };
+}
+
+function promptInput(input: StandinInput): PromptInput {
+  return input.kind === "complete" ? { prompt: input.prompt } : { messages: input.messages, tools: input.tools ?? [] };
 }
 
 function isEmpty(input: StandinInput): boolean {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { emitPaced, PROMPT_SPEEDUP, planTimings, splitPieces, toNs } from "./pacing.ts";
+import { emitPaced, PROMPT_SPEEDUP, planTimings, ratesOf, splitPieces, toNs } from "./pacing.ts";
 
 describe("splitPieces", () => {
   it.each(['#E1 = list_issues(owner="acme", repo="webapp")', "  leading and trailing  ", "line one\nline two\n", ""])(
@@ -17,9 +17,9 @@ describe("splitPieces", () => {
 describe("planTimings", () => {
   it("derives prompt-eval and generation time from the pace", () => {
     const plan = planTimings(
-      { promptTokens: 200, completionTokens: 50 },
+      { evaluatedTokens: 200, completionTokens: 50 },
       { loadMs: 0, promptEvalMs: 1, evalMs: 2 },
-      100,
+      ratesOf({ pace: 100 }),
     );
     expect(plan.evalMs).toBe(500);
     expect(plan.promptEvalMs).toBe((200 / (100 * PROMPT_SPEEDUP)) * 1000);
@@ -29,7 +29,7 @@ describe("planTimings", () => {
 
   it("reports the measured time when there is no pace", () => {
     const measured = { loadMs: 0, promptEvalMs: 0.5, evalMs: 3.5 };
-    expect(planTimings({ promptTokens: 200, completionTokens: 50 }, measured, undefined)).toEqual({
+    expect(planTimings({ evaluatedTokens: 200, completionTokens: 50 }, measured, undefined)).toEqual({
       ...measured,
       totalMs: 4,
     });
@@ -37,11 +37,29 @@ describe("planTimings", () => {
 
   it("puts a cold start's load before the paced work", () => {
     const plan = planTimings(
-      { promptTokens: 0, completionTokens: 10 },
+      { evaluatedTokens: 0, completionTokens: 10 },
       { loadMs: 250, promptEvalMs: 0, evalMs: 1 },
-      100,
+      ratesOf({ pace: 100 }),
     );
     expect(plan).toEqual({ loadMs: 250, promptEvalMs: 0, evalMs: 100, totalMs: 350 });
+  });
+
+  it("times prompt and generation at their own rates, scaled", () => {
+    const rates = ratesOf({ promptRate: 400, genRate: 40, timeScale: 0.1 });
+    const plan = planTimings(
+      { evaluatedTokens: 400, completionTokens: 40 },
+      { loadMs: 0, promptEvalMs: 0, evalMs: 0 },
+      rates,
+    );
+    expect(plan.promptEvalMs).toBeCloseTo(100);
+    expect(plan.evalMs).toBeCloseTo(100);
+    expect(plan.totalMs).toBeCloseTo(200);
+  });
+
+  it("takes a rate not given from the other, as --pace relates them", () => {
+    expect(ratesOf({ genRate: 40 })).toEqual({ promptRate: 400, genRate: 40, timeScale: 1 });
+    expect(ratesOf({ pace: 25, promptRate: 1000 })).toEqual({ promptRate: 1000, genRate: 25, timeScale: 1 });
+    expect(ratesOf({ timeScale: 0.5 })).toBeUndefined();
   });
 });
 

@@ -1,16 +1,42 @@
 /**
- * The stand-in's imitation of a real model's timing. With a pace of N tokens/s, generating C tokens
- * takes C/N s and evaluating a P-token prompt P/(N·PROMPT_SPEEDUP) s (prompt processing runs much faster
- * than generation on real hardware); the answer is held back — or streamed piece by piece — to match,
- * and the reported durations are exactly these. Without a pace, the durations are the measured time.
- * A cold start's load time comes before either.
+ * The stand-in's imitation of a real model's timing. With rates set, evaluating P prompt tokens takes
+ * P/promptRate s — only the tokens the slot's prompt cache did not hold — and generating C tokens C/genRate
+ * s; `--pace N` is genRate N with promptRate 10·N (prompt processing runs much faster than generation on
+ * real hardware). Every modelled time is multiplied by the time scale (0.1: ten times faster), and the
+ * answer is held back — or streamed piece by piece — to match, so the reported durations are the times
+ * really waited. Without rates, the durations are the measured time. A cold start's load time comes
+ * before either.
  */
 
 import { setTimeout as sleep } from "node:timers/promises";
-import type { ModelUsage } from "../../src/models/types.ts";
 
-/** How much faster a prompt token is evaluated than a completion token is generated. */
+/** How much faster a prompt token is evaluated than a completion token is generated, under `--pace`. */
 export const PROMPT_SPEEDUP = 10;
+
+/** Tokens per second the stand-in imitates, and the factor every modelled time is multiplied by. */
+export interface Rates {
+  promptRate: number;
+  genRate: number;
+  timeScale: number;
+}
+
+/** The rates options ask for: explicit rates over the ones `pace` implies; undefined: unpaced. */
+export function ratesOf(options: {
+  pace?: number;
+  promptRate?: number;
+  genRate?: number;
+  timeScale?: number;
+}): Rates | undefined {
+  const genRate = options.genRate ?? options.pace;
+  const promptRate = options.promptRate ?? (options.pace ? options.pace * PROMPT_SPEEDUP : undefined);
+  if (genRate === undefined && promptRate === undefined) return undefined;
+  // one rate alone: the other as --pace would have it
+  return {
+    promptRate: promptRate ?? (genRate as number) * PROMPT_SPEEDUP,
+    genRate: genRate ?? (promptRate as number) / PROMPT_SPEEDUP,
+    timeScale: options.timeScale ?? 1,
+  };
+}
 
 export interface TimingPlan {
   loadMs: number;
@@ -26,13 +52,19 @@ export interface MeasuredMs {
   evalMs: number;
 }
 
-export function planTimings(usage: ModelUsage, measured: MeasuredMs, pace: number | undefined): TimingPlan {
+/** The work to time: the prompt tokens evaluated (not those in the cache) and the tokens generated. */
+export interface Work {
+  evaluatedTokens: number;
+  completionTokens: number;
+}
+
+export function planTimings(work: Work, measured: MeasuredMs, rates: Rates | undefined): TimingPlan {
   const { loadMs } = measured;
-  if (!pace) return { ...measured, totalMs: loadMs + measured.promptEvalMs + measured.evalMs };
-  const promptEvalMs = (usage.promptTokens / (pace * PROMPT_SPEEDUP)) * 1000;
-  const evalMs = (usage.completionTokens / pace) * 1000;
-  const work = Math.max(measured.promptEvalMs + measured.evalMs, promptEvalMs + evalMs);
-  return { loadMs, promptEvalMs, evalMs, totalMs: loadMs + work };
+  if (!rates) return { ...measured, totalMs: loadMs + measured.promptEvalMs + measured.evalMs };
+  const promptEvalMs = (work.evaluatedTokens / rates.promptRate) * 1000 * rates.timeScale;
+  const evalMs = (work.completionTokens / rates.genRate) * 1000 * rates.timeScale;
+  const spent = Math.max(measured.promptEvalMs + measured.evalMs, promptEvalMs + evalMs);
+  return { loadMs, promptEvalMs, evalMs, totalMs: loadMs + spent };
 }
 
 /** Milliseconds to Ollama's nanoseconds; a measured instant that took any time at all is at least 1 ns. */

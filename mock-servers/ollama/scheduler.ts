@@ -1,10 +1,15 @@
 /**
- * Ollama's scheduler as a client meets it: each model serves `parallel` requests at once (the others
- * wait their turn); when more than `maxQueue` requests already wait, a new one gets 503 at once; a model
- * that is not loaded with the request's window is loaded first (`coldStartMs`), and the requests that
- * wait for the load report it as their `load_duration`.
+ * Ollama's scheduler as a client meets it: each model has `parallel` slots (the others wait their turn,
+ * first come first served); when more than `maxQueue` requests already wait, a new one gets 503 at once;
+ * a model that is not loaded with the request's window is loaded first (`coldStartMs`), and the requests
+ * that wait for the load report it as their `load_duration`.
+ *
+ * Each slot keeps what its last request left in the KV cache (prompt and answer): a request goes to the
+ * free slot whose cache shares the longest prefix with its prompt, and only the rest of the prompt is
+ * evaluated — as llama.cpp's server and Ollama reuse a slot's cache. A reload empties the model's slots.
  */
 
+import { sharedPrefixChars } from "../../src/models/prompt-text.ts";
 import { HttpProblem } from "./http-io.ts";
 import { waitUntil } from "./pacing.ts";
 
@@ -17,20 +22,35 @@ export interface SchedulerLimits {
   coldStartMs: number;
 }
 
+/** One slot of a model: its number and what its cache holds. */
+export interface Slot {
+  model: string;
+  index: number;
+  /** The text in the slot's KV cache: its last request's prompt and answer. */
+  cached: string;
+}
+
+interface Waiting {
+  model: string;
+  prompt: string;
+  start: (slot: Slot) => void;
+}
+
 export class Scheduler {
-  private readonly busy = new Map<string, number>();
-  private readonly waiting: { model: string; start: () => void }[] = [];
+  private readonly slots = new Map<string, Slot[]>();
+  private readonly busy = new Set<Slot>();
+  private readonly waiting: Waiting[] = [];
   private readonly loading = new Map<string, Promise<void>>();
 
   constructor(private readonly limits: SchedulerLimits) {}
 
-  /** Runs `serve` when the model has a free slot; 503 when the queue is full. */
-  async run<T>(model: string, signal: AbortSignal, serve: () => Promise<T>): Promise<T> {
-    await this.acquire(model, signal);
+  /** Runs `serve` on a free slot of the model (the one whose cache shares the most with `prompt`); 503 when the queue is full. */
+  async run<T>(model: string, prompt: string, signal: AbortSignal, serve: (slot: Slot) => Promise<T>): Promise<T> {
+    const slot = await this.acquire(model, prompt, signal);
     try {
-      return await serve();
+      return await serve(slot);
     } finally {
-      this.release(model);
+      this.release(slot);
     }
   }
 
@@ -54,15 +74,21 @@ export class Scheduler {
     return performance.now() - started;
   }
 
-  private async acquire(model: string, signal: AbortSignal): Promise<void> {
-    const { parallel, maxQueue } = this.limits;
-    if (parallel === undefined || (this.busy.get(model) ?? 0) < parallel) {
-      this.busy.set(model, (this.busy.get(model) ?? 0) + 1);
-      return;
+  /** The model left memory (or is reloaded): its slots' caches are gone. */
+  forget(model: string): void {
+    for (const slot of this.slots.get(model) ?? []) slot.cached = "";
+  }
+
+  private async acquire(model: string, prompt: string, signal: AbortSignal): Promise<Slot> {
+    const free = this.freeSlot(model, prompt);
+    if (free) {
+      this.busy.add(free);
+      return free;
     }
+    const { maxQueue } = this.limits;
     if (maxQueue !== undefined && this.waiting.length >= maxQueue) throw new HttpProblem(503, QUEUE_FULL_MESSAGE);
-    await new Promise<void>((resolve, reject) => {
-      const entry = { model, start: resolve };
+    return new Promise<Slot>((resolve, reject) => {
+      const entry: Waiting = { model, prompt, start: resolve };
       this.waiting.push(entry);
       signal.addEventListener(
         "abort",
@@ -76,15 +102,36 @@ export class Scheduler {
     });
   }
 
+  /** The free slot sharing the longest prefix with the prompt; a new one while the model has fewer than `parallel`. */
+  private freeSlot(model: string, prompt: string): Slot | undefined {
+    const slots = this.slots.get(model) ?? [];
+    this.slots.set(model, slots);
+    let best: Slot | undefined;
+    let bestShared = -1;
+    for (const slot of slots) {
+      if (this.busy.has(slot)) continue;
+      const shared = sharedPrefixChars(slot.cached, prompt);
+      if (shared > bestShared) [best, bestShared] = [slot, shared];
+    }
+    const { parallel } = this.limits;
+    // without a limit a slot is made only when none is free; under it, also rather than spoil a free
+    // slot's cache with a prompt it shares nothing with
+    const room = parallel === undefined ? !best : slots.length < parallel && bestShared <= 0;
+    if (!room) return best;
+    const slot: Slot = { model, index: slots.length, cached: "" };
+    slots.push(slot);
+    return slot;
+  }
+
   /** The slot goes straight to the next request waiting for the same model. */
-  private release(model: string): void {
-    const next = this.waiting.findIndex((entry) => entry.model === model);
+  private release(slot: Slot): void {
+    const next = this.waiting.findIndex((entry) => entry.model === slot.model);
     if (next >= 0) {
       const [entry] = this.waiting.splice(next, 1);
-      entry?.start();
+      entry?.start(slot);
       return;
     }
-    this.busy.set(model, (this.busy.get(model) ?? 1) - 1);
+    this.busy.delete(slot);
   }
 }
 

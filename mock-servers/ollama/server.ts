@@ -1,7 +1,8 @@
 /**
  * The stand-in Ollama server: Ollama's REST API and its OpenAI-compatible API on 127.0.0.1, every
  * generation answered by one ModelProvider (the simulator, in `pnpm standin`), optionally paced to
- * imitate a real model's speed, and in real mode behaving as a stock Ollama does (window truncation,
+ * imitate a real model's cost (prompt and generation rates, slots with a prompt cache each, load time;
+ * statistics at `/__standin/stats`), and in real mode behaving as a stock Ollama does (window truncation,
  * output cut, known models only, queue, cold start). Lets the real `ollama` and `openai` clients and the
  * providers be tested end to end on a machine without model weights. Every response names it: the
  * `x-onsetlab-standin` header carries the provider's id.
@@ -15,10 +16,14 @@ import type { StandinContext } from "./generate.ts";
 import { HttpProblem, type Method, type RouteTable, sendJson, sendText } from "./http-io.ts";
 import { ollamaRoutes } from "./ollama-routes.ts";
 import { openAIRoutes } from "./openai-routes.ts";
+import { ratesOf } from "./pacing.ts";
 import { Scheduler } from "./scheduler.ts";
 import { type ServedModel, ServedModels } from "./served-models.ts";
+import { StandinStats, type StandinStatsReport } from "./stats.ts";
+import { statsRoutes } from "./stats-routes.ts";
 
 export type { StandinBehaviour } from "./behaviour.ts";
+export type { StandinStatsReport } from "./stats.ts";
 export { estimateTokens } from "./tokens.ts";
 
 export const DEFAULT_STANDIN_PORT = 11434;
@@ -31,8 +36,17 @@ export interface StandinOptions {
   provider: ModelProvider;
   /** Default 11434 (Ollama's); 0 picks a free port. */
   port?: number;
-  /** Tokens per second to imitate; durations in the answers are consistent with it. */
+  /** Tokens per second to generate (prompts at 10× that); durations in the answers are consistent with it. */
   pace?: number;
+  /** Prompt tokens evaluated per second (only those not in the slot's prompt cache); over `pace`. */
+  promptRate?: number;
+  /** Tokens generated per second; over `pace`. */
+  genRate?: number;
+  /**
+   * Every modelled time (evaluation, generation, `coldStartMs`) is multiplied by this (0.1: ten times
+   * faster), so tests and benchmark scripts stay quick; the reported durations are the scaled ones.
+   */
+  timeScale?: number;
   /** Serve only these models (others get Ollama's 404); default: `behaviour.knownModels`. */
   models?: ServedModel[];
   /** Every realistic behaviour on, at a stock Ollama's defaults (see behaviour.ts). */
@@ -45,8 +59,11 @@ export interface Standin {
   /** e.g. `http://127.0.0.1:11434` — an OLLAMA_HOST; append `/v1` for an OpenAI base URL. */
   url: string;
   port: number;
-  /** Requests served so far. */
+  /** HTTP requests received so far (any endpoint). */
   requests(): number;
+  /** What the generations cost (as `GET /__standin/stats`). */
+  stats(): StandinStatsReport;
+  resetStats(): void;
   close(): Promise<void>;
 }
 
@@ -54,18 +71,22 @@ type Family = "ollama" | "openai";
 
 const ROUTES: [Family, RouteTable<StandinContext>][] = [
   ["ollama", ollamaRoutes],
+  ["ollama", statsRoutes],
   ["openai", openAIRoutes],
 ];
 
 export async function startStandin(options: StandinOptions): Promise<Standin> {
   const behaviour = resolveBehaviour(options.real === true, options.behaviour);
+  const rates = ratesOf(options);
+  const timeScale = options.timeScale ?? 1;
   const context: StandinContext = {
     provider: options.provider,
     models: new ServedModels(options.models ?? behaviour.knownModels, options.provider.id),
     behaviour,
-    scheduler: new Scheduler(behaviour),
+    scheduler: new Scheduler({ ...behaviour, coldStartMs: behaviour.coldStartMs * timeScale }),
     real: options.real === true,
-    ...(options.pace ? { pace: options.pace } : {}),
+    ...(rates ? { rates } : {}),
+    stats: new StandinStats(),
   };
   let served = 0;
   const server = createServer((request, response) => {
@@ -86,6 +107,8 @@ export async function startStandin(options: StandinOptions): Promise<Standin> {
     url: `http://127.0.0.1:${port}`,
     port,
     requests: () => served,
+    stats: () => context.stats.report(),
+    resetStats: () => context.stats.reset(),
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

@@ -178,6 +178,10 @@ export class RunRecorder {
       if (response.invalid) record.invalid = response.invalid;
       if (response.doneReason) record.doneReason = response.doneReason;
       if (response.thinking) record.thinking = response.thinking;
+      // a cached answer was not sent: what its original call shared is not this call's
+      if (response.sharedPrefixTokens !== undefined && !response.cached) {
+        record.sharedPrefixTokens = response.sharedPrefixTokens;
+      }
       if (response.servedBy) record.servedBy = response.servedBy;
       if (response.cached) {
         record.cached = true;

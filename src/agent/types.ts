@@ -267,6 +267,8 @@ export interface ModelCallRecord {
   doneReason?: string;
   /** A thinking model's reasoning: kept for reading, never taken as the answer. */
   thinking?: string;
+  /** Real servers: prompt tokens shared with the previous request to the model (its server's prompt cache could serve them). */
+  sharedPrefixTokens?: number;
   /** Milliseconds since the run started. */
   startMs: number;
   /** Wall-clock duration measured by the agent; for a cached call, the original call's. */

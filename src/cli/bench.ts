@@ -7,8 +7,9 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { AgentConfigInput } from "../agent/index.ts";
 import { parseFilter } from "../bench/dataset/select.ts";
-import { runBench } from "../bench/run/bench.ts";
+import { type BenchOptions, runBench } from "../bench/run/bench.ts";
 import type { RunSummary } from "../bench/run/compare-configs.ts";
+import { estimateRun } from "../bench/run/estimate.ts";
 import { parseShard } from "../bench/run/matrix.ts";
 import { modelsOfMatrix } from "../bench/run/resolve-request.ts";
 import type { BenchRequest } from "../bench/run/run-files.ts";
@@ -20,6 +21,8 @@ import { FAULTS_ENV, type FaultConfig, parseFaults } from "../mcp/faults.ts";
 import { checkRecordTarget } from "../models/cassette.ts";
 import { defaultCacheDir } from "../models/request-cache.ts";
 import { INVALID_LIMIT, invalidText, rowsOverInvalidLimit } from "../report/invalid.ts";
+import { durationText, estimateText } from "./estimate-text.ts";
+import { ModelEta } from "./eta.ts";
 import { FlagError, parseFraction, parsePositiveInt, parseTransport, REGISTRY_FLAG, repeated } from "./flags.ts";
 import { startProgress } from "./progress.ts";
 import { StopOnSignal } from "./stop-signal.ts";
@@ -59,6 +62,7 @@ interface BenchFlags {
   looks: string;
   agentFile?: string;
   dryRun?: boolean;
+  estimate?: boolean;
   json?: boolean;
   /** `--no-cache` makes it false. */
   cache: boolean;
@@ -110,16 +114,16 @@ export function registerBenchCommand(program: Command): void {
     .option("--looks <n>", "with --until-significant: how many times the comparison is tested", "10")
     .option("--agent-file <file>", "benchmark an exported agent file (its model and configuration; pnpm export)")
     .option("--dry-run", "write tools answer with previews instead of running; end state is not measured")
+    .option(
+      "--estimate",
+      "print the model calls, tokens, cache hits and ETA the run needs (a simulator dry pass and one timed request), run nothing",
+    )
     .option("--json", "print the summary as JSON for machines")
     .option("--no-cache", "send every model request to the server (default: answer repeats from the request cache)")
     .action(async (rawFlags: BenchFlags) => {
       const flags = withAgentFile(rawFlags);
       const request = benchRequest(flags);
-      const progress = startProgress({ label: "bench", total: 1 });
-      let total = 0;
-      const controller = new AbortController();
-      const stop = new StopOnSignal(controller);
-      const outcome = await runBench({
+      const planned = {
         request,
         resume: flags.resume,
         concurrency: flags.concurrency ? parsePositiveInt("--concurrency", flags.concurrency) : undefined,
@@ -127,14 +131,33 @@ export function registerBenchCommand(program: Command): void {
         modelsFile: flags.models,
         cli: cliOverrides(flags),
         ...(flags.cache ? { cacheDir: defaultCacheDir() } : {}),
+      };
+      if (flags.estimate) {
+        const estimate = await estimateRun(planned);
+        const { taskMs: _perTask, ...shown } = estimate;
+        process.stdout.write(flags.json ? `${JSON.stringify(shown)}\n` : estimateText(estimate));
+        return;
+      }
+      const eta = await realRunEta(planned);
+      const progress = startProgress({
+        label: "bench",
+        total: 1,
+        ...(eta ? { eta: (_done: number, elapsedS: number) => eta.secondsLeft(elapsedS) } : {}),
+      });
+      let total = 0;
+      const controller = new AbortController();
+      const stop = new StopOnSignal(controller);
+      const outcome = await runBench({
+        ...planned,
         signal: controller.signal,
         onStarted: (runId, dir) => stop.started(runId, dir),
         onWarning: (line) => process.stderr.write(`warning: ${line}\n`),
-        onProgress: ({ done, total: all, running }) => {
+        onProgress: ({ done, total: all, key, running }) => {
           if (all !== total) {
             total = all;
             progress.setTotal(all);
           }
+          eta?.finished(key);
           progress.update(done, runningText(running));
         },
       })
@@ -172,6 +195,24 @@ export function registerBenchCommand(program: Command): void {
       }
       checkInvalid(summary, flags.allowInvalid === true);
     });
+}
+
+/**
+ * A run against a real server gets its ETA from the estimate's model (a dry pass and one timed request,
+ * a few seconds before the first task); the simulator and a replay keep the rate's ETA. Best effort: when
+ * the estimate fails (bad flags, a server not answering) the run itself reports why, in its own words.
+ */
+async function realRunEta(options: BenchOptions): Promise<ModelEta | undefined> {
+  const real = options.request.models.some((model) => !model.startsWith("sim:"));
+  if (!real || options.request.replay || options.resume) return undefined;
+  try {
+    const estimate = await estimateRun(options);
+    if (estimate.etaMs === undefined) return undefined;
+    process.stderr.write(`estimated ${durationText(estimate.etaMs)} for ${estimate.tasks} tasks\n`);
+    return new ModelEta(estimate.taskMs);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Fails a run with a row over the invalid limit (the line names each such row), unless allowed. */

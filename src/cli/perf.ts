@@ -1,15 +1,16 @@
-/** `perf [harness|mcp|bfcl|fuzz|view|view-page] [--json]`: speed and memory figures, measured by scripts (never unit tests). */
+/** `perf [harness|mcp|bfcl|fuzz|view|view-page|model-time] [--json]`: speed and memory figures, measured by scripts (never unit tests). */
 import { loadavg } from "node:os";
 import type { Command } from "commander";
 import { measureHarness } from "../bench/perf/harness.ts";
 import { measureMcp } from "../bench/perf/mcp.ts";
+import { formatModelTime, measureModelTime } from "../bench/perf/model-time.ts";
 import { formatViewPerf, measureView } from "../bench/perf/view.ts";
 import { formatViewPagePerf, measureViewPage } from "../bench/perf/view-page.ts";
 import { formatBfclPerf, measureBfclScoring } from "../bfcl/perf.ts";
 import { loadRegistry } from "../mcp/registry.ts";
 import { FlagError, parsePositiveInt } from "./flags.ts";
 
-const SUBJECTS = ["harness", "mcp", "bfcl", "fuzz", "view", "view-page"] as const;
+const SUBJECTS = ["harness", "mcp", "bfcl", "fuzz", "view", "view-page", "model-time"] as const;
 
 interface PerfFlags {
   json?: boolean;
@@ -26,6 +27,8 @@ interface PerfFlags {
   records: string;
   requests: string;
   loads: string;
+  limit: string;
+  timeScale: string;
 }
 
 export function registerPerfCommand(program: Command): void {
@@ -47,6 +50,8 @@ export function registerPerfCommand(program: Command): void {
     .option("--records <n>", "view: records of the run served (built once, then reused)", "5000")
     .option("--requests <n>", "view: requests of each kind", "200")
     .option("--loads <n>", "view-page: page loads in Chromium after the first", "20")
+    .option("--limit <n>", "model-time: items of the default matrix", "100")
+    .option("--time-scale <factor>", "model-time: every modelled time × this (the stand-in's --time-scale)", "0.05")
     .action(async (subject: string, options: PerfFlags) => {
       if (!(SUBJECTS as readonly string[]).includes(subject)) {
         throw new FlagError("BAD_FLAG", `perf subject must be one of ${SUBJECTS.join(", ")}, not "${subject}"`);
@@ -81,6 +86,21 @@ export function registerPerfCommand(program: Command): void {
             "",
           ].join("\n"),
         );
+        return;
+      }
+      if (subject === "model-time") {
+        const timeScale = Number(options.timeScale);
+        if (!Number.isFinite(timeScale) || timeScale <= 0) {
+          throw new FlagError("BAD_FLAG", `--time-scale must be a number > 0, not "${options.timeScale}"`);
+        }
+        const report = await measureModelTime({
+          limit: parsePositiveInt("--limit", options.limit),
+          timeScale,
+          model: "qwen2.5:3b",
+          seed: 1,
+          log: (line) => process.stderr.write(`${line}\n`),
+        });
+        write(report.figures, formatModelTime(report));
         return;
       }
       if (subject === "fuzz") {

@@ -1,7 +1,8 @@
 /**
  * Progress on stderr for long work: a live bar on a TTY (cli-progress), plain periodic lines otherwise
  * (CI logs, pipes), so stdout stays clean for --json. `detail` is shown after the counts (e.g. running
- * task success per configuration).
+ * task success per configuration). The ETA is the rate's, unless an ETA model (eta.ts: the estimate's
+ * time per task, corrected by the time measured so far) is given.
  */
 import cliProgress from "cli-progress";
 
@@ -17,6 +18,8 @@ export interface ProgressOptions {
   total: number;
   /** Plain mode: a line at most this often (default 5 s), and always at the end. */
   intervalMs?: number;
+  /** Seconds left, given the work done and the seconds since the start (default: from the rate). */
+  eta?: (done: number, elapsedS: number) => number | undefined;
   stream?: NodeJS.WriteStream;
 }
 
@@ -30,7 +33,7 @@ function barProgress(options: ProgressOptions, stream: NodeJS.WriteStream): Prog
   const bar = new cliProgress.SingleBar(
     {
       stream,
-      format: `${options.label} [{bar}] {value}/{total} {percentage}% | {rate}/s | ETA {eta_formatted} {detail}`,
+      format: `${options.label} [{bar}] {value}/{total} {percentage}% | {rate}/s | ETA ${options.eta ? "{etaModel}" : "{eta_formatted}"} {detail}`,
       hideCursor: true,
       barsize: 24,
       etaBuffer: 50,
@@ -38,10 +41,13 @@ function barProgress(options: ProgressOptions, stream: NodeJS.WriteStream): Prog
     cliProgress.Presets.shades_classic,
   );
   const started = performance.now();
-  bar.start(options.total, 0, { rate: "0.0", detail: "" });
+  bar.start(options.total, 0, { rate: "0.0", detail: "", etaModel: "—" });
   return {
     setTotal: (total) => bar.setTotal(total),
-    update: (done, detail = "") => bar.update(done, { rate: rate(done, started), detail }),
+    update: (done, detail = "") => {
+      const eta = options.eta?.(done, (performance.now() - started) / 1000);
+      bar.update(done, { rate: rate(done, started), detail, etaModel: eta === undefined ? "—" : secondsText(eta) });
+    },
     stop: () => bar.stop(),
   };
 }
@@ -58,7 +64,9 @@ function lineProgress(options: ProgressOptions, stream: NodeJS.WriteStream): Pro
     const { done, detail } = last;
     const elapsed = (performance.now() - started) / 1000;
     const perSecond = done / Math.max(elapsed, 1e-9);
-    const eta = done > 0 ? Math.round((total - done) / perSecond) : undefined;
+    const fromRate = done > 0 ? (total - done) / perSecond : undefined;
+    const modelled = options.eta ? options.eta(done, elapsed) : fromRate;
+    const eta = modelled === undefined ? undefined : Math.round(modelled);
     const etaText = eta === undefined ? "" : ` ETA ${eta}s`;
     stream.write(
       `${options.label} ${done}/${total} (${rate(done, started)}/s${etaText})${detail ? ` ${detail}` : ""}\n`,
@@ -85,4 +93,13 @@ function lineProgress(options: ProgressOptions, stream: NodeJS.WriteStream): Pro
 
 function rate(done: number, started: number): string {
   return (done / Math.max((performance.now() - started) / 1000, 1e-9)).toFixed(1);
+}
+
+/** `1h02m`, `4m05s`, `12s`. */
+function secondsText(seconds: number): string {
+  const whole = Math.max(0, Math.round(seconds));
+  const pad = (value: number) => String(value).padStart(2, "0");
+  if (whole >= 3600) return `${Math.floor(whole / 3600)}h${pad(Math.floor((whole % 3600) / 60))}m`;
+  if (whole >= 60) return `${Math.floor(whole / 60)}m${pad(whole % 60)}s`;
+  return `${whole}s`;
 }

@@ -9,6 +9,7 @@
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import type { StandinBehaviour } from "../../mock-servers/ollama/behaviour.ts";
+import { type Rates, ratesOf } from "../../mock-servers/ollama/pacing.ts";
 import { parseModelList, type ServedModel } from "../../mock-servers/ollama/served-models.ts";
 import { startStandin } from "../../mock-servers/ollama/server.ts";
 import { loadDataset } from "../bench/dataset/load.ts";
@@ -27,8 +28,13 @@ interface StandinFlags {
   cutOutput?: boolean;
   models?: string;
   coldStartMs?: string;
+  loadMs?: string;
   maxQueue?: string;
   parallel?: string;
+  slots?: string;
+  promptRate?: string;
+  genRate?: string;
+  timeScale?: string;
 }
 
 export function registerStandinCommand(program: Command): void {
@@ -37,7 +43,10 @@ export function registerStandinCommand(program: Command): void {
     .description("a stand-in Ollama server (Ollama and OpenAI APIs) answering from the simulator — simulated numbers")
     .option("--port <n>", "port on 127.0.0.1 (0: any free port)", "11434")
     .option("--profile <profile>", "simulator profile: sim:oracle | sim:slm-3b | sim:slm-7b | sim:chaos", "sim:slm-3b")
-    .option("--pace <tokens-per-sec>", "imitate a model generating this many tokens per second")
+    .option("--pace <tokens-per-sec>", "imitate a model generating this many tokens per second (prompts at 10×)")
+    .option("--prompt-rate <tokens-per-sec>", "prompt tokens evaluated per second (those not in the slot's cache)")
+    .option("--gen-rate <tokens-per-sec>", "tokens generated per second")
+    .option("--time-scale <factor>", "multiply every modelled time by this (0.1: ten times faster)")
     .option("--dataset <path...>", "dataset files or folders with the gold labels (default datasets/)")
     .option("--seed <n>", "simulator seed")
     .option("--real", "behave like a stock Ollama: every behaviour below on, at its defaults")
@@ -47,24 +56,32 @@ export function registerStandinCommand(program: Command): void {
     .option("--cut-output", "cut the output at num_predict / max_tokens (real mode: on)")
     .option("--no-cut-output", "never cut the output")
     .option("--models <file>", "serve only the models of this JSON list (names or objects; real mode: 5 known models)")
-    .option("--cold-start-ms <n>", "a model that is not loaded takes this long to load (default 0)")
+    .option("--load-ms <n>", "a model that is not loaded takes this long to load (default 0)")
+    .option("--cold-start-ms <n>", "the same as --load-ms")
     .option("--max-queue <n>", "requests waiting beyond this many get 503 (default: no limit)")
-    .option("--parallel <n>", "requests one model serves at once (real mode: 1; default: no limit)")
+    .option(
+      "--slots <n>",
+      "requests one model serves at once, each slot with its prompt cache (real mode: 1; default: no limit)",
+    )
+    .option("--parallel <n>", "the same as --slots (OLLAMA_NUM_PARALLEL)")
     .action(async (flags: StandinFlags) => {
       const port = parseWholeNumber("--port", flags.port, 0, 65_535);
-      const pace = flags.pace === undefined ? undefined : parsePace(flags.pace);
+      const pace = parsePositive("--pace", flags.pace, TOKENS_PER_SECOND);
+      const promptRate = parsePositive("--prompt-rate", flags.promptRate, TOKENS_PER_SECOND);
+      const genRate = parsePositive("--gen-rate", flags.genRate, TOKENS_PER_SECOND);
+      const timeScale = parsePositive("--time-scale", flags.timeScale, "a factor");
       const seed = flags.seed === undefined ? undefined : parseWholeNumber("--seed", flags.seed, 0, 2 ** 32 - 1);
       const behaviour = behaviourOf(flags);
       const profile = flags.profile.replace(/^sim:/, "");
       const gold = loadDataset(flags.dataset).map((loaded) => loaded.item);
       const provider = createSimProvider({ profile, gold, seed });
       const real = flags.real === true;
-      const standin = await startStandin({ provider, port, pace, real, behaviour });
+      const standin = await startStandin({ provider, port, pace, promptRate, genRate, timeScale, real, behaviour });
       const mode = real ? "real mode (truncation, output cut, known models only)" : "lenient mode";
       process.stdout.write(
         `stand-in Ollama at ${standin.url} (OpenAI API at ${standin.url}/v1), ${mode}: every model is ` +
-          `sim:${profile} — simulated, ${gold.length} gold items${pace ? `, paced at ${pace} tokens/s` : ""}. ` +
-          "Ctrl-C stops it.\n",
+          `sim:${profile} — simulated, ${gold.length} gold items${pacingText(ratesOf({ pace, promptRate, genRate, timeScale }))}. ` +
+          `Statistics at ${standin.url}/__standin/stats. Ctrl-C stops it.\n`,
       );
       await new Promise<void>((resolve) => {
         process.once("SIGINT", resolve);
@@ -72,6 +89,12 @@ export function registerStandinCommand(program: Command): void {
       });
       await standin.close();
     });
+}
+
+function pacingText(rates: Rates | undefined): string {
+  if (!rates) return "";
+  const scale = rates.timeScale === 1 ? "" : `, times ×${rates.timeScale}`;
+  return `, paced at ${rates.promptRate} prompt / ${rates.genRate} generated tokens/s${scale}`;
 }
 
 /** The behaviours the flags set; what they leave out comes from the mode's defaults. */
@@ -82,9 +105,9 @@ function behaviourOf(flags: StandinFlags): Partial<StandinBehaviour> {
     truncate: flags.truncate,
     defaultNumCtx: number("--num-ctx", flags.numCtx, 1),
     cutOutput: flags.cutOutput,
-    coldStartMs: number("--cold-start-ms", flags.coldStartMs, 0),
+    coldStartMs: number("--load-ms", flags.loadMs, 0) ?? number("--cold-start-ms", flags.coldStartMs, 0),
     maxQueue: number("--max-queue", flags.maxQueue, 0),
-    parallel: number("--parallel", flags.parallel, 1),
+    parallel: number("--slots", flags.slots, 1) ?? number("--parallel", flags.parallel, 1),
     ...(flags.models === undefined ? {} : { knownModels: readModels(flags.models) }),
   };
 }
@@ -115,10 +138,14 @@ function parseWholeNumber(flag: string, value: string, min: number, max?: number
   return number;
 }
 
-function parsePace(value: string): number {
-  const pace = Number(value);
-  if (!Number.isFinite(pace) || pace <= 0) {
-    throw new FlagError("BAD_FLAG", `--pace must be a number of tokens per second > 0, not "${value}"`);
+const TOKENS_PER_SECOND = "a number of tokens per second";
+
+/** A positive number of a flag (a rate, a factor); undefined when the flag is not given. */
+function parsePositive(flag: string, value: string | undefined, what: string): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!Number.isFinite(number) || number <= 0) {
+    throw new FlagError("BAD_FLAG", `${flag} must be ${what} > 0, not "${value}"`);
   }
-  return pace;
+  return number;
 }

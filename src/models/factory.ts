@@ -1,6 +1,7 @@
 /**
  * A provider entry (src/models/entry.ts) → a ModelProvider: one per base URL when the entry lists
- * several (url-pool.ts), behind the request cache when one is given (caching-provider.ts), wrapped for
+ * several (url-pool.ts), its answers noting the prompt prefix shared with the server's previous request
+ * (prefix-tracker.ts), behind the request cache when one is given (caching-provider.ts), wrapped for
  * record or replay when asked. The bench calls this once per model and keeps the provider for the run.
  */
 
@@ -11,6 +12,7 @@ import type { OllamaProviderEntry, OpenAIProviderEntry, ProviderEntry } from "./
 import type { RetryPolicy } from "./http.ts";
 import { OllamaProvider, resolveOllamaHost } from "./ollama.ts";
 import { OpenAIProvider, resolveOpenAIBaseUrl } from "./openai.ts";
+import { type PrefixTracker, trackPrefixes } from "./prefix-tracker.ts";
 import { createPluginProvider } from "./provider-registry.ts";
 import type { RequestCache } from "./request-cache.ts";
 import { createSimProvider, type SimGoldItem } from "./sim/index.ts";
@@ -33,6 +35,8 @@ export interface ProviderDeps {
    * would only slow it, and the simulator's outcomes must not depend on what an earlier run left behind.
    */
   cacheSimulator?: boolean;
+  /** Note on each answer the prompt prefix it shared with the previous request to the server (below the cache: only requests sent). */
+  prefixTracker?: PrefixTracker;
 }
 
 /** The id a provider for `entry` has — what cassettes are keyed under, so record and replay agree. */
@@ -47,7 +51,8 @@ export function createProvider(entry: ProviderEntry, deps: ProviderDeps = {}): M
   }
   if (deps.replay) return new ReplayProvider(deps.replay, providerId(entry));
   const seeded = seededEntry(entry, deps.seed);
-  const live = liveProvider(seeded, deps);
+  const server = liveProvider(seeded, deps);
+  const live = deps.prefixTracker ? trackPrefixes(server, deps.prefixTracker) : server;
   const cached =
     deps.cache && (entry.provider !== "sim" || deps.cacheSimulator)
       ? new CachingProvider(live, modelIdentity(seeded), deps.cache)

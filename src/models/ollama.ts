@@ -88,6 +88,11 @@ export class OllamaProvider implements ModelProvider {
   private readonly target: CallTarget;
   /** /api/version and /api/show, once per provider (one provider per model); cleared when it fails. */
   private readonly facts = onceUntilFailure(() => this.readFacts());
+  /**
+   * The largest `auto` window sent so far: a smaller prompt keeps it, since Ollama reloads the model (and
+   * loses its prompt cache) whenever num_ctx changes; windows only grow, so a run reloads a few times.
+   */
+  private autoWindowSent = 0;
 
   constructor(private readonly settings: OllamaProviderOptions) {
     this.id = `ollama:${settings.model}`;
@@ -164,10 +169,16 @@ export class OllamaProvider implements ModelProvider {
     return this.facts();
   }
 
-  /** Loads the model with a one-token request, so that no measured call pays for the load. */
+  /**
+   * Loads the model with Ollama's load request (an empty prompt: nothing is generated, so a run whose
+   * every call is cached asks the server for no generation), so that no measured call pays for the load.
+   * Ollama reports no durations for it: its wall time is the load.
+   */
   async warmUp(): Promise<WarmUp> {
-    const response = await this.complete({ stage: "solver", prompt: "Reply with OK.", options: { maxTokens: 1 } });
-    return dropUndefined({ totalMs: response.timings.totalMs, loadMs: response.timings.loadMs });
+    const started = performance.now();
+    const response = await this.complete({ stage: "solver", prompt: "", options: { maxTokens: 1 } });
+    const totalMs = performance.now() - started;
+    return { totalMs, loadMs: response.timings.loadMs ?? totalMs };
   }
 
   /**
@@ -185,7 +196,11 @@ export class OllamaProvider implements ModelProvider {
     const set = merged.numCtx !== undefined;
     const window = set
       ? merged.numCtx!
-      : autoWindow(estimate, merged.maxTokens ?? DEFAULT_OUTPUT_CAP, facts.contextLength);
+      : Math.max(
+          this.autoWindowSent,
+          autoWindow(estimate, merged.maxTokens ?? DEFAULT_OUTPUT_CAP, facts.contextLength),
+        );
+    if (!set) this.autoWindowSent = window;
     const context: CallContext = dropUndefined({
       window,
       windowSource: set ? ("set" as const) : ("auto" as const),

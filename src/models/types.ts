@@ -106,6 +106,11 @@ export interface CompletionResponse {
   doneReason?: string;
   /** A thinking model's reasoning text: recorded, never taken as the answer. */
   thinking?: string;
+  /**
+   * Real servers: prompt tokens (4 characters each) this request shared with the previous request to the
+   * model — what the server's prompt cache could serve (prefix-tracker.ts).
+   */
+  sharedPrefixTokens?: number;
   /** Answered from the request cache (caching-provider.ts): the original call's wall time. */
   cached?: { durationMs: number };
   /** The base URL that answered, when the model has several (url-pool.ts). */

@@ -98,6 +98,9 @@ describe("onsetlab standin", () => {
 
   it.each([
     [["--pace", "fast"], /--pace must be a number of tokens per second > 0, not "fast"/],
+    [["--prompt-rate", "0"], /--prompt-rate must be a number of tokens per second > 0, not "0"/],
+    [["--time-scale", "-1"], /--time-scale must be a factor > 0, not "-1"/],
+    [["--slots", "0"], /--slots must be a whole number ≥ 1, not "0"/],
     [["--num-ctx", "big"], /--num-ctx must be a whole number ≥ 1, not "big"/],
     [["--max-queue", "-1"], /--max-queue must be a whole number ≥ 0, not "-1"/],
     [["--models", "no-such-file.json"], /--models no-such-file\.json: cannot read a JSON list/],

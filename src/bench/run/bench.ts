@@ -83,6 +83,8 @@ export interface BenchOptions {
 export interface BenchProgress {
   done: number;
   total: number;
+  /** The task that just finished. */
+  key: string;
   /** Task success so far per configuration (this session's tasks). */
   running: Record<string, { ok: number; n: number }>;
 }
@@ -98,7 +100,7 @@ export interface BenchOutcome {
 }
 
 /** What a request resolves to: the models, configurations and items, and the tasks still to run. */
-interface Work {
+export interface Work {
   request: BenchRequest;
   previous?: RunManifest;
   entries: ModelEntry[];
@@ -211,7 +213,7 @@ function cacheUse(cache: RequestCache, before: CacheCounters): CacheUse {
 }
 
 /** Resolves the request (a resume's own) and reads which tasks are already on disk; writes nothing. */
-function resolveWork(options: BenchOptions, models: ModelsConfig): Work {
+export function resolveWork(options: BenchOptions, models: ModelsConfig): Work {
   const root = options.resultsRoot ?? RESULTS_DIR;
   const previous = options.resume ? readManifest(runDir(options.resume, root)) : undefined;
   const request = previous?.request ?? options.request;
@@ -412,7 +414,7 @@ async function runTasks(
         if (task.taskSuccess) tally.ok += 1;
       }
       finished += 1;
-      options.onProgress?.({ done: finished, total: todo.length, running });
+      options.onProgress?.({ done: finished, total: todo.length, key: task.key, running });
       if (monitor?.observe(task)) stopShares.abort(new Error("the --until-significant comparison is decided"));
     },
   };

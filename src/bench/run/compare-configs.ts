@@ -28,6 +28,18 @@ export interface RunSummary extends Summary {
   comparisons: ConfigComparison[];
   /** `--until-significant`: the looks taken and the decision (as in run.json). */
   sequential?: SequentialOutcome;
+  /** Real servers: how much of each model's prompts its server's prompt cache could serve. */
+  promptCache?: PromptCacheUse[];
+}
+
+export interface PromptCacheUse {
+  model: string;
+  /** Prompt tokens of the calls that reached the server. */
+  sentTokens: number;
+  /** Of those, the tokens shared with the previous request to the model (4 characters each). */
+  sharedTokens: number;
+  /** sharedTokens / sentTokens. */
+  share: number;
 }
 
 export function compareConfigurations(records: readonly ScoredRecord[]): ConfigComparison[] {

@@ -1,6 +1,11 @@
-/** The run's model providers: one per model and repeat (the simulator's seed moves with the repeat), made on first use. */
+/**
+ * The run's model providers: one per model and repeat (the simulator's seed moves with the repeat), made
+ * on first use. A model that a server answers has one prefix tracker for all its repeats, so each call's
+ * record says what it shared with the previous request to that server.
+ */
 import { type ModelEntry, type ModelsConfig, resolveModel } from "../../config/models-yaml.ts";
 import { createProvider } from "../../models/factory.ts";
+import { PrefixTracker } from "../../models/prefix-tracker.ts";
 import type { RequestCache } from "../../models/request-cache.ts";
 import type { ModelProvider } from "../../models/types.ts";
 import type { DatasetItem } from "../dataset/types.ts";
@@ -40,11 +45,16 @@ export function providerCache(
   cache?: RequestCache,
 ): (model: string, repeat: number) => ModelProvider {
   const made = new Map<string, ModelProvider>();
+  const trackers = new Map<string, PrefixTracker>();
   return (model, repeat) => {
     const key = `${model}#${repeat}`;
     let provider = made.get(key);
     if (!provider) {
       const entry = entries.find((candidate) => candidate.name === model)!;
+      // the simulator has no server cache, and a replay sends nothing
+      const tracked = entry.provider !== "sim" && !request.replay;
+      const tracker = trackers.get(model) ?? new PrefixTracker();
+      if (tracked) trackers.set(model, tracker);
       provider = outage.watch(
         createProvider(entry, {
           gold: [...items],
@@ -52,6 +62,7 @@ export function providerCache(
           record: request.record,
           replay: request.replay,
           cache,
+          ...(tracked ? { prefixTracker: tracker } : {}),
         }),
       );
       made.set(key, provider);

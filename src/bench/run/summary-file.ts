@@ -1,20 +1,29 @@
 import { join } from "node:path";
 import type { DatasetItem } from "../dataset/types.ts";
 import { type ScoredRecord, summarize, validRecords } from "../scoring/index.ts";
-import { compareConfigurations, type RunSummary } from "./compare-configs.ts";
+import { compareConfigurations, type PromptCacheUse, type RunSummary } from "./compare-configs.ts";
 import type { RunManifest, RunRecord } from "./run-files.ts";
 import { forEachJsonl, RUN_FILES, runFile, writeJsonAtomic } from "./store.ts";
 
 /**
- * Reads every record of the run back and writes summary.json (also used by `results merge`); notes in
- * the manifest the windows each model's requests got (the caller writes run.json).
+ * Reads every record of the run back and writes summary.json (also used by `results merge`) with the
+ * share of each model's prompt tokens its server's prompt cache could serve; notes in the manifest the
+ * windows each model's requests got (the caller writes run.json).
  */
 export function writeSummary(dir: string, manifest: RunManifest, items: ReadonlyMap<string, DatasetItem>): RunSummary {
   // streamed: only the scores stay in memory, never the traces
   const scored: ScoredRecord[] = [];
   const windows = new Map<string, Set<number>>();
+  const promptCache = new Map<string, PromptCacheUse>();
   forEachJsonl<RunRecord>(runFile(dir, "records"), (record) => {
     for (const call of record.result.modelCalls) {
+      if (call.sharedPrefixTokens !== undefined && call.usage) {
+        const use = promptCache.get(record.model) ?? { model: record.model, sentTokens: 0, sharedTokens: 0, share: 0 };
+        use.sentTokens += call.usage.promptTokens;
+        // never more than the server counted (its tokens are not exactly 4 characters)
+        use.sharedTokens += Math.min(call.sharedPrefixTokens, call.usage.promptTokens);
+        promptCache.set(record.model, use);
+      }
       if (call.context?.window === undefined) continue;
       const seen = windows.get(record.model) ?? new Set<number>();
       windows.set(record.model, seen.add(call.context.window));
@@ -52,7 +61,12 @@ export function writeSummary(dir: string, manifest: RunManifest, items: Readonly
     ...summarize(scored),
     comparisons: compareConfigurations(validRecords(scored)),
     ...(manifest.sequential ? { sequential: manifest.sequential } : {}),
+    ...(promptCache.size > 0 ? { promptCache: [...promptCache.values()].map(withShare) } : {}),
   };
   writeJsonAtomic(join(dir, RUN_FILES.summary), summary);
   return summary;
+}
+
+function withShare(use: PromptCacheUse): PromptCacheUse {
+  return { ...use, share: use.sentTokens > 0 ? use.sharedTokens / use.sentTokens : 0 };
 }

@@ -3,6 +3,8 @@
  * (model, tools, harness overhead), as the run measured it. Provider timings of simulated models are
  * the simulator's own figures.
  */
+import type { PromptCacheUse } from "../../bench/run/compare-configs.ts";
+import { percentText } from "../format.ts";
 import { byRunOrder, type RunSet } from "../run-set.ts";
 import { checkTable, MODEL_CONFIG_COLUMNS, modelConfigCells, numberCell, type ReportTable } from "../table.ts";
 
@@ -27,6 +29,7 @@ export function costTable(set: RunSet, title: string): ReportTable {
               "and times are the original call's, counted in the other columns).",
           ]
         : []),
+      ...set.runs.flatMap((run) => (run.summary.promptCache ?? []).map(promptCacheLine)),
     ],
     columns: [
       ...MODEL_CONFIG_COLUMNS,
@@ -68,4 +71,12 @@ export function costTable(set: RunSet, title: string): ReportTable {
       ],
     })),
   });
+}
+
+/** A model's prompt tokens its server's prompt cache could serve (the prefix shared with the request before). */
+function promptCacheLine(use: PromptCacheUse): string {
+  return (
+    `Server prompt cache, ${use.model}: ${percentText(use.share)} of the ${use.sentTokens} prompt tokens sent ` +
+    "were a prefix shared with the previous request to the model, which the server's prompt cache could serve."
+  );
 }
