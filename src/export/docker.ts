@@ -7,7 +7,7 @@
  */
 import { stringify } from "yaml";
 import type { AgentFile } from "../config/agent-file.ts";
-import { passedThroughEnv } from "../mcp/registry.ts";
+import { passedThroughEnv } from "../mcp/registry-entry.ts";
 
 export type Engine = "ollama" | "vllm";
 

@@ -7,7 +7,7 @@ import { type AgentEventListener, type AgentResult, runAgent } from "../agent/in
 import { DryRunToolHost } from "../bench/run/dry-run.ts";
 import { type AgentFile, agentFileRegistry } from "../config/agent-file.ts";
 import { ClientPool } from "../mcp/pool.ts";
-import { passedThroughEnv } from "../mcp/registry.ts";
+import { passedThroughEnv } from "../mcp/registry-entry.ts";
 import type { ToolHost } from "../mcp/types.ts";
 import { createProvider } from "../models/factory.ts";
 import type { ModelProvider } from "../models/types.ts";

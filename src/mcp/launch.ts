@@ -9,7 +9,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ServerResetError } from "./errors.ts";
-import { FIXTURE_PLACEHOLDER, type RegistryEntry } from "./registry.ts";
+import type { RegistryEntry } from "./registry.ts";
+import { FIXTURE_PLACEHOLDER } from "./registry-entry.ts";
 
 export interface Launch {
   command: string;

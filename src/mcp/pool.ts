@@ -4,7 +4,8 @@ import { ServerResetError, ToolNameConflictError, UnknownServerError } from "./e
 import type { FaultConfig } from "./faults.ts";
 import { copyFixture, removeFixture, runResetCommand } from "./launch.ts";
 import { OutputValidator } from "./output-validation.ts";
-import { entryBaseDir, type Registry, type RegistryEntry, type ResetKind, resetKind } from "./registry.ts";
+import type { Registry, RegistryEntry, ResetKind } from "./registry.ts";
+import { entryBaseDir, resetKind } from "./registry-entry.ts";
 import { classifyError, RETRY_DELAYS_MS } from "./retry.ts";
 import type { CallOptions, ToolAttempt, ToolCallResult, ToolDefinition, ToolHost } from "./types.ts";
 

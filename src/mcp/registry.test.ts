@@ -10,8 +10,8 @@ import {
   loadRegistry,
   parseRegistry,
   type RegistryEntry,
-  resetKind,
 } from "./registry.ts";
+import { resetKind } from "./registry-entry.ts";
 import type { ToolDefinition } from "./types.ts";
 
 const good = { name: "github", purpose: "GitHub", transport: "stdio", command: "node", args: ["x.mjs"] };

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { REPO_ROOT } from "../paths.ts";
 import { RegistryError } from "./errors.ts";
+import { FIXTURE_PLACEHOLDER, resetKind } from "./registry-entry.ts";
 import type { ToolDefinition } from "./types.ts";
 
 /**
@@ -11,9 +12,6 @@ import type { ToolDefinition } from "./types.ts";
  */
 export const RESET_KINDS = ["restart", "fixture", "command", "none"] as const;
 export type ResetKind = (typeof RESET_KINDS)[number];
-
-/** The placeholder in `args`, `env` values and `cwd` that a `fixture` server's fresh copy replaces. */
-export const FIXTURE_PLACEHOLDER = "{fixture}";
 
 /** One server in a registry file (DESIGN §5). Mock servers and a user's real servers look the same. */
 export interface RegistryEntry {
@@ -129,17 +127,6 @@ export function loadRegistries(files: readonly string[] = []): Registry {
   };
 }
 
-/** The folder a server's relative paths (cwd, fixture_dir, reset_command's cwd) resolve against. */
-export function entryBaseDir(registry: Registry, server: string): string {
-  return registry.baseDirs?.[server] ?? registry.baseDir;
-}
-
-/** How the server is reset between tasks: `mock` for the project's mocks (their in-process `__reset`). */
-export function resetKind(entry: RegistryEntry): ResetKind | "mock" {
-  if (entry.mock) return "mock";
-  return entry.reset ?? (entry.transport === "http" ? "none" : "restart");
-}
-
 /** A write to this server can be undone before the next task: a mock, a fixture copy or a reset command. */
 export function canUndoWrites(entry: RegistryEntry): boolean {
   const kind = resetKind(entry);
@@ -248,14 +235,4 @@ function isStringArray(value: unknown): value is string[] {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/**
- * The variables a server takes from the environment: listed by name, or given as null in the object form.
- * Values written in the registry itself are not the environment's (and not secrets of it).
- */
-export function passedThroughEnv(server: Pick<RegistryEntry, "env">): string[] {
-  if (!server.env) return [];
-  if (Array.isArray(server.env)) return server.env;
-  return Object.entries(server.env).flatMap(([name, value]) => (value === null ? [name] : []));
 }

@@ -33,7 +33,8 @@ function filesUnder(dir: string): Map<string, string> {
 
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), "onsetlab-scaffold-"));
-  for (const part of ["src", "mock-servers", "package.json", "tsconfig.json"]) {
+  // docs/schemas: the agent-file reader loads its schema when the CLI starts
+  for (const part of ["src", "mock-servers", "docs/schemas", "package.json", "tsconfig.json"]) {
     cpSync(join(REPO_ROOT, part), join(root, part), { recursive: true });
   }
   symlinkSync(join(REPO_ROOT, "node_modules"), join(root, "node_modules"));

@@ -7,7 +7,8 @@
  */
 import { mockServerFactories, mockServerSpecs } from "../../../mock-servers/index.ts";
 import { ClientPool } from "../../mcp/pool.ts";
-import { canUndoWrites, loadRegistries, type Registry, resetKind } from "../../mcp/registry.ts";
+import { canUndoWrites, loadRegistries, type Registry } from "../../mcp/registry.ts";
+import { resetKind } from "../../mcp/registry-entry.ts";
 import type { ToolDefinition } from "../../mcp/types.ts";
 import { type Coverage, labelProblems, measureCoverage, unmetMinimums } from "./coverage.ts";
 import { crossCheck } from "./crosscheck.ts";

@@ -3,7 +3,8 @@
  * variable a registry server passes through (`env`). Their values are redacted where data leaves.
  */
 import { loadModelsConfig } from "../../config/models-yaml.ts";
-import { loadRegistries, passedThroughEnv } from "../../mcp/registry.ts";
+import { loadRegistries } from "../../mcp/registry.ts";
+import { passedThroughEnv } from "../../mcp/registry-entry.ts";
 import { Redactor, redactorOf } from "../../redact.ts";
 
 export function secretNames(modelsFile?: string, registryFiles?: readonly string[]): string[] {
