@@ -1,5 +1,5 @@
 import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineConfig } from "vitest/config";
 
@@ -7,9 +7,13 @@ import { defineConfig } from "vitest/config";
 const cacheDir = mkdtempSync(join(tmpdir(), "onsetlab-test-cache-"));
 
 // Three projects: `unit` is the fast default loop; `e2e` spawns stdio servers and the stand-in; `slow`
-// (`pnpm test:slow`, run by .ci/run after `pnpm test`) holds whole-matrix runs and the fuzz and stress suites.
+// (`pnpm test:slow`, run by .ci/run after `pnpm test`) holds whole-matrix runs, the fuzz and stress suites,
+// the browser tests, and the end-to-end runs of whole CLIs and bundles in child processes.
 export default defineConfig({
   test: {
+    // vitest's default is one worker fewer than the cores (one on a 2-core machine); the e2e tests spend much
+    // of their time waiting on servers and child processes, so one worker more than the cores keeps both busy
+    maxWorkers: availableParallelism() + 1,
     projects: [
       {
         test: {

@@ -1,6 +1,6 @@
 /**
  * Writes answers into the request cache at `argv[2]` without end, printing the count after each; the
- * kill test (test/e2e/request-cache.test.ts) kills it with SIGKILL mid-write and reads what it left.
+ * kill test (test/e2e/request-cache.slow.test.ts) kills it with SIGKILL mid-write and reads what it left.
  */
 import { RequestCache } from "../../src/models/request-cache.ts";
 
