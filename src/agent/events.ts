@@ -1,14 +1,15 @@
 /**
  * Stage events of one run, emitted as the stages happen (RunAgentOptions.onEvent): what a live view
- * shows before the run's AgentResult exists. Every payload is plain JSON; model calls carry the whole
- * prompt (not the trace's compact form) so a reader needs no earlier event to show one.
+ * shows before the run's AgentResult exists. Every payload is plain JSON; a model call carries its whole
+ * prompt, as its record does.
  */
 
-import type { ChatMessage, ModelStage } from "../models/types.ts";
+import type { ModelStage } from "../models/types.ts";
 import type {
   AgentResult,
   AgentRunError,
   LoopIteration,
+  ModelCallRecord,
   PlanStep,
   RescueRecord,
   RouteDecision,
@@ -22,15 +23,7 @@ export type AgentEvent =
   | { type: "route"; decision: RouteDecision }
   | { type: "skill"; skill: SkillChoice | null }
   | { type: "tools_shown"; available: number; shown: string[]; scores: ToolScore[] }
-  | {
-      type: "model_call_start";
-      seq: number;
-      stage: ModelStage;
-      kind: "complete" | "chat";
-      prompt?: string;
-      messages?: ChatMessage[];
-      tools?: string[];
-    }
+  | ({ type: "model_call_start" } & Pick<ModelCallRecord, "seq" | "stage" | "kind" | "prompt" | "messages" | "tools">)
   | { type: "model_call_end"; seq: number; stage: ModelStage; output: string; durationMs: number; error?: string }
   | { type: "plan"; raw: string; steps: PlanStep[]; notes: string[] }
   | { type: "wave"; round: number; steps: string[] }

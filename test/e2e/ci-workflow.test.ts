@@ -20,14 +20,7 @@ interface Workflow {
 
 const workflow = parse(readFileSync(join(REPO_ROOT, "docs/ci/bench-sharded.yml"), "utf8")) as Workflow;
 // the results folder is read when the store module loads: set before any import, as the workflow's env does
-const root = await vi.hoisted(async () => {
-  const { mkdtempSync } = await import("node:fs");
-  const { tmpdir } = await import("node:os");
-  const { join } = await import("node:path");
-  const dir = mkdtempSync(join(tmpdir(), "ci-workflow-"));
-  process.env.ONSETLAB_RESULTS_DIR = dir;
-  return dir;
-});
+const root = await vi.hoisted(async () => (await import("../support/results-dir.ts")).tempResultsDir("ci-workflow-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** A step's `run` line as CLI arguments (after `pnpm`), with the workflow's expressions filled in. */

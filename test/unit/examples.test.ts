@@ -11,14 +11,7 @@ import { askInventory } from "../../examples/own-server.ts";
 import { clearCustomMetrics } from "../../src/index.ts";
 
 // the run store reads its folder when first imported, and the imports above load it: set it before them
-const results = await vi.hoisted(async () => {
-  const { mkdtempSync } = await import("node:fs");
-  const { tmpdir } = await import("node:os");
-  const { join } = await import("node:path");
-  const dir = mkdtempSync(join(tmpdir(), "examples-"));
-  process.env.ONSETLAB_RESULTS_DIR = dir;
-  return dir;
-});
+const results = await vi.hoisted(async () => (await import("../support/results-dir.ts")).tempResultsDir("examples-"));
 const { buildProgram } = await import("../../src/cli/program.ts");
 
 afterAll(() => {
