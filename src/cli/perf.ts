@@ -19,6 +19,7 @@ interface PerfFlags {
   stdioRuns: string;
   model: string;
   matrix: string;
+  config?: string;
   concurrency: string;
   threads?: string;
   inputs: string;
@@ -41,7 +42,7 @@ export function registerPerfCommand(program: Command): void {
     .option("--runs <n>", "harness: agent runs in memory (default 10000); bfcl: fresh-process runs (default 5)")
     .option("--stdio-runs <n>", "harness: agent runs over stdio", "2000")
     .option("--model <name>", "harness: the simulator profile to run", "sim:slm-3b")
-    .option("--matrix <name>", "harness: the matrix of models.yaml", "default")
+    .option("--matrix <name>", "harness, model-time: the matrix of models.yaml", "default")
     .option("--concurrency <n>", "harness: queries in flight in memory (over stdio: 4)", "1")
     .option("--threads <n>", "harness: threads of each run (default: one per core)")
     .option("--inputs <n>", "fuzz: hostile outputs through every parser", "10000")
@@ -50,7 +51,8 @@ export function registerPerfCommand(program: Command): void {
     .option("--records <n>", "view: records of the run served (built once, then reused)", "5000")
     .option("--requests <n>", "view: requests of each kind", "200")
     .option("--loads <n>", "view-page: page loads in Chromium after the first", "20")
-    .option("--limit <n>", "model-time: items of the default matrix", "100")
+    .option("--config <names>", "model-time: these configurations instead of --matrix, comma-separated")
+    .option("--limit <n>", "model-time: items of the matrix", "100")
     .option("--time-scale <factor>", "model-time: every modelled time × this (the stand-in's --time-scale)", "0.05")
     .action(async (subject: string, options: PerfFlags) => {
       if (!(SUBJECTS as readonly string[]).includes(subject)) {
@@ -95,6 +97,8 @@ export function registerPerfCommand(program: Command): void {
         }
         const report = await measureModelTime({
           limit: parsePositiveInt("--limit", options.limit),
+          matrix: options.matrix,
+          ...(options.config ? { configs: options.config.split(",").map((name) => name.trim()) } : {}),
           timeScale,
           model: "qwen2.5:3b",
           seed: 1,

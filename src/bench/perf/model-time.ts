@@ -21,8 +21,11 @@ import { type BenchEstimate, estimateRun } from "../run/estimate.ts";
 import { forEachJsonl, RUN_FILES } from "../run/store.ts";
 
 export interface ModelTimeOptions {
-  /** Items of the default matrix (`--limit`). */
+  /** Items of the matrix (`--limit`). */
   limit: number;
+  /** The matrix of models.yaml (`--matrix`), unless `configs` names the configurations. */
+  matrix: string;
+  configs?: string[];
   /** Every modelled time × this. */
   timeScale: number;
   model: string;
@@ -45,6 +48,8 @@ export interface ModelTimeFigures {
 
 export interface ModelTimeReport {
   figures: ModelTimeFigures;
+  /** "matrix default", or the configurations named. */
+  matrix: string;
   limit: number;
   timeScale: number;
   tasks: number;
@@ -72,8 +77,8 @@ export async function measureModelTime(options: ModelTimeOptions): Promise<Model
     const bench: BenchOptions = {
       request: {
         models: [options.model],
-        configs: [],
-        matrix: "default",
+        configs: options.configs ?? [],
+        ...(options.configs ? {} : { matrix: options.matrix }),
         dataset: [],
         filter: {},
         seed: options.seed,
@@ -104,6 +109,7 @@ export async function measureModelTime(options: ModelTimeOptions): Promise<Model
     const { dir: _rerun, ...rerunStats } = rerun;
     return {
       figures,
+      matrix: options.configs ? `configurations ${options.configs.join(",")}` : `matrix ${options.matrix}`,
       limit: options.limit,
       timeScale: options.timeScale,
       tasks: estimate.tasks,
@@ -146,7 +152,7 @@ export function formatModelTime(report: ModelTimeReport): string {
   const ratio = (value: number) => value.toFixed(3);
   const target = (ok: boolean, text: string) => `${text} ${ok ? "✓" : "✗ MISSED"}`;
   return [
-    `model time: default matrix × ${report.limit} items (${report.tasks} tasks), qwen2.5:3b on the stand-in paced as a laptop 3B ` +
+    `model time: ${report.matrix} × ${report.limit} items (${report.tasks} tasks), qwen2.5:3b on the stand-in paced as a laptop 3B ` +
       `(${LAPTOP_3B.promptRate} prompt / ${LAPTOP_3B.genRate} generated tokens/s, ${LAPTOP_3B.slots} slot, ${LAPTOP_3B.loadMs} ms load), ` +
       `every modelled time ×${report.timeScale} — times below are scaled (÷${report.timeScale} for a laptop's), ratios are not; simulated (stand-in)`,
     `requests served / model calls recorded   ${first.requests} / ${report.recordedCalls} = ${ratio(figures.servedPerRecorded)}   ${target(figures.servedPerRecorded <= 0.75, "target ≤ 0.75")}`,
