@@ -5,7 +5,6 @@
 import { existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { readManifest } from "../bench/run/manifest.ts";
-import type { RunManifest } from "../bench/run/run-files.ts";
 import { listRunIds, RESULTS_DIR, RUN_FILES, runDir } from "../bench/run/store.ts";
 import { RunSetError } from "./errors.ts";
 import { shownPath } from "./paths.ts";

@@ -36,7 +36,7 @@ export function createMcpServer({ service, runner, redactor }: McpServices): Mcp
   registerTool(
     "list_models",
     {
-      description: "Models of models.yaml (sim:<profile> names run the simulator and need no weights)",
+      description: "The simulator's profiles (sim:<profile>: no weights needed) and the models of models.yaml",
       inputSchema: {},
       outputSchema: {
         models: z.array(z.object({ name: z.string(), provider: z.string(), simulated: z.boolean() })),

@@ -17,6 +17,7 @@ import type { RunManifest, RunRecord } from "../bench/run/run-files.ts";
 import { listRunIds, RESULTS_DIR, RUN_FILES, runFile } from "../bench/run/store.ts";
 import { loadModelsConfig, matrixConfigs } from "../config/models-yaml.ts";
 import { InputError } from "../errors.ts";
+import { simProfileNames } from "../models/sim/catalog.ts";
 import { readSummary } from "../report/run-files.ts";
 import { type Check, recordChecks } from "./checks.ts";
 import { ApiError } from "./errors.ts";
@@ -158,13 +159,17 @@ export class HarnessService {
 
   // ─── models and configurations ──────────────────────────────────────────────────────────────
 
+  /** The simulator's profiles (`sim:<profile>`: no server, no weights) and the entries of models.yaml, each once. */
   listModels(): { name: string; provider: string; simulated: boolean }[] {
-    const models = loadModelsConfig(this.modelsFile);
-    return Object.values(models.models).map((entry) => ({
+    const entries = Object.values(loadModelsConfig(this.modelsFile).models).map((entry) => ({
       name: entry.name,
       provider: entry.provider,
       simulated: entry.provider === "sim",
     }));
+    const profiles = simProfileNames()
+      .map((profile) => ({ name: `sim:${profile}`, provider: "sim", simulated: true }))
+      .filter((sim) => !entries.some((entry) => entry.name === sim.name));
+    return [...profiles, ...entries];
   }
 
   listConfigs(): { name: string; matrix?: string[] }[] {

@@ -20,7 +20,7 @@ export function starterItems(
       category: "single",
       servers: [tool.server],
       route: "rewoo",
-      calls: [{ tool: tool.name, args: goldForm(exampleArgs(tool.inputSchema)) }],
+      calls: [{ tool: tool.name, args: goldForm(draftArgs(tool.inputSchema)) }],
       order: "sequence",
       difficulty: "easy",
       tags: readOnly(tool) ? [TODO_TAG] : [TODO_TAG, "write"],
@@ -32,18 +32,22 @@ function itemId(tool: ToolDefinition): string {
   return `${tool.server}-${tool.name}`.toLowerCase().replace(/[^a-z0-9_.:-]+/g, "-");
 }
 
-/** An example value per required parameter: an enum's first value, a number's minimum (or 1), "TODO" for text. */
-export function exampleArgs(schema: JsonSchema): Record<string, unknown> {
+/**
+ * A draft value per required parameter: an enum's first value, a number's minimum (or 1), "TODO" for text.
+ * Not the agent's plausible examples (agent/tool-schema.ts exampleValue): a draft must show the author what
+ * is still to write, and `dataset check` finds the TODOs.
+ */
+function draftArgs(schema: JsonSchema): Record<string, unknown> {
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = (schema.required ?? []) as string[];
-  return Object.fromEntries(required.map((name) => [name, exampleValue(properties[name] ?? {})]));
+  return Object.fromEntries(required.map((name) => [name, draftValue(properties[name] ?? {})]));
 }
 
-export function exampleValue(schema: JsonSchema): unknown {
+function draftValue(schema: JsonSchema): unknown {
   if ("const" in schema) return schema.const;
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
   const variants = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
-  if (Array.isArray(variants) && variants.length > 0) return exampleValue(variants[0]!);
+  if (Array.isArray(variants) && variants.length > 0) return draftValue(variants[0]!);
   const type = Array.isArray(schema.type) ? schema.type.find((kind) => kind !== "null") : schema.type;
   switch (type) {
     case "integer":
@@ -54,10 +58,10 @@ export function exampleValue(schema: JsonSchema): unknown {
     case "array": {
       const items = schema.items as JsonSchema | undefined;
       const count = typeof schema.minItems === "number" ? Math.max(1, schema.minItems) : 1;
-      return Array.from({ length: count }, () => exampleValue(items ?? {}));
+      return Array.from({ length: count }, () => draftValue(items ?? {}));
     }
     case "object":
-      return exampleArgs(schema);
+      return draftArgs(schema);
     default:
       return TODO_MARK;
   }

@@ -29,13 +29,13 @@ export interface RequestCacheView {
 }
 
 /** No cache (`--no-cache`, the simulator, a replay): every request is sent. */
-export const NO_REQUEST_CACHE: RequestCacheView = { keyOf: () => undefined, holds: () => false };
+const NO_REQUEST_CACHE: RequestCacheView = { keyOf: () => undefined, holds: () => false };
 
 /**
  * The run's request cache (caching-provider.ts): a dry request's key is the one the run's request would
  * have — the model's identity with the repeat's seed, the digest its server reports, the whole request.
  */
-export function requestCacheView(
+function requestCacheView(
   cache: RequestCache,
   entries: readonly ModelEntry[],
   seed: number,
@@ -124,7 +124,7 @@ export async function estimateRun(bench: BenchOptions, options: EstimateOptions 
   return estimateBench(work, { ...options, ...(cache ? { cache } : {}) });
 }
 
-export async function estimateBench(work: Work, options: EstimateOptions = {}): Promise<BenchEstimate> {
+async function estimateBench(work: Work, options: EstimateOptions = {}): Promise<BenchEstimate> {
   const pass = await dryPass(work);
   const measure = options.measure ?? ((model: string) => measureModel(work, model));
   const measured = new Map<string, MeasuredModel>();

@@ -7,7 +7,7 @@ import { loadRegistries } from "../../mcp/registry.ts";
 import { passedThroughEnv } from "../../mcp/registry-entry.ts";
 import { Redactor, redactorOf } from "../../redact.ts";
 
-export function secretNames(modelsFile?: string, registryFiles?: readonly string[]): string[] {
+function secretNames(modelsFile?: string, registryFiles?: readonly string[]): string[] {
   const models = Object.values(loadModelsConfig(modelsFile).models).flatMap((entry) =>
     "apiKeyEnv" in entry && entry.apiKeyEnv ? [entry.apiKeyEnv] : [],
   );

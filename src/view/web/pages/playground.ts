@@ -7,12 +7,11 @@ import type { AgentEvent } from "../../../agent/index.ts";
 import { getJson, postEvents, withQuery } from "../api.ts";
 import { badge, copyable, el, jsonText, mount } from "../dom.ts";
 import type { PageRender } from "../main.ts";
-import { modelChoices } from "../models.ts";
 import { traceView } from "../trace.ts";
-import type { ConfigInfo, QueryHit, RunQueryResponse } from "../types.ts";
+import type { ConfigInfo, ModelInfo, QueryHit, RunQueryResponse } from "../types.ts";
 
 export const playgroundPage: PageRender = async (root, route, signal) => {
-  const [models, configs] = await Promise.all([modelChoices(), getJson<ConfigInfo[]>("/configs")]);
+  const [models, configs] = await Promise.all([getJson<ModelInfo[]>("/models"), getJson<ConfigInfo[]>("/configs")]);
   const chosenModel = route.query.get("model") ?? models.find((model) => model.simulated)?.name ?? models[0]?.name;
   const model = el(
     "select",

@@ -2,7 +2,6 @@
 import { getJson, postJson } from "../api.ts";
 import { badge, dataTable, el, mount, whenText } from "../dom.ts";
 import type { PageRender } from "../main.ts";
-import { modelChoices } from "../models.ts";
 import { href } from "../route.ts";
 import type { ModelInfo, RunListEntry } from "../types.ts";
 
@@ -11,7 +10,7 @@ export const labelKind = (label: string): string => (label === "live" ? "live" :
 export const runsPage: PageRender = async (root) => {
   const [runs, models, matrices] = await Promise.all([
     getJson<RunListEntry[]>("/runs"),
-    modelChoices(),
+    getJson<ModelInfo[]>("/models"),
     getJson<Record<string, string[]>>("/matrices"),
   ]);
   const rows = runs.map((run) =>
