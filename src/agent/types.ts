@@ -20,11 +20,14 @@ import type {
 /** `auto` runs the router; the others force one path (DESIGN §3). */
 export type Strategy = "auto" | "rewoo" | "react" | "native" | "jsonl";
 
+/** The exposures, fewest servers first. */
+export const EXPOSURES = ["own", "session", "all"] as const;
 /**
- * Which servers a query runs with (DESIGN §3): `session` = the item's own servers, a few distractors
- * and the built-ins (what a user connects); `all` = every server (a stress test).
+ * Which servers a query runs with (DESIGN §3): `own` = the item's own servers and the built-ins (a user
+ * who connected exactly what the query needs); `session` = those plus a few distractors (what a user
+ * connects); `all` = every server (a stress test).
  */
-export type Exposure = "session" | "all";
+export type Exposure = (typeof EXPOSURES)[number];
 
 export interface AgentLimits {
   /** Planner completion budget (DESIGN §2: ≤ 150 tokens). */

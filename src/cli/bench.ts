@@ -5,7 +5,7 @@
 
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import type { AgentConfigInput } from "../agent/index.ts";
+import { type AgentConfigInput, EXPOSURES, type Exposure } from "../agent/index.ts";
 import { parseFilter } from "../bench/dataset/select.ts";
 import { type BenchOptions, runBench } from "../bench/run/bench.ts";
 import type { RunSummary } from "../bench/run/compare-configs.ts";
@@ -105,7 +105,7 @@ export function registerBenchCommand(program: Command): void {
     .option("--shuffle <seed>", "run the tasks in this seed's order (with isolated servers, scores do not move)")
     .option("--strategy <name>", "override the strategy of every configuration (auto|rewoo|react|native|jsonl)")
     .option("--filter-n <n>", "override the tool filter of every configuration (a number or all)")
-    .option("--exposure <kind>", "override the servers every configuration connects (session|all)")
+    .option("--exposure <kind>", "override the servers every configuration connects (own|session|all)")
     .option("--num-ctx <n>", "the context window of every request to Ollama (default: models.yaml, `auto`)")
     .option("--allow-invalid", "exit 0 even when more than 5% of a row's items are invalid")
     .option("--until-significant <a,b>", "items in random order; stop once configurations A and B are known to differ")
@@ -339,10 +339,10 @@ function cliOverrides(flags: BenchFlags): AgentConfigInput {
   }
   if (flags.filterN) overrides.filter = flags.filterN === "all" ? "all" : parsePositiveInt("--filter-n", flags.filterN);
   if (flags.exposure) {
-    if (flags.exposure !== "session" && flags.exposure !== "all") {
-      throw new FlagError("BAD_FLAG", `--exposure must be session or all, not "${flags.exposure}"`);
+    if (!(EXPOSURES as readonly string[]).includes(flags.exposure)) {
+      throw new FlagError("BAD_FLAG", `--exposure must be one of ${EXPOSURES.join(", ")}, not "${flags.exposure}"`);
     }
-    overrides.exposure = flags.exposure;
+    overrides.exposure = flags.exposure as Exposure;
   }
   return overrides;
 }

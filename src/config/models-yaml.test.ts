@@ -31,6 +31,7 @@ describe("the shipped models.yaml", () => {
       "no-skills",
       "no-rescue",
       "no-fallback",
+      "own-servers",
       "all-servers",
       "no-write-guard",
     ]);
@@ -48,6 +49,7 @@ describe("the shipped models.yaml", () => {
     expect(matrixConfigs(shipped, "all")).toEqual(Object.keys(shipped.configurations));
     expect(matrixConfigs(shipped, "smoke")).toEqual(["onsetlab"]);
     expect(matrixConfigs(shipped, "ablation-filter")).toEqual(["filter-3", "filter-5", "onsetlab", "filter-all"]);
+    expect(matrixConfigs(shipped, "exposure")).toEqual(["own-servers", "onsetlab", "all-servers"]);
     expect(shipped.defaultMatrix).toBe("default");
   });
 
@@ -65,6 +67,7 @@ describe("the shipped models.yaml", () => {
     expect(resolve("filter-all").filter).toBe("all");
     expect(resolve("onsetlab").exposure).toBe("session");
     expect(resolve("all-servers")).toMatchObject({ strategy: "auto", exposure: "all" });
+    expect(resolve("own-servers")).toEqual({ ...resolve("onsetlab"), exposure: "own" });
     expect(resolve("no-skills")).toMatchObject({
       skills: false,
       rescue: "onsetlab",

@@ -9,7 +9,13 @@
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
-import { type AgentConfig, type AgentConfigInput, type AgentLimits, resolveAgentConfig } from "../agent/types.ts";
+import {
+  type AgentConfig,
+  type AgentConfigInput,
+  type AgentLimits,
+  EXPOSURES,
+  resolveAgentConfig,
+} from "../agent/types.ts";
 import type { PooledUrl, ProviderEntry } from "../models/entry.ts";
 import { dropUndefined } from "../models/json.ts";
 import { fromOllamaOptions } from "../models/ollama-wire.ts";
@@ -71,7 +77,7 @@ const axesSchema = z.strictObject({
   skills: z.boolean().optional(),
   fallback: z.boolean().optional(),
   routing_llm: z.boolean().optional(),
-  exposure: z.enum(["session", "all"]).optional(),
+  exposure: z.enum(EXPOSURES).optional(),
   // The OnsetLab axes (src/agent/types.ts): the first value of each is the design document's pipeline.
   router: z.enum(["onsetlab", "plus"]).optional(),
   plan_steps: z.enum(["one", "many"]).optional(),

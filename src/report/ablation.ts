@@ -28,7 +28,7 @@ export const ABLATION_AXES: readonly AblationAxis[] = [
   { id: "rescue-fallback", title: "Rescue (onsetlab/extended/off) and fallback on/off", keys: ["rescue", "fallback"] },
   { id: "write-guard", title: "Write guard: per tool / per call / off", keys: ["writeGuard"] },
   { id: "routing-llm", title: "Routing model check on/off", keys: ["routingLlm"] },
-  { id: "exposure", title: "Exposure: the item's session vs every server", keys: ["exposure"] },
+  { id: "exposure", title: "Exposure: the item's servers vs its session vs every server", keys: ["exposure"] },
   // The OnsetLab axes: each improvement of onsetlab-plus alone over the reference `onsetlab`.
   { id: "router", title: "Router rules: OnsetLab vs this project's", keys: ["router"] },
   { id: "plan-steps", title: "Planner: one step vs a plan (with field references)", keys: ["planSteps", "fieldRefs"] },

@@ -67,7 +67,9 @@ describe("sim:oracle over every configuration", () => {
     expect(records.some((record) => record.score.visibility?.shown === false)).toBe(true);
     const row = (config: string) => outcome.summary.rows.find((candidate) => candidate.config === config)!;
     expect(row("native").goldVisible.value).toBe(1);
-    // fewer tools connected, fewer hidden: the session shows more gold tools than all servers at once
+    // fewer tools connected, fewer hidden: the item's own servers show more gold tools than its session,
+    // which shows more than all servers at once
+    expect(row("own-servers").goldVisible.value!).toBeGreaterThan(row("onsetlab").goldVisible.value!);
     expect(row("onsetlab").goldVisible.value!).toBeGreaterThan(row("all-servers").goldVisible.value!);
   }, 600_000);
 });

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { parse } from "yaml";
-import type { Exposure } from "../../agent/index.ts";
+import { EXPOSURES, type Exposure } from "../../agent/index.ts";
 import { InputError } from "../../errors.ts";
 
 export interface Suite {
@@ -52,7 +52,9 @@ export function loadSuite(file: string): Suite {
       fail(`clock must be an ISO date-time like 2026-03-16T09:30:00Z, or none (not ${JSON.stringify(clock)})`);
     }
   }
-  if (exposure !== undefined && exposure !== "session" && exposure !== "all") fail("exposure must be session or all");
+  if (exposure !== undefined && !(EXPOSURES as readonly unknown[]).includes(exposure)) {
+    fail(`exposure must be one of ${EXPOSURES.join(", ")}`);
+  }
   return {
     files: [file],
     ...(name === undefined ? {} : { name: name as string }),

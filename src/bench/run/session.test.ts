@@ -33,6 +33,14 @@ describe("sessionServers", () => {
     expect(counts(2)).not.toEqual(counts(1));
   });
 
+  it("connects only the item's servers and the built-ins under exposure: own", () => {
+    for (const item of items.slice(0, 20)) {
+      expect(sessionServers({ item, exposure: "own", seed: 1, registry: REGISTRY })).toEqual(
+        REGISTRY.filter((server) => item.servers.includes(server) || server === BUILTIN_SERVER),
+      );
+    }
+  });
+
   it("connects every server under exposure: all", () => {
     expect(sessionServers({ item: items[0]!, exposure: "all", seed: 1, registry: REGISTRY })).toEqual(REGISTRY);
   });

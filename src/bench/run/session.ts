@@ -1,8 +1,9 @@
 /**
  * An item's session: the servers a user would have connected to ask its query. Under `exposure:
  * session` that is the item's own servers, 0–2 distractor servers and the built-ins; under `exposure:
- * all` (a stress test) every server of the registry. The distractors are chosen from a hash of the run
- * seed and the item id, so a run, its resume and its repeats connect the same servers for an item.
+ * own` the same without distractors; under `exposure: all` (a stress test) every server of the registry.
+ * The distractors are chosen from a hash of the run seed and the item id, so a run, its resume and its
+ * repeats connect the same servers for an item.
  */
 import type { Exposure } from "../../agent/index.ts";
 import { hash32, seededRandom } from "../../random.ts";
@@ -28,7 +29,8 @@ export function sessionServers({ item, exposure, seed, registry }: SessionInput)
   const own = new Set(item.servers);
   const random = seededRandom(hash32(`session\u0000${seed}\u0000${item.id}`));
   const candidates = registry.filter((server) => !own.has(server) && server !== BUILTIN_SERVER);
-  const count = Math.min(candidates.length, Math.floor(random() * (MAX_DISTRACTORS + 1)));
+  const drawn = exposure === "own" ? 0 : Math.floor(random() * (MAX_DISTRACTORS + 1));
+  const count = Math.min(candidates.length, drawn);
   const chosen = new Set<string>();
   while (chosen.size < count) chosen.add(candidates[Math.floor(random() * candidates.length)]!);
   return registry.filter((server) => own.has(server) || chosen.has(server) || server === BUILTIN_SERVER);

@@ -4,6 +4,7 @@
  */
 import type { AgentConfig } from "../../agent/index.ts";
 import type { PairedTest, SummaryRow } from "../../bench/scoring/index.ts";
+import { rate } from "../../bench/scoring/rate.ts";
 import { ABLATION_AXES, type AblationAxis, againstReference, axisOf, settingText } from "../ablation.ts";
 import { byRunOrder, type LoadedRun, type RunSet } from "../run-set.ts";
 import {
@@ -99,6 +100,7 @@ export function ablationTables(set: RunSet, reference: string, heading: (title: 
           { header: `Δ tool choice vs ${reference}`, kind: "delta" },
           { header: "p (tool choice)", kind: "p" },
           { header: "params", kind: "rate" },
+          { header: "gold shown", kind: "rate" },
           { header: "calls/item", kind: "number" },
           { header: "p50 ms", kind: "number" },
         ],
@@ -118,6 +120,8 @@ export function ablationTables(set: RunSet, reference: string, heading: (title: 
               rateCell(member.row.toolChoice),
               ...testCells(paired?.toolChoice),
               rateCell(member.row.paramAccuracy),
+              // a run summarised before visibility was measured has no goldVisible
+              rateCell(member.row.goldVisible ?? rate(0, 0)),
               numberCell(member.row.callsPerItem, 2),
               numberCell(member.row.p50Ms?.value ?? null, 0),
             ],
