@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { dropRecords, RunFileRewriteError, rewriteTemporary, serverFailed } from "./retry-invalid.ts";
+import type { RunRecord } from "./run-files.ts";
 import { PLAIN_RUN_FILES, RUN_FILES, readJsonl } from "./store.ts";
 import { readRunLines, writeRunLines } from "./testing/run-lines.ts";
 
@@ -66,7 +67,7 @@ function runFolder(): { dir: string; records: string[]; traces: string[] } {
 const failedKeys = (records: readonly string[]) =>
   new Set(
     records
-      .map((line) => JSON.parse(line) as { key: string; score: { invalid?: string } })
+      .map((line) => JSON.parse(line) as RunRecord)
       .filter(serverFailed)
       .map((record) => record.key),
   );
