@@ -8,6 +8,7 @@
  */
 import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { Ajv } from "ajv";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 const root = await vi.hoisted(async () =>
@@ -24,7 +25,7 @@ import { RUN_FILES, readJson } from "../../src/bench/run/store.ts";
 import { readRunLines } from "../../src/bench/run/testing/run-lines.ts";
 import { createSimProvider } from "../../src/models/sim/index.ts";
 import type { SpanLine } from "../../src/trace/jsonl-exporter.ts";
-import { benchRequest } from "../support/bench-run.ts";
+import { benchRequest, REPO_ROOT } from "../support/bench-run.ts";
 import { runInProcess } from "../support/cli-in-process.ts";
 import { type FaultProxy, faultProxy } from "../support/fault-proxy.ts";
 
@@ -143,6 +144,9 @@ describe("bench --resume runs again the items the server failed", () => {
     const manifest = readJson<RunManifest>(join(dir, RUN_FILES.run), "run.json");
     expect(manifest.sessions.at(-1)).toMatchObject({ tasksRun: 2, retried: 2 });
     expect(manifest.finishedAt).toBeDefined();
+    const runSchema = JSON.parse(readFileSync(join(REPO_ROOT, "docs/schemas/run.schema.json"), "utf8")) as object;
+    const validate = new Ajv({ allErrors: true }).compile(runSchema);
+    expect(validate(manifest) ? "" : new Ajv().errorsText(validate.errors)).toBe("");
 
     // nothing left to retry: the records file is the same file, byte for byte; the traces only grow
     const records = join(dir, RUN_FILES.records);
