@@ -29,14 +29,13 @@ function twinModelsFile(): string {
 
 const sequential = (a: string, b: string) => ({ a, b, alpha: 0.05, looks: 10 });
 
+/** `a` against `b` on sim:slm-3b over `limit` items. */
+const comparison = (a: string, b: string, limit: number) =>
+  benchRequest({ models: ["sim:slm-3b"], configs: [a, b], limit, untilSignificant: sequential(a, b) });
+
 describe("--until-significant", () => {
   it("stops early on a pair with a large difference, and a resume runs nothing more", async () => {
-    const request = benchRequest({
-      models: ["sim:slm-3b"],
-      configs: ["onsetlab", "onsetlab-plus"],
-      limit: 200,
-      untilSignificant: sequential("onsetlab", "onsetlab-plus"),
-    });
+    const request = comparison("onsetlab", "onsetlab-plus", 200);
     const outcome = await runBench({ request, resultsRoot: root });
     const result = outcome.summary.sequential!;
     expect(result.decision).toBe("differ");
@@ -56,12 +55,7 @@ describe("--until-significant", () => {
 
   it("runs to the end on a configuration and its identical twin", async () => {
     const outcome = await runBench({
-      request: benchRequest({
-        models: ["sim:slm-3b"],
-        configs: ["onsetlab", "onsetlab-twin"],
-        limit: 60,
-        untilSignificant: sequential("onsetlab", "onsetlab-twin"),
-      }),
+      request: comparison("onsetlab", "onsetlab-twin", 60),
       modelsFile: twinModelsFile(),
       resultsRoot: root,
     });
@@ -74,12 +68,7 @@ describe("--until-significant", () => {
   });
 
   it("a resume that runs again the items the server failed observes each item once", async () => {
-    const request = benchRequest({
-      models: ["sim:slm-3b"],
-      configs: ["onsetlab", "onsetlab-twin"],
-      limit: 20,
-      untilSignificant: sequential("onsetlab", "onsetlab-twin"),
-    });
+    const request = comparison("onsetlab", "onsetlab-twin", 20);
     const modelsFile = twinModelsFile();
     const outcome = await runBench({ request, modelsFile, resultsRoot: root });
     const finalLook = outcome.summary.sequential!.looks.at(-1)!;
