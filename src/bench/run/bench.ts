@@ -94,7 +94,10 @@ export interface BenchProgress {
   running: Record<string, { ok: number; n: number }>;
 }
 
-/** What a session runs: `todo` tasks of `tasks`; `skipped` already have a record, `retried` of the todo had one the server failed. */
+/**
+ * What a session runs: `todo` of the run's `tasks`. `skipped` tasks already have their record; `retried` of
+ * the todo had one that the model server failed, which the session drops and runs again.
+ */
 export interface RunPlan {
   tasks: number;
   todo: number;
