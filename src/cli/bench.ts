@@ -7,7 +7,7 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import { type AgentConfigInput, EXPOSURES, type Exposure } from "../agent/index.ts";
 import { parseFilter } from "../bench/dataset/select.ts";
-import { type BenchOptions, runBench } from "../bench/run/bench.ts";
+import { type BenchOptions, type RunPlan, runBench } from "../bench/run/bench.ts";
 import type { RunSummary } from "../bench/run/compare-configs.ts";
 import { estimateRun } from "../bench/run/estimate.ts";
 import { parseShard } from "../bench/run/matrix.ts";
@@ -43,6 +43,7 @@ interface BenchFlags {
   timeout?: string;
   shard?: string;
   resume?: string;
+  keepInvalid?: boolean;
   record?: string;
   append?: boolean;
   replay?: string;
@@ -91,7 +92,11 @@ export function registerBenchCommand(program: Command): void {
     .option("--threads <n>", "threads running queries: the simulator only (default: one per core for big runs)")
     .option("--timeout <seconds>", "time limit of one query")
     .option("--shard <i/n>", "run only shard i of n (merge with `results merge`)")
-    .option("--resume <run-id>", "continue a run: skip its finished records, run the rest")
+    .option(
+      "--resume <run-id>",
+      "continue a run: skip its finished records, run the rest and again the items the model server failed (server_error)",
+    )
+    .option("--keep-invalid", "with --resume: keep the server_error records instead of running their items again")
     .option("--record <file>", "record every model request and answer to a cassette (a new file, or see --append)")
     .option("--append", "with --record: add to a cassette that already holds calls")
     .option("--replay <file>", "answer every model request from a cassette")
@@ -123,9 +128,12 @@ export function registerBenchCommand(program: Command): void {
     .action(async (rawFlags: BenchFlags) => {
       const flags = withAgentFile(rawFlags);
       const request = benchRequest(flags);
+      if (flags.keepInvalid && !flags.resume)
+        throw new FlagError("BAD_FLAG", "--keep-invalid goes with --resume RUN_ID");
       const planned = {
         request,
         resume: flags.resume,
+        ...(flags.keepInvalid ? { keepInvalid: true } : {}),
         concurrency: flags.concurrency ? parsePositiveInt("--concurrency", flags.concurrency) : undefined,
         threads: flags.threads ? parsePositiveInt("--threads", flags.threads) : undefined,
         modelsFile: flags.models,
@@ -150,7 +158,10 @@ export function registerBenchCommand(program: Command): void {
       const outcome = await runBench({
         ...planned,
         signal: controller.signal,
-        onStarted: (runId, dir) => stop.started(runId, dir),
+        onStarted: (runId, dir, plan) => {
+          stop.started(runId, dir);
+          if (flags.resume) process.stderr.write(`${resumeText(runId, plan)}\n`);
+        },
         onWarning: (line) => process.stderr.write(`warning: ${line}\n`),
         onProgress: ({ done, total: all, key, running }) => {
           if (all !== total) {
@@ -170,16 +181,21 @@ export function registerBenchCommand(program: Command): void {
           throw error;
         });
       stop.exitIfStopped();
-      const { summary, runId, failures, skipped, manifest } = outcome;
+      const { summary, runId, failures, skipped, retried, manifest } = outcome;
       const cache = manifest.sessions.at(-1)?.cache;
+      const resumed = flags.resume ? { resumed: { skipped, retried } } : {};
       process.stdout.write(
         flags.json
-          ? `${JSON.stringify({ ...jsonSummary(summary), ...(cache ? { cache } : {}) })}\n`
+          ? `${JSON.stringify({ ...jsonSummary(summary), ...resumed, ...(cache ? { cache } : {}) })}\n`
           : renderSummaryTable(summary),
       );
       if (summary.sequential) process.stderr.write(`${sequentialText(summary.sequential)}\n`);
+      const before = [
+        ...(skipped ? [`${skipped} from before the resume`] : []),
+        ...(retried ? [`${retried} run again after a server error`] : []),
+      ];
       process.stderr.write(
-        `run ${runId}: ${summary.records} records${skipped ? ` (${skipped} from before the resume)` : ""} → results/${runId}/\n`,
+        `run ${runId}: ${summary.records} records${before.length > 0 ? ` (${before.join(", ")})` : ""} → results/${runId}/\n`,
       );
       if (cache) {
         process.stderr.write(
@@ -195,6 +211,15 @@ export function registerBenchCommand(program: Command): void {
       }
       checkInvalid(summary, flags.allowInvalid === true);
     });
+}
+
+/** The line a resume starts with: what it runs, and how many of those items the server failed before. */
+function resumeText(runId: string, plan: RunPlan): string {
+  const again =
+    plan.retried > 0
+      ? `, re-running ${plan.retried} item${plan.retried === 1 ? "" : "s"} the model server failed (server_error; --keep-invalid keeps them)`
+      : "";
+  return `resuming run ${runId}: ${plan.skipped} of ${plan.tasks} tasks kept, ${plan.todo} to run${again}`;
 }
 
 /**

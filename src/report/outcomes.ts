@@ -18,7 +18,7 @@ import { OutcomesError } from "./errors.ts";
 import { BINARY_METRICS, type BinaryMetric, POOLED_METRICS, type PooledMetric } from "./metrics.ts";
 import type { LoadedRun } from "./run-set.ts";
 
-export const OUTCOMES_FILE = "outcomes.json";
+export const OUTCOMES_FILE = RUN_FILES.outcomes;
 export const OUTCOMES_FORMAT = "onsetlab-outcomes/1";
 
 export interface OutcomeEntry {

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, renameSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -59,5 +59,20 @@ describe("RecordIndex", () => {
     expect(index.rows()).toHaveLength(2);
     truncateSync(file, Buffer.byteLength(line("gh-1", true)));
     expect(index.rows().map((row) => row.itemId)).toEqual(["gh-1"]);
+  });
+
+  it("starts again when the file was replaced, even by a longer one (a resume rewrote it)", () => {
+    writeFileSync(file, line("gh-1", false) + line("gh-2", true));
+    const index = new RecordIndex(file);
+    expect(index.rows()).toHaveLength(2);
+    const replacement = join(dir, "records.jsonl.rewrite.tmp");
+    writeFileSync(replacement, line("gh-2", true) + line("gh-1", true) + line("gh-3", true));
+    renameSync(replacement, file);
+    expect(index.rows().map((row) => [row.itemId, row.taskSuccess])).toEqual([
+      ["gh-2", true],
+      ["gh-1", true],
+      ["gh-3", true],
+    ]);
+    expect(index.record("sim:oracle|onsetlab|gh-1|0")?.score.taskSuccess).toBe(true);
   });
 });

@@ -1,10 +1,12 @@
 /**
  * An index of a run's records file: one small row per record (key, item, outcome, failure class) and
  * where it sits (its line, or its gzip member and line in it), so that a page of items is filtered in memory and a record is read alone. Built
- * once per file and extended from where it stopped when the file grows (a running bench appends).
+ * once per file and extended from where it stopped when the file grows (a running bench appends); built
+ * again when the file was replaced (a resume rewrites it without the records it runs again).
  */
+import { statSync } from "node:fs";
 import type { RunRecord } from "../bench/run/run-files.ts";
-import { fileBytes, forEachJsonl, type RowLocation, readRow } from "../bench/run/store.ts";
+import { forEachJsonl, type RowLocation, readRow } from "../bench/run/store.ts";
 
 export interface ItemRow {
   key: string;
@@ -32,6 +34,8 @@ export class RecordIndex {
   private readonly byKey = new Map<string, IndexedRow>();
   /** The first byte not indexed yet. */
   private indexedTo = 0;
+  /** The inode indexed: a file renamed over it is another file, whatever its size. */
+  private inode: number | undefined;
 
   constructor(private readonly file: string) {}
 
@@ -49,10 +53,13 @@ export class RecordIndex {
   }
 
   private refresh(): void {
-    const size = fileBytes(this.file);
+    const stat = statSync(this.file, { throwIfNoEntry: false });
+    const size = stat?.size ?? 0;
+    const inode = stat?.ino;
+    // a resume cut a torn tail off, or replaced the file: start again
+    if (size < this.indexedTo || inode !== this.inode) this.reset();
+    this.inode = inode;
     if (size === this.indexedTo) return;
-    // a resume cut a torn tail off: start again
-    if (size < this.indexedTo) this.reset();
     forEachJsonl<RunRecord>(
       this.file,
       (record, _line, location) => {

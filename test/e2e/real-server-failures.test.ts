@@ -28,6 +28,7 @@ import { checkInvalid } from "../../src/cli/bench.ts";
 import { reportError } from "../../src/cli/exit.ts";
 import { createSimProvider } from "../../src/models/sim/index.ts";
 import { benchRequest } from "../support/bench-run.ts";
+import { type Fault, type FaultProxy, faultProxy } from "../support/fault-proxy.ts";
 
 const root = mkdtempSync(join(tmpdir(), "onsetlab-server-failures-"));
 const modelsFile = join(root, "models.yaml");
@@ -65,65 +66,18 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-/** What the proxy does to a generation request once the healthy ones are used up. */
-type Fault =
-  | { status: number; body: string; times?: number }
-  | { kind: "reset" }
-  | { kind: "gone" }
-  | { kind: "not-json" }
-  | { kind: "no-message" };
-
 const GENERATION = /^\/api\/(chat|generate)$/;
 
-interface FaultProxy {
-  url: string;
-  close(): Promise<void>;
-}
-
 /**
- * Forwards to the stand-in; generation requests after the first `healthy` (the warm-up counts) get the
+ * A proxy to the stand-in whose generation requests after the first `healthy` (the warm-up counts) get the
  * fault (`times` of them, when given; then healthy again). `show` faults hit /api/show instead.
  */
-async function faultProxy(fault: Fault, healthy: number, path: RegExp = GENERATION): Promise<FaultProxy> {
+function countingProxy(fault: Fault, healthy: number, path: RegExp = GENERATION): Promise<FaultProxy> {
   let seen = 0;
   let faults = 0;
-  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const target = req.url ?? "/";
-    const faulty = path.test(target) && seen++ >= healthy && ("times" in fault ? faults++ < fault.times! : true);
-    if (!faulty) return forward(req, res);
-    req.resume();
-    if ("status" in fault) {
-      res.writeHead(fault.status, { "content-type": "application/json" }).end(fault.body);
-    } else if (fault.kind === "reset") {
-      req.socket.destroy();
-    } else if (fault.kind === "gone") {
-      server.close();
-      server.closeAllConnections();
-    } else if (fault.kind === "not-json") {
-      res.writeHead(200, { "content-type": "application/json" }).end("<html>502 Bad Gateway</html>");
-    } else {
-      res.writeHead(200, { "content-type": "application/json" }).end('{"model":"qwen2.5:3b","done":true}');
-    }
-  });
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: async () => {
-      server.closeAllConnections();
-      if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
-function forward(req: IncomingMessage, res: ServerResponse): void {
-  const upstream = httpRequest(`${standin.url}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
-    res.writeHead(answer.statusCode ?? 502, answer.headers);
-    answer.pipe(res);
-  });
-  upstream.on("error", () => res.destroy());
-  req.pipe(upstream);
+  return faultProxy(standin.url, (target) =>
+    path.test(target) && seen++ >= healthy && ("times" in fault ? faults++ < fault.times! : true) ? fault : undefined,
+  );
 }
 
 /** A port nothing listens on. */
@@ -186,7 +140,7 @@ interface Case {
 const proxied =
   (fault: Fault, healthy = 4, path?: RegExp) =>
   () =>
-    faultProxy(fault, healthy, path);
+    countingProxy(fault, healthy, path);
 const model = "model ollama:qwen2\\.5:3b: ";
 const at = "Ollama at http://127\\.0\\.0\\.1:\\d+";
 
@@ -210,7 +164,7 @@ const cases: Case[] = [
   {
     name: "TLS to a server that does not speak it",
     host: async () => {
-      const proxy = await faultProxy({ kind: "reset" }, 1e9);
+      const proxy = await countingProxy({ kind: "reset" }, 1e9);
       return { url: proxy.url.replace("http:", "https:"), close: proxy.close };
     },
     code: 1,

@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { parseDocument, type YAMLMap } from "yaml";
 import { runBench } from "../../src/bench/run/bench.ts";
 import { readManifest } from "../../src/bench/run/manifest.ts";
+import { readRunLines, writeRunLines } from "../../src/bench/run/testing/run-lines.ts";
 import { InputError } from "../../src/errors.ts";
 import { benchRequest, REPO_ROOT, strictRecordLines } from "../support/bench-run.ts";
 
@@ -28,14 +29,13 @@ function twinModelsFile(): string {
 
 const sequential = (a: string, b: string) => ({ a, b, alpha: 0.05, looks: 10 });
 
+/** `a` against `b` on sim:slm-3b over `limit` items. */
+const comparison = (a: string, b: string, limit: number) =>
+  benchRequest({ models: ["sim:slm-3b"], configs: [a, b], limit, untilSignificant: sequential(a, b) });
+
 describe("--until-significant", () => {
   it("stops early on a pair with a large difference, and a resume runs nothing more", async () => {
-    const request = benchRequest({
-      models: ["sim:slm-3b"],
-      configs: ["onsetlab", "onsetlab-plus"],
-      limit: 200,
-      untilSignificant: sequential("onsetlab", "onsetlab-plus"),
-    });
+    const request = comparison("onsetlab", "onsetlab-plus", 200);
     const outcome = await runBench({ request, resultsRoot: root });
     const result = outcome.summary.sequential!;
     expect(result.decision).toBe("differ");
@@ -55,12 +55,7 @@ describe("--until-significant", () => {
 
   it("runs to the end on a configuration and its identical twin", async () => {
     const outcome = await runBench({
-      request: benchRequest({
-        models: ["sim:slm-3b"],
-        configs: ["onsetlab", "onsetlab-twin"],
-        limit: 60,
-        untilSignificant: sequential("onsetlab", "onsetlab-twin"),
-      }),
+      request: comparison("onsetlab", "onsetlab-twin", 60),
       modelsFile: twinModelsFile(),
       resultsRoot: root,
     });
@@ -70,6 +65,34 @@ describe("--until-significant", () => {
     expect(result.looks).toHaveLength(10);
     expect(outcome.summary.records).toBe(outcome.manifest.tasks);
     expect(result.looks.every((look) => look.z === 0)).toBe(true);
+  });
+
+  it("a resume that runs again the items the server failed observes each item once", async () => {
+    const request = comparison("onsetlab", "onsetlab-twin", 20);
+    const modelsFile = twinModelsFile();
+    const outcome = await runBench({ request, modelsFile, resultsRoot: root });
+    const finalLook = outcome.summary.sequential!.looks.at(-1)!;
+    expect(finalLook.items).toBe(20);
+    // three records as a model server that failed them would have left them (the simulator never fails)
+    const lines = readRunLines(outcome.dir, "records");
+    const failed = [1, 8, 9];
+    writeRunLines(
+      outcome.dir,
+      "records",
+      lines.map((line, index) =>
+        failed.includes(index) ? line.replace('"score":{', '"score":{"invalid":"server_error",') : line,
+      ),
+    );
+    const resumed = await runBench({ request, modelsFile, resume: outcome.runId, resultsRoot: root });
+    expect(resumed.retried).toBe(3);
+    const records = strictRecordLines(outcome.dir);
+    expect(new Set(records.map((record) => record.key)).size).toBe(outcome.manifest.tasks);
+    expect(records.filter((record) => record.score.invalid !== undefined)).toEqual([]);
+    // counted twice, an item would push the count past the planned items and the pairs past theirs
+    const result = resumed.summary.sequential!;
+    expect(result.decision).toBe("no_difference_found");
+    expect(result.looks).toHaveLength(10);
+    expect(result.looks.at(-1)).toEqual(finalLook);
   });
 
   it("refuses a pair that is not two configurations of one model's run", async () => {

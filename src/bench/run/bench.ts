@@ -2,7 +2,8 @@
  * `pnpm bench`: resolves what to run (models × configurations × items × repeats; resolve-request.ts), deals
  * the tasks to its threads (each opens its servers once: share.ts, threads.ts), appends each record as it
  * finishes, and writes the summary (summary-file.ts). A resumed run re-reads its own run.json, so it runs
- * exactly the matrix it started with and skips every key already on disk.
+ * exactly the matrix it started with and skips every key already on disk, except the items the model server
+ * failed, which it runs again (retry-invalid.ts).
  */
 import { rmSync } from "node:fs";
 import { join } from "node:path";
@@ -39,6 +40,7 @@ import {
   withProbe,
   withSuiteDefaults,
 } from "./resolve-request.ts";
+import { dropRecords, serverFailed } from "./retry-invalid.ts";
 import type { BenchRequest, CacheUse, RunManifest, RunRecord } from "./run-files.ts";
 import { harnessRedactor } from "./secrets.ts";
 import { type ObservedTask, SequentialMonitor } from "./sequential.ts";
@@ -61,6 +63,8 @@ export interface BenchOptions {
   request: BenchRequest;
   /** Continue this run (its run.json decides the matrix; `request` only lends concurrency). */
   resume?: string;
+  /** With `resume`: keep the records that went invalid on a server error instead of running them again. */
+  keepInvalid?: boolean;
   concurrency?: number;
   /** Threads that run tasks (the simulator only; default: one per core for a big simulator run). */
   threads?: number;
@@ -74,8 +78,8 @@ export interface BenchOptions {
    */
   cacheDir?: string;
   onProgress?: (progress: BenchProgress) => void;
-  /** The run's id and folder, once run.json is written (a stop signal's message names them). */
-  onStarted?: (runId: string, dir: string) => void;
+  /** The run's id and folder, once run.json is written (a stop signal's message names them), and its plan. */
+  onStarted?: (runId: string, dir: string, plan: RunPlan) => void;
   /** One line about the run that is worth a user's attention (a server that is never reset). */
   onWarning?: (line: string) => void;
   signal?: AbortSignal;
@@ -90,14 +94,23 @@ export interface BenchProgress {
   running: Record<string, { ok: number; n: number }>;
 }
 
-export interface BenchOutcome {
+/**
+ * What a session runs: `todo` of the run's `tasks`. `skipped` tasks already have their record; `retried` of
+ * the todo had one that the model server failed, which the session drops and runs again.
+ */
+export interface RunPlan {
+  tasks: number;
+  todo: number;
+  skipped: number;
+  retried: number;
+}
+
+export interface BenchOutcome extends Pick<RunPlan, "skipped" | "retried"> {
   runId: string;
   dir: string;
   manifest: RunManifest;
   summary: RunSummary;
   failures: TaskFailure[];
-  /** Tasks skipped because a resumed run already had them. */
-  skipped: number;
 }
 
 /** What a request resolves to: the models, configurations and items, and the tasks still to run. */
@@ -116,8 +129,10 @@ export interface Work {
   resolved: RunManifest["resolved"];
   /** Every task of this run (its shard's, when sharded). */
   tasks: Task[];
-  /** The tasks not yet on disk. */
+  /** The tasks not yet on disk, and those whose record a resume runs again (`retry`). */
   todo: Task[];
+  /** Keys of the records that went invalid on a server error: a resume drops them and runs their tasks again. */
+  retry: ReadonlySet<string>;
   /** `--until-significant`: the outcomes already on disk (a resume), in the order they were recorded. */
   recorded: ObservedTask[];
   concurrency: number;
@@ -132,12 +147,21 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
   const work = resolveWork(options, models);
   for (const line of isolationWarnings(work, options)) options.onWarning?.(line);
   const { request, previous, entries, runId, dir, tasks, todo } = work;
+  const monitor = request.untilSignificant
+    ? new SequentialMonitor(request.untilSignificant, work.items.length)
+    : undefined;
+  for (const task of work.recorded) monitor?.observe(task);
+  // a resume of a comparison decided before it stopped has nothing left to run, nor to run again
+  const decidedBefore = monitor?.outcome.decision !== undefined;
+  const retried = decidedBefore ? 0 : work.retry.size;
   const skipped = tasks.length - todo.length;
+  const plan: RunPlan = { tasks: tasks.length, todo: todo.length, skipped, retried };
   const session: RunManifest["sessions"][number] = {
     startedAt: new Date().toISOString(),
     tasksRun: 0,
     harnessFailures: 0,
     threads: work.threads,
+    ...(retried > 0 ? { retried } : {}),
   };
   const manifest: RunManifest = previous
     ? { ...previous, finishedAt: undefined, sessions: [...previous.sessions, session] }
@@ -152,21 +176,17 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
   try {
     probes = await probeModels(entries, providers, work.resolved);
   } catch (error) {
-    throw outage.stoppedRun(runId, skipped) ?? error;
+    // nothing dropped yet: the records to run again are still on disk
+    throw outage.stoppedRun(runId, skipped + work.retry.size) ?? error;
   }
   if (!previous) {
     manifest.models = manifest.models.map((model) => withProbe(model, probes[model.name]));
     if (manifest.models.some((model) => model.standin)) manifest.standin = true;
   }
   writeJsonAtomic(join(dir, RUN_FILES.run), manifest);
-  options.onStarted?.(runId, dir);
+  options.onStarted?.(runId, dir, plan);
 
-  const monitor = request.untilSignificant
-    ? new SequentialMonitor(request.untilSignificant, work.items.length)
-    : undefined;
-  for (const task of work.recorded) monitor?.observe(task);
-  // a resume of a comparison decided before it stopped has nothing left to run
-  const { finished, failures } = monitor?.outcome.decision
+  const { finished, failures } = decidedBefore
     ? { finished: 0, failures: [] }
     : await runTasks(work, options, outage, providers, monitor).catch((error: unknown) => {
         // bad input found once the servers are up (a server that will not start, a state check on a write
@@ -190,7 +210,7 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
   session.finishedAt = new Date().toISOString();
   if (summary.records === tasks.length || decided) manifest.finishedAt = session.finishedAt;
   writeJsonAtomic(join(dir, RUN_FILES.run), manifest);
-  return { runId, dir, manifest, summary, failures: harnessFailures, skipped };
+  return { runId, dir, manifest, summary, failures: harnessFailures, skipped, retried };
 }
 
 function requestCacheOf(
@@ -263,9 +283,14 @@ export function resolveWork(options: BenchOptions, models: ModelsConfig): Work {
   });
   const tasks = request.shard ? selectShard(allTasks, request.shard, itemIds) : allTasks;
   const done = new Set<string>();
+  const retry = new Set<string>();
   const recorded: ObservedTask[] = [];
   // a torn end is not a record (runTasks cuts it off before appending)
   forEachJsonl<RunRecord>(runFile(dir, "records"), (record) => {
+    if (!options.keepInvalid && serverFailed(record)) {
+      retry.add(record.key);
+      return;
+    }
     done.add(record.key);
     if (request.untilSignificant) recorded.push(observedTask(record));
   });
@@ -295,6 +320,7 @@ export function resolveWork(options: BenchOptions, models: ModelsConfig): Work {
     resolved: resolveAll(withSuiteDefaults(models, suite), entries, configs, options.cli, request.timeoutS),
     tasks,
     todo,
+    retry,
     recorded,
     concurrency: shared
       ? 1
@@ -381,6 +407,12 @@ async function runTasks(
   monitor: SequentialMonitor | undefined,
 ): Promise<{ finished: number; failures: TaskFailure[] }> {
   const { runId, dir, todo, threads } = work;
+  const dropped = dropRecords(dir, work.retry);
+  if (dropped.outcomesRemoved) {
+    options.onWarning?.(
+      `${join(dir, RUN_FILES.outcomes)} removed: it held the outcomes of the records now run again (pnpm report --write-outcomes writes it anew)`,
+    );
+  }
   // every append-only file this session continues starts on a whole gzip member
   const redactor = harnessRedactor(options.modelsFile, work.request.registries);
   const appender = continueRunFile(dir, "records", redactor);

@@ -101,6 +101,11 @@ export interface RunManifest {
     threads?: number;
     /** The request cache this session used (absent: none, e.g. `--no-cache` or the simulator only). */
     cache?: CacheUse;
+    /**
+     * Records this resume took out to run their tasks again: items that went invalid on a server error
+     * (counted in `tasksRun` once more; absent: none).
+     */
+    retried?: number;
   }[];
   /** `--until-significant`: the looks taken and the decision. */
   sequential?: SequentialOutcome;

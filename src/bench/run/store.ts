@@ -37,6 +37,8 @@ export const RUN_FILES = {
   records: "records.jsonl.gz",
   traces: "traces.jsonl.gz",
   summary: "summary.json",
+  /** Per-item outcomes, written on request (`report --write-outcomes`) so a run can be kept without its records. */
+  outcomes: "outcomes.json",
 } as const;
 
 /** The records and traces of runs made before the run files were compressed: read, never written. */
@@ -232,13 +234,14 @@ export interface RowLocation {
 
 /**
  * Streams a JSON-lines file, gzip or plain, without holding it in memory (a 10k-run file is hundreds of
- * megabytes uncompressed): `visit` gets each row and its line number (from 1). Returns the torn bytes at
+ * megabytes uncompressed): `visit` gets each row, its line number (from 1), where it sits and its line as
+ * written (without the newline: a copy of it is byte for byte the original). Returns the torn bytes at
  * the end: a gzip file's last member cut short, or a plain file's last line without its newline or not
  * JSON. A bad line anywhere else means the file was damaged: CorruptRecordsError.
  */
 export function forEachJsonl<T>(
   file: string,
-  visit: (row: T, line: number, location: RowLocation) => void,
+  visit: (row: T, line: number, location: RowLocation, text: string) => void,
   from = 0,
 ): number {
   return readLines(
@@ -252,7 +255,7 @@ export function forEachJsonl<T>(
         throw new CorruptRecordsError("RECORDS_CORRUPT", `${file}:${line}: not valid JSON`, { cause });
       }
       // outside the try: the visitor's own errors are not the file's
-      visit(row, line, location);
+      visit(row, line, location, text);
       return true;
     },
     from,
