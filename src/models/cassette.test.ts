@@ -14,8 +14,10 @@ import {
   CassetteExistsError,
   CassetteFormatError,
   CassetteMissError,
+  failureInvalid,
   ModelAbortedError,
   ModelTimeoutError,
+  ProviderHttpError,
   ReplayedModelError,
 } from "./errors.ts";
 import { canonicalJson } from "./json.ts";
@@ -113,6 +115,35 @@ describe("record → replay", () => {
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ReplayedModelError);
     expect(failure).toMatchObject({ code: "MODEL_TIMEOUT", message: timeout.message });
+    // the model's own failure stays the model's: the item is scored, not invalid
+    expect(failureInvalid(failure)).toBeUndefined();
+  });
+
+  it("replays a server failure as one that makes its item invalid, as it did when recorded", async () => {
+    const unavailable = new ProviderHttpError(503, "Ollama at x answered 503 after 3 tries");
+    const live = new ScriptedModel({ planner: [{ error: unavailable }] }, "ollama:m");
+    await expect(
+      new RecordingProvider(live, file, live.id, warn).complete({ stage: "planner", prompt: "p" }),
+    ).rejects.toBe(unavailable);
+    const failure = await new ReplayProvider(file, "ollama:m", warn)
+      .complete({ stage: "planner", prompt: "p" })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ReplayedModelError);
+    expect(failureInvalid(failure)).toBe("server_error");
+  });
+
+  it("replays the answer a resume got before the server failure it replaced; the failure stays for a further ask", async () => {
+    const unavailable = new ProviderHttpError(500, "Ollama at x answered 500");
+    // the run, then its resume (which ran the failed request again), append to the same cassette
+    const live = new ScriptedModel({ planner: [{ error: unavailable }, "#E1 = get_me()"] }, "ollama:m");
+    const recorder = new RecordingProvider(live, file, live.id, warn);
+    await expect(recorder.complete({ stage: "planner", prompt: "p" })).rejects.toBe(unavailable);
+    await recorder.complete({ stage: "planner", prompt: "p" });
+
+    const replay = new ReplayProvider(file, "ollama:m", warn);
+    expect((await replay.complete({ stage: "planner", prompt: "p" })).text).toBe("#E1 = get_me()");
+    const again = await replay.complete({ stage: "planner", prompt: "p" }).catch((error: unknown) => error);
+    expect(failureInvalid(again)).toBe("server_error");
   });
 
   it("streams a replayed text to onText in one piece", async () => {

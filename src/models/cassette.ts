@@ -2,8 +2,9 @@
  * Record / replay for any provider (DESIGN §4). A cassette is JSONL: one line per model call with the
  * canonical request (provider id, kind, stage, prompt or messages, tools, options — never signals,
  * time limits or keys) and what came back (the response, or the failure). A request's key is the
- * sha256 of its canonical JSON; replay answers each key's recorded answers in recorded order and
- * turns a miss into a CassetteMissError — it never guesses.
+ * sha256 of its canonical JSON; replay answers each key's recorded answers in recorded order (a server
+ * failure after the answers recorded after it) and turns a miss into a CassetteMissError — it never
+ * guesses. A replayed failure keeps its invalid reason: a server failure still makes its item invalid.
  */
 
 import { createHash } from "node:crypto";
@@ -23,24 +24,27 @@ import {
   CassetteExistsError,
   CassetteFormatError,
   CassetteMissError,
+  failureInvalid,
   ModelAbortedError,
   ModelError,
   ReplayedModelError,
 } from "./errors.ts";
 import { canonicalJson, dropUndefined } from "./json.ts";
-import type {
-  ChatMessage,
-  ChatRequest,
-  ChatResponse,
-  ChatTool,
-  CompletionRequest,
-  CompletionResponse,
-  GenerationOptions,
-  ModelFacts,
-  ModelProvider,
-  ModelStage,
-  NativeToolCall,
-  WarmUp,
+import {
+  type ChatMessage,
+  type ChatRequest,
+  type ChatResponse,
+  type ChatTool,
+  type CompletionRequest,
+  type CompletionResponse,
+  type GenerationOptions,
+  INVALID_REASONS,
+  type InvalidReason,
+  type ModelFacts,
+  type ModelProvider,
+  type ModelStage,
+  type NativeToolCall,
+  type WarmUp,
 } from "./types.ts";
 
 export const CASSETTE_VERSION = 1;
@@ -60,6 +64,8 @@ export interface RecordedFailure {
   name: string;
   code: string;
   message: string;
+  /** Why the failure made its item invalid rather than wrong (absent: it was the model's failure). */
+  invalid?: InvalidReason;
 }
 
 export interface CassetteRecord {
@@ -156,7 +162,13 @@ export class RecordingProvider implements ModelProvider {
     } catch (error) {
       // Model failures are part of the run and replay as such; the caller's own abort is not.
       if (error instanceof ModelError && !(error instanceof ModelAbortedError)) {
-        const failure = { name: error.name, code: error.code, message: error.message };
+        const invalid = failureInvalid(error);
+        const failure: RecordedFailure = {
+          name: error.name,
+          code: error.code,
+          message: error.message,
+          ...(invalid ? { invalid } : {}),
+        };
         this.append({ v: CASSETTE_VERSION, key: requestKey(frozen), request: frozen, error: failure });
       }
       throw error;
@@ -212,7 +224,9 @@ const recordSchema = z.object({
     })
     .loose()
     .optional(),
-  error: z.object({ name: z.string(), code: z.string(), message: z.string() }).optional(),
+  error: z
+    .object({ name: z.string(), code: z.string(), message: z.string(), invalid: z.enum(INVALID_REASONS).optional() })
+    .optional(),
 });
 
 /**
@@ -309,7 +323,11 @@ export class ReplayProvider implements ModelProvider {
       });
     }
     const key = requestKey(request);
-    const record = this.queues.get(key)?.shift();
+    const queue = this.queues.get(key) ?? [];
+    // A server failure is not the model's answer: when the same request was answered later (a resume ran
+    // it again), the answer replays first.
+    const firstAnswer = queue.findIndex((recorded) => recorded.error?.invalid !== "server_error");
+    const record = queue.splice(Math.max(0, firstAnswer), 1)[0];
     if (!record) {
       throw new CassetteMissError(
         "CASSETTE_MISS",
@@ -319,7 +337,7 @@ export class ReplayProvider implements ModelProvider {
       );
     }
     if (record.error) {
-      throw new ReplayedModelError(record.error.code, record.error.message, {
+      throw new ReplayedModelError(record.error.code, record.error.message, record.error.invalid, {
         context: { file: this.file, key, recordedAs: record.error.name },
       });
     }

@@ -57,8 +57,22 @@ export class CassetteFormatError extends InputError {}
 /** `--record FILE` onto a cassette that already holds calls, without `--append`. */
 export class CassetteExistsError extends InputError {}
 
-/** A failure recorded in the cassette, thrown again on replay with the recorded code and message. */
-export class ReplayedModelError extends ModelError {}
+/**
+ * A failure recorded in the cassette, thrown again on replay with the recorded code and message, and
+ * the invalid reason it had when recorded (so a replayed server failure still makes its item invalid).
+ */
+export class ReplayedModelError extends ModelError {
+  readonly invalid: InvalidReason | undefined;
+  constructor(
+    code: string,
+    message: string,
+    invalid: InvalidReason | undefined,
+    options: ConstructorParameters<typeof ModelError>[2] = {},
+  ) {
+    super(code, message, options);
+    this.invalid = invalid;
+  }
+}
 
 /**
  * A failed call that makes its item invalid rather than wrong: the server failed (5xx after retries, a
@@ -66,6 +80,7 @@ export class ReplayedModelError extends ModelError {}
  * missing, bad request) and the model's own time limit are not this.
  */
 export function failureInvalid(error: unknown): InvalidReason | undefined {
+  if (error instanceof ReplayedModelError) return error.invalid;
   if (error instanceof ContextOverflowError) return "context_overflow";
   if (error instanceof ProviderProtocolError) return "server_error";
   if (
