@@ -56,8 +56,15 @@ export interface ServerTokenizerOptions {
 /** A 404/405 from a tokenizer endpoint: the server has none (or not this part of one). */
 class TokenizerAbsent extends Error {}
 
-/** Any other error status from a tokenizer endpoint; its text may be vLLM's "maximum context length". */
-class TokenizerRefusal extends Error {}
+/** Any other error status from a tokenizer endpoint; a 400's text may be vLLM's "maximum context length". */
+class TokenizerRefusal extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
 export class ServerTokenizer {
   readonly root: string;
@@ -124,7 +131,9 @@ export class ServerTokenizer {
       return { tokens: answer.count };
     } catch (error) {
       // vLLM checks the prompt against max_model_len while tokenizing: a refusal is the count's verdict
-      if (error instanceof TokenizerRefusal && CONTEXT_REFUSAL.test(error.message)) return { refused: error.message };
+      if (error instanceof TokenizerRefusal && error.status === 400 && CONTEXT_REFUSAL.test(error.message)) {
+        return { refused: error.message };
+      }
       throw error;
     }
   }
@@ -153,7 +162,9 @@ export class ServerTokenizer {
     });
     const text = await response.text();
     if (ABSENT.has(response.status)) throw new TokenizerAbsent(`${path} answered ${response.status}`);
-    if (!response.ok) throw new TokenizerRefusal(`${path} answered ${response.status}: ${text.slice(0, 300)}`);
+    if (!response.ok) {
+      throw new TokenizerRefusal(response.status, `${path} answered ${response.status}: ${text.slice(0, 300)}`);
+    }
     const answer: unknown = JSON.parse(text);
     if (typeof answer !== "object" || answer === null) throw new Error(`${path} answered ${text.slice(0, 120)}`);
     return answer as Record<string, unknown>;
