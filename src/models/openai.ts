@@ -132,7 +132,8 @@ export class OpenAIProvider implements ModelProvider {
   private readonly target: CallTarget;
   private readonly source: string;
   private readonly facts = onceUntilFailure(() => this.readFacts());
-  private readonly tokenizer: ServerTokenizer | undefined;
+  /** The server's tokenizer, asked when the estimate cannot decide; undefined with `tokenizer: off`. */
+  readonly tokenizer: ServerTokenizer | undefined;
 
   constructor(private readonly settings: OpenAIProviderOptions) {
     this.id = `openai:${settings.model}`;
