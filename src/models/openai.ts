@@ -41,7 +41,7 @@ import {
   toOpenAISampling,
   toOpenAITools,
 } from "./openai-wire.ts";
-import { type CountInput, ServerTokenizer, type TokenizerSetting } from "./tokenizer.ts";
+import { type CountInput, ServerTokenizer, type TokenizerProbes, type TokenizerSetting } from "./tokenizer.ts";
 import type {
   CallContext,
   ChatRequest,
@@ -84,7 +84,7 @@ export interface OpenAIProviderOptions {
    */
   tokenizer?: TokenizerSetting;
   /** Where the tokenizer probes are remembered (tests give their own; default: one table per process). */
-  tokenizerProbes?: ConstructorParameters<typeof ServerTokenizer>[0]["probes"];
+  tokenizerProbes?: TokenizerProbes;
 }
 
 /**
@@ -264,7 +264,7 @@ export class OpenAIProvider implements ModelProvider {
       countSource: "estimate" as const,
       maxWindow: window,
     });
-    if (!this.tokenizer || estimateVerdict(chars, window) !== "undecided") return estimated;
+    if (!this.tokenizer || window === undefined || estimateVerdict(chars, window) !== "undecided") return estimated;
     const count = await this.tokenizer.count(input, signal);
     if (!count) return estimated;
     const counted: CallContext = {
@@ -272,7 +272,7 @@ export class OpenAIProvider implements ModelProvider {
       countSource: "tokenizer",
       ...("tokens" in count ? { counted: count.tokens } : {}),
     };
-    if ("refused" in count || count.tokens > (window as number)) {
+    if ("refused" in count || count.tokens > window) {
       const size = "tokens" in count ? `${count.tokens} tokens` : count.refused;
       throw new PromptTooLongError(
         `${this.baseUrl}: the prompt does not fit the ${window}-token window by the server's tokenizer (${size}); not sent`,
