@@ -21,7 +21,14 @@ export interface StandinBehaviour {
   maxQueue: number | undefined;
   /** Requests one model serves at once (OLLAMA_NUM_PARALLEL); undefined: no limit. */
   parallel: number | undefined;
+  /**
+   * The tokenizer endpoints served beside the APIs, as another server has them (Ollama has none):
+   * vLLM's `/tokenize`, or llama.cpp's `/tokenize` and `/apply-template` (tokenizer-routes.ts).
+   */
+  tokenizer: StandinTokenizer;
 }
+
+export type StandinTokenizer = "none" | "vllm" | "llamacpp";
 
 /** Ollama's default window below 24 GiB of VRAM. */
 export const OLLAMA_DEFAULT_NUM_CTX = 4096;
@@ -34,6 +41,7 @@ const LENIENT: StandinBehaviour = {
   coldStartMs: 0,
   maxQueue: undefined,
   parallel: undefined,
+  tokenizer: "none",
 };
 
 const REAL: StandinBehaviour = {
@@ -44,6 +52,7 @@ const REAL: StandinBehaviour = {
   coldStartMs: 0,
   maxQueue: undefined,
   parallel: 1,
+  tokenizer: "none",
 };
 
 /**

@@ -22,6 +22,11 @@ export interface Fitted {
   promptTokens: number;
 }
 
+/** The rendered prompt's tokens: `prompt_eval_count` of a prompt that fits, and what the tokenizer endpoints count. */
+export function promptTokensOf(input: StandinInput): number {
+  return estimateTokens(renderPrompt(input));
+}
+
 /** The window a request gets: its num_ctx or the default, never above the model's trained length. */
 export function windowOf(numCtx: number | undefined, defaultNumCtx: number, contextLength: number): number {
   return Math.min(numCtx ?? defaultNumCtx, contextLength);
@@ -29,7 +34,7 @@ export function windowOf(numCtx: number | undefined, defaultNumCtx: number, cont
 
 export function fitToWindow(input: StandinInput, window: number): Fitted {
   if (input.kind === "complete") {
-    const tokens = estimateTokens(input.prompt);
+    const tokens = promptTokensOf(input);
     if (tokens <= window) return { input, promptTokens: tokens };
     return { input: { kind: "complete", prompt: tailOf(input.prompt, charsOf(window)) }, promptTokens: window };
   }

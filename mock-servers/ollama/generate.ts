@@ -18,7 +18,7 @@ import {
 } from "../../src/models/prompt-text.ts";
 import type { ModelProvider, NativeToolCall } from "../../src/models/types.ts";
 import type { StandinBehaviour } from "./behaviour.ts";
-import { fitToWindow, windowOf } from "./context-window.ts";
+import { fitToWindow, promptTokensOf, windowOf } from "./context-window.ts";
 import { type Exchange, HttpProblem } from "./http-io.ts";
 import { asProviderCounted, cutOutput, measureOutput, type Output } from "./output.ts";
 import { planTimings, type Rates, type TimingPlan } from "./pacing.ts";
@@ -172,7 +172,9 @@ async function generate(
   const output = context.behaviour.cutOutput
     ? cutOutput(measuredOutput, limit)
     : asProviderCounted(measuredOutput, response.usage.completionTokens, limit);
-  const promptTokens = fittedTokens ?? response.usage.promptTokens;
+  // a server with a tokenizer endpoint reports what its tokenizer counts (else: the provider's own count)
+  const promptTokens =
+    fittedTokens ?? (context.behaviour.tokenizer === "none" ? response.usage.promptTokens : promptTokensOf(seen));
   // the cached share of the prompt's characters, in the count reported (the provider's, when not fitted);
   // a fully cached prompt still has its last token evaluated, as llama.cpp does
   const cachedTokens = Math.floor((promptTokens * cachedChars) / Math.max(1, prompt.length));

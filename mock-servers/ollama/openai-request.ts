@@ -11,7 +11,7 @@ import { z } from "zod";
 import { dropUndefined } from "../../src/models/json.ts";
 import type { ChatMessage, GenerationOptions } from "../../src/models/types.ts";
 import { HttpProblem } from "./http-io.ts";
-import { modelName, parseBody, readTools, type StandinRequest, toolSchema } from "./request.ts";
+import { modelName, parseBody, readTools, type StandinInput, type StandinRequest, toolSchema } from "./request.ts";
 
 const samplingSchema = z.looseObject({
   model: z.string().optional(),
@@ -54,6 +54,15 @@ const completionSchema = samplingSchema.extend({
 
 export function readChatCompletion(body: unknown): StandinRequest & { includeUsage: boolean } {
   const request = parseBody(chatSchema, body);
+  return { ...common(request), input: chatInput(request) };
+}
+
+/** A chat's messages and tools, read as chat/completions reads them (what vLLM's and llama.cpp's tokenizer endpoints take). */
+export function readChatInput(body: unknown): Extract<StandinInput, { kind: "chat" }> {
+  return chatInput(parseBody(chatSchema, body));
+}
+
+function chatInput(request: z.infer<typeof chatSchema>): Extract<StandinInput, { kind: "chat" }> {
   const tools = readTools(request.tools);
   const messages = request.messages.map((message) =>
     dropUndefined<ChatMessage>({
@@ -72,10 +81,7 @@ export function readChatCompletion(body: unknown): StandinRequest & { includeUsa
       toolName: message.role === "tool" ? message.name : undefined,
     }),
   );
-  return {
-    ...common(request),
-    input: { kind: "chat", messages, ...(tools ? { tools } : {}) },
-  };
+  return { kind: "chat", messages, ...(tools ? { tools } : {}) };
 }
 
 export function readCompletion(body: unknown): StandinRequest & { includeUsage: boolean } {

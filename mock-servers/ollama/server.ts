@@ -21,6 +21,7 @@ import { Scheduler } from "./scheduler.ts";
 import { type ServedModel, ServedModels } from "./served-models.ts";
 import { StandinStats, type StandinStatsReport } from "./stats.ts";
 import { statsRoutes } from "./stats-routes.ts";
+import { tokenizerRoutes } from "./tokenizer-routes.ts";
 
 export type { StandinBehaviour } from "./behaviour.ts";
 export type { StandinStatsReport } from "./stats.ts";
@@ -73,6 +74,7 @@ const ROUTES: [Family, RouteTable<StandinContext>][] = [
   ["ollama", ollamaRoutes],
   ["ollama", statsRoutes],
   ["openai", openAIRoutes],
+  ["openai", tokenizerRoutes],
 ];
 
 export async function startStandin(options: StandinOptions): Promise<Standin> {

@@ -2,7 +2,7 @@
  * What the stand-in has served since it started (or since the last reset), read at
  * `GET /__standin/stats` and reset with `POST /__standin/stats/reset`: generation requests, prompt
  * tokens sent and evaluated (the rest came from a slot's prompt cache), tokens generated, loads, and
- * the time the slots were busy — in all and per slot. Times are the milliseconds really waited (with
+ * the time the slots were busy — in all and per slot — and the requests to the tokenizer endpoints. Times are the milliseconds really waited (with
  * `--time-scale`, the scaled ones).
  */
 
@@ -32,6 +32,8 @@ export interface StandinStatsReport extends UsageCounts {
   /** performance.now() ms since the stand-in started or its statistics were reset. */
   sinceMs: number;
   slots: SlotStats[];
+  /** Requests to the tokenizer endpoints (`/tokenize`, `/apply-template`; 404s included), which no slot serves. */
+  tokenizerRequests: number;
 }
 
 /** One request's share of the counts. */
@@ -46,6 +48,11 @@ export interface Served {
 export class StandinStats {
   private perSlot = new Map<Slot, SlotStats>();
   private since = performance.now();
+  private tokenizerRequests = 0;
+
+  tokenized(): void {
+    this.tokenizerRequests += 1;
+  }
 
   served(slot: Slot, served: Served): void {
     const stats = this.of(slot);
@@ -64,7 +71,12 @@ export class StandinStats {
     for (const slot of slots) {
       for (const key of Object.keys(total) as (keyof UsageCounts)[]) total[key] += slot[key];
     }
-    return { ...total, sinceMs: performance.now() - this.since, slots: slots.map((slot) => ({ ...slot })) };
+    return {
+      ...total,
+      sinceMs: performance.now() - this.since,
+      slots: slots.map((slot) => ({ ...slot })),
+      tokenizerRequests: this.tokenizerRequests,
+    };
   }
 
   private of(slot: Slot): SlotStats {
@@ -79,6 +91,7 @@ export class StandinStats {
   reset(): void {
     this.perSlot = new Map();
     this.since = performance.now();
+    this.tokenizerRequests = 0;
   }
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { CompletionRequest, ModelProvider } from "../models/types.ts";
+import { PromptTooLongError } from "../models/errors.ts";
+import type { CallContext, CompletionRequest, ModelProvider } from "../models/types.ts";
 import { ModelCallError, RunAbortedError } from "./errors.ts";
 import { RunRecorder } from "./recorder.ts";
 
@@ -51,6 +52,31 @@ describe("RunRecorder", () => {
     const recorder = new RunRecorder(slowModel(1, true), new AbortController().signal, () => "stop");
     await expect(recorder.complete("solver", { stage: "solver", prompt: "x" })).rejects.toBeInstanceOf(ModelCallError);
     expect(recorder.modelCalls[0]?.error).toBe("model down");
+  });
+
+  it("keeps the context accounting of a prompt the server's tokenizer refused before sending", async () => {
+    const callContext: CallContext = {
+      window: 4096,
+      windowSource: "server",
+      estimate: 4700,
+      countSource: "tokenizer",
+      counted: 4505,
+    };
+    const refusing: ModelProvider = {
+      id: "refusing",
+      complete: async () => {
+        throw new PromptTooLongError("the prompt does not fit", callContext);
+      },
+      chat: async () => {
+        throw new Error("not asked");
+      },
+    };
+    const recorder = new RunRecorder(refusing, new AbortController().signal, () => "stop");
+    await expect(recorder.complete("planner", { stage: "planner", prompt: "x" })).rejects.toBeInstanceOf(
+      ModelCallError,
+    );
+    expect(recorder.modelCalls[0]).toMatchObject({ invalid: "context_overflow", context: callContext });
+    expect(recorder.modelCalls[0]).not.toHaveProperty("usage");
   });
 
   it("turns a failure caused by the run's signal into RunAbortedError with the reason", async () => {

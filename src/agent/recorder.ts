@@ -4,7 +4,7 @@
  * aborted or ran out of time. Each request is recorded whole, as sent.
  */
 
-import { failureInvalid } from "../models/errors.ts";
+import { failureInvalid, PromptTooLongError } from "../models/errors.ts";
 import { parseToolArguments } from "../models/tool-arguments.ts";
 import type {
   ChatMessage,
@@ -192,6 +192,8 @@ export class RunRecorder {
       record.error = error instanceof Error ? error.message : String(error);
       const invalid = failureInvalid(error);
       if (invalid) record.invalid = invalid;
+      // a prompt the server's tokenizer counted too long was never sent: its count is the record's
+      if (error instanceof PromptTooLongError) record.context = error.callContext;
       record.durationMs = this.now() - record.startMs;
       this.emitEnd(record);
       this.ensureRunning(stage);

@@ -8,7 +8,7 @@
 
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
-import type { StandinBehaviour } from "../../mock-servers/ollama/behaviour.ts";
+import type { StandinBehaviour, StandinTokenizer } from "../../mock-servers/ollama/behaviour.ts";
 import { type Rates, ratesOf } from "../../mock-servers/ollama/pacing.ts";
 import { parseModelList, type ServedModel } from "../../mock-servers/ollama/served-models.ts";
 import { startStandin } from "../../mock-servers/ollama/server.ts";
@@ -35,6 +35,7 @@ interface StandinFlags {
   promptRate?: string;
   genRate?: string;
   timeScale?: string;
+  tokenizer?: string;
 }
 
 export function registerStandinCommand(program: Command): void {
@@ -64,6 +65,10 @@ export function registerStandinCommand(program: Command): void {
       "requests one model serves at once, each slot with its prompt cache (real mode: 1; default: no limit)",
     )
     .option("--parallel <n>", "the same as --slots (OLLAMA_NUM_PARALLEL)")
+    .option(
+      "--tokenizer <kind>",
+      "serve another server's tokenizer endpoints: vllm (/tokenize) | llamacpp (/tokenize, /apply-template) | none (Ollama's; default)",
+    )
     .action(async (flags: StandinFlags) => {
       const port = parseWholeNumber("--port", flags.port, 0, 65_535);
       const pace = parsePositive("--pace", flags.pace, TOKENS_PER_SECOND);
@@ -81,7 +86,7 @@ export function registerStandinCommand(program: Command): void {
       process.stdout.write(
         `stand-in Ollama at ${standin.url} (OpenAI API at ${standin.url}/v1), ${mode}: every model is ` +
           `sim:${profile} — simulated, ${gold.length} gold items${pacingText(ratesOf({ pace, promptRate, genRate, timeScale }))}. ` +
-          `Statistics at ${standin.url}/__standin/stats. Ctrl-C stops it.\n`,
+          `${tokenizerText(behaviour.tokenizer, standin.url)}Statistics at ${standin.url}/__standin/stats. Ctrl-C stops it.\n`,
       );
       await new Promise<void>((resolve) => {
         process.once("SIGINT", resolve);
@@ -108,8 +113,24 @@ function behaviourOf(flags: StandinFlags): Partial<StandinBehaviour> {
     coldStartMs: number("--load-ms", flags.loadMs, 0) ?? number("--cold-start-ms", flags.coldStartMs, 0),
     maxQueue: number("--max-queue", flags.maxQueue, 0),
     parallel: number("--slots", flags.slots, 1) ?? number("--parallel", flags.parallel, 1),
+    tokenizer: tokenizerOf(flags.tokenizer),
     ...(flags.models === undefined ? {} : { knownModels: readModels(flags.models) }),
   };
+}
+
+function tokenizerText(tokenizer: StandinTokenizer | undefined, url: string): string {
+  if (tokenizer === undefined || tokenizer === "none") return "";
+  return `${tokenizer === "vllm" ? "vLLM's" : "llama.cpp's"} tokenizer endpoints at ${url}/tokenize${tokenizer === "llamacpp" ? " and /apply-template" : ""}. `;
+}
+
+const TOKENIZERS: readonly StandinTokenizer[] = ["none", "vllm", "llamacpp"];
+
+function tokenizerOf(value: string | undefined): StandinTokenizer | undefined {
+  if (value === undefined) return undefined;
+  if (!(TOKENIZERS as readonly string[]).includes(value)) {
+    throw new FlagError("BAD_FLAG", `--tokenizer must be one of ${TOKENIZERS.join(", ")}, not "${value}"`);
+  }
+  return value as StandinTokenizer;
 }
 
 function readModels(file: string): ServedModel[] {

@@ -133,6 +133,17 @@ describe("formatTrace", () => {
     expect(calls).toMatch(/\(reported \d+\.\d ms\)/);
   });
 
+  it("shows a call's window and, where the server's tokenizer counted the prompt, its count", async () => {
+    const result = await trace("What can you do?", { solver: ["GitHub and Slack."] });
+    const call = result.modelCalls[0]!;
+    call.context = { window: 4096, windowSource: "server", estimate: 4672, countSource: "tokenizer", counted: 3505 };
+    expect(section(formatTrace(result, print), "model calls")).toContain(
+      " · window 4096 (the server's tokenizer counted 3505) · ",
+    );
+    call.context = { window: 4096, windowSource: "server", estimate: 900, countSource: "estimate" };
+    expect(section(formatTrace(result, print), "model calls")).toMatch(/ · window 4096 · /);
+  });
+
   it("reports a run that ended in error", async () => {
     const result = await trace("List the open issues in acme/webapp", {
       planner: [{ error: new Error("connection reset") }],

@@ -220,7 +220,9 @@ function modelCallText(call: ModelCallRecord, simulated: boolean): string {
   const reported = call.timings ? ` (${simulated ? "simulated" : "reported"} ${ms(call.timings.totalMs)})` : "";
   const tools = call.tools ? ` · ${call.tools.length} tools offered` : "";
   const failed = call.error ? ` · FAILED: ${call.error}` : "";
-  const window = call.context?.window === undefined ? "" : ` · window ${call.context.window}`;
+  const counted =
+    call.context?.counted === undefined ? "" : ` (the server's tokenizer counted ${call.context.counted})`;
+  const window = call.context?.window === undefined ? "" : ` · window ${call.context.window}${counted}`;
   const invalid = call.invalid ? ` · INVALID: ${call.invalid}` : "";
   const cached = call.cached ? " · from the request cache (times of the original call)" : "";
   const server = call.servedBy ? ` · served by ${call.servedBy}` : "";

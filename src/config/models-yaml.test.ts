@@ -229,6 +229,12 @@ describe("validation on load", () => {
     expect(invalid("configurations: {}\nmodels: { x: { provider: ollama, base_url: http://h/v1 } }")).toMatch(
       /models\.x\.base_url: only a openai entry takes `base_url`/,
     );
+    expect(invalid("configurations: {}\nmodels: { x: { provider: ollama, tokenizer: off } }")).toMatch(
+      /models\.x\.tokenizer: only a openai entry takes `tokenizer`/,
+    );
+    expect(invalid("configurations: {}\nmodels: { x: { provider: openai, tokenizer: exact } }")).toMatch(
+      /models\.x\.tokenizer: Invalid option/,
+    );
     expect(invalid("configurations: {}\nmodels: { x: { provider: openai, api_key_env: sk-abc123 } }")).toMatch(
       /models\.x\.api_key_env: expected the NAME of an environment variable/,
     );
@@ -237,6 +243,15 @@ describe("validation on load", () => {
     );
     expect(invalid("configurations: { a: {} }\ndefault_matrix: x")).toMatch(/default_matrix: no matrix named "x"/);
     expect(invalid("models: {}")).toMatch(/configurations: /);
+  });
+
+  it("reads an openai entry's tokenizer setting (auto when not given)", () => {
+    const config = parseModelsConfig(
+      "configurations: {}\nmodels: { a: { provider: openai, tokenizer: off }, b: { provider: openai } }",
+      "models.yaml",
+    );
+    expect(resolveModel(config, "a")).toMatchObject({ provider: "openai", tokenizer: "off" });
+    expect(resolveModel(config, "b")).not.toHaveProperty("tokenizer");
   });
 
   it("reads base_urls (a URL, or {url, concurrency}) and names the entry of a bad one", () => {

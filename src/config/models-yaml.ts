@@ -134,6 +134,7 @@ const modelSchema = z
     timeout_ms: positiveInt.optional(),
     think: z.boolean().optional(),
     context_window: positiveInt.optional(),
+    tokenizer: z.enum(["auto", "off"]).optional(),
     retry_ms: z.array(z.number().int().min(0)).optional(),
     /** A plugin provider's own keys, handed to its factory as written. */
     settings: z.record(z.string(), z.unknown()).optional(),
@@ -148,6 +149,7 @@ const modelSchema = z
       ["profile", "sim"],
       ["think", "ollama"],
       ["context_window", "openai"],
+      ["tokenizer", "openai"],
     ];
     for (const [key, provider] of onlyFor) {
       if (entry[key] !== undefined && entry.provider !== provider) {
@@ -381,6 +383,7 @@ function toModelEntry(name: string, entry: FileModel, source: string, file: stri
         apiKeyEnv: entry.api_key_env,
         allowRemote: entry.allow_remote ?? false,
         contextWindow: entry.context_window,
+        tokenizer: entry.tokenizer,
       });
     case "sim": {
       const profile = entry.profile!.replace(/^sim:/, "");

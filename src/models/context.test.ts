@@ -1,8 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { answerInvalid, autoWindow, estimateTokens, minimumTokens, overflowed, promptChars } from "./context.ts";
+import {
+  answerInvalid,
+  autoWindow,
+  estimateTokens,
+  estimateVerdict,
+  minimumTokens,
+  overflowed,
+  promptChars,
+} from "./context.ts";
 import type { CallContext } from "./types.ts";
 
-const set = (window: number): CallContext => ({ window, windowSource: "set", estimate: 0 });
+const set = (window: number): CallContext => ({ window, windowSource: "set", estimate: 0, countSource: "estimate" });
 
 describe("context accounting", () => {
   it("counts the prompt, every message with its markers, and the tool schemas", () => {
@@ -30,7 +38,27 @@ describe("context accounting", () => {
     // no count from the server (0), but even the low estimate is over the window
     expect(overflowed(set(4096), 30_000, 0)).toBe(true);
     // no window known: nothing can be said
-    expect(overflowed({ windowSource: "server", estimate: 10 }, 1e6, 5)).toBe(false);
+    expect(overflowed({ windowSource: "server", estimate: 10, countSource: "estimate" }, 1e6, 5)).toBe(false);
+  });
+
+  it("lets the estimate decide only when both bounds agree: between chars/5 and chars/3 it cannot tell", () => {
+    expect(estimateVerdict(12_288, 4096)).toBe("fits"); // 4096 by the high estimate
+    expect(estimateVerdict(12_289, 4096)).toBe("undecided");
+    expect(estimateVerdict(20_484, 4096)).toBe("undecided"); // 4096 by the low estimate
+    expect(estimateVerdict(20_485, 4096)).toBe("overflows");
+    expect(estimateVerdict(1e6, undefined)).toBe("fits");
+  });
+
+  it("takes the tokenizer's exact count over the low estimate, after the answer too", () => {
+    const counted = (tokens: number): CallContext => ({ ...set(4096), countSource: "tokenizer", counted: tokens });
+    // 20k characters is 4000 tokens at 5 a token, but the tokenizer counted 4100: it did not fit
+    expect(overflowed(counted(4100), 20_000, 3000)).toBe(true);
+    // 25k characters is 5000 tokens at 5 a token, but the tokenizer counted 4000: it fitted
+    expect(overflowed(counted(4000), 25_000, 4000)).toBe(false);
+    // a prompt of exactly the window's size was not cut, though the server reports the whole window
+    expect(overflowed(counted(4096), 16_000, 4096)).toBe(false);
+    // …but a server reporting the whole window for a prompt counted smaller did cut something
+    expect(overflowed(counted(4000), 16_000, 4096)).toBe(true);
   });
 
   it("names the reason an answer cannot be scored: overflow before a cut output", () => {

@@ -4,6 +4,7 @@
  * axes a model entry also carries belong to the layer that composes the two.
  */
 
+import type { TokenizerSetting } from "./tokenizer.ts";
 import type { GenerationOptions } from "./types.ts";
 
 interface ProviderEntryBase {
@@ -45,6 +46,8 @@ export interface OpenAIProviderEntry extends ProviderEntryBase {
   allowRemote: boolean;
   /** The server's context window, when /v1/models does not give it. */
   contextWindow?: number;
+  /** Ask the server's tokenizer when the estimate cannot tell whether a prompt fits (`auto`, default), or never (`off`). */
+  tokenizer?: TokenizerSetting;
 }
 
 export interface SimProviderEntry extends ProviderEntryBase {

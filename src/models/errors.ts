@@ -4,7 +4,7 @@
  */
 
 import { InputError, OnsetlabError } from "../errors.ts";
-import type { InvalidReason } from "./types.ts";
+import type { CallContext, InvalidReason } from "./types.ts";
 
 /** The base of every runtime failure of a model call. */
 export class ModelError extends OnsetlabError {}
@@ -35,6 +35,18 @@ export class ProviderHttpError extends ModelError {
 
 /** The server refused the request because its prompt is longer than the model's window (vLLM, llama.cpp: 400). */
 export class ContextOverflowError extends ModelError {}
+
+/**
+ * The server's tokenizer counted the prompt longer than the window, so it was not sent (the item is
+ * invalid, as after a refusal); carries the call's context accounting for the record.
+ */
+export class PromptTooLongError extends ContextOverflowError {
+  readonly callContext: CallContext;
+  constructor(message: string, callContext: CallContext, options: ConstructorParameters<typeof ModelError>[2] = {}) {
+    super("PROMPT_TOO_LONG", message, { ...options, context: { ...options.context, ...callContext } });
+    this.callContext = callContext;
+  }
+}
 
 /** The server's answer is not in the shape its API promises. */
 export class ProviderProtocolError extends ModelError {}

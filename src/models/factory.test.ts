@@ -34,6 +34,12 @@ describe("createProvider", () => {
     expect(openai).toBeInstanceOf(OpenAIProvider);
     expect(openai.id).toBe(providerId(resolveModel(config, "llamacpp:qwen2.5-3b")));
     expect((openai as OpenAIProvider).baseUrl).toBe("http://127.0.0.1:8080/v1");
+    // the tokenizer endpoints are at the server's root; `tokenizer: off` asks none
+    expect((openai as OpenAIProvider).tokenizer?.root).toBe("http://127.0.0.1:8080");
+    const entry = resolveModel(config, "llamacpp:qwen2.5-3b");
+    if (entry.provider !== "openai") throw new Error("an openai entry");
+    const off = createProvider({ ...entry, tokenizer: "off" });
+    expect((off as OpenAIProvider).tokenizer).toBeUndefined();
     const sim = createProvider(resolveModel(config, "sim:oracle"), { gold, seed: 3 });
     expect(sim.id).toBe("sim:oracle");
     expect(providerId(resolveModel(config, "sim:oracle"))).toBe(sim.id);

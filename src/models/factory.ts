@@ -136,6 +136,7 @@ function serverProvider(entry: OllamaProviderEntry | OpenAIProviderEntry): Model
     timeoutMs: entry.timeoutMs,
     source: entry.source,
     contextWindow: entry.contextWindow,
+    tokenizer: entry.tokenizer,
     ...retryOf(entry),
   });
 }

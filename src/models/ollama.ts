@@ -205,6 +205,8 @@ export class OllamaProvider implements ModelProvider {
       window,
       windowSource: set ? ("set" as const) : ("auto" as const),
       estimate,
+      // Ollama has no tokenizer endpoint: the estimate sizes the window, the server's count checks it after
+      countSource: "estimate" as const,
       maxWindow: facts.contextLength,
     });
     const thinks = facts.capabilities?.includes("thinking");

@@ -6,12 +6,13 @@
  */
 
 import { onceUntilFailure } from "../memo.ts";
-import { answerInvalid, estimateTokens, promptChars } from "./context.ts";
+import { answerInvalid, CONTEXT_REFUSAL, estimateTokens, estimateVerdict, promptChars } from "./context.ts";
 import {
   BadEndpointError,
   ContextOverflowError,
   MissingApiKeyError,
   ModelNotFoundError,
+  PromptTooLongError,
   ProviderHttpError,
   ProviderProtocolError,
   RemoteEndpointError,
@@ -40,6 +41,7 @@ import {
   toOpenAISampling,
   toOpenAITools,
 } from "./openai-wire.ts";
+import { type CountInput, ServerTokenizer, type TokenizerProbes, type TokenizerSetting } from "./tokenizer.ts";
 import type {
   CallContext,
   ChatRequest,
@@ -76,6 +78,13 @@ export interface OpenAIProviderOptions {
   contextWindow?: number;
   /** Waits between attempts of a call the server turned away for a while (503, 429). */
   retry?: RetryPolicy;
+  /**
+   * `auto` (default): when the character estimate cannot tell whether a prompt fits the window, ask the
+   * server's tokenizer (vLLM, llama.cpp) for its exact count; `off`: never ask.
+   */
+  tokenizer?: TokenizerSetting;
+  /** Where the tokenizer probes are remembered (tests give their own; default: one table per process). */
+  tokenizerProbes?: TokenizerProbes;
 }
 
 /**
@@ -84,9 +93,6 @@ export interface OpenAIProviderOptions {
  * to run. Too small an assumption flags calls; too large a one would let cut prompts be scored.
  */
 export const ASSUMED_OPENAI_WINDOW = 4096;
-
-/** How vLLM ("maximum context length is …") and llama.cpp ("exceeds the available context size") refuse a long prompt. */
-const CONTEXT_REFUSAL = /maximum context length|context size|context window|context_length_exceeded/i;
 
 /** The stand-in server names itself in this response header. */
 export const STANDIN_HEADER = "x-onsetlab-standin";
@@ -126,6 +132,8 @@ export class OpenAIProvider implements ModelProvider {
   private readonly target: CallTarget;
   private readonly source: string;
   private readonly facts = onceUntilFailure(() => this.readFacts());
+  /** The server's tokenizer, asked when the estimate cannot decide; undefined with `tokenizer: off`. */
+  readonly tokenizer: ServerTokenizer | undefined;
 
   constructor(private readonly settings: OpenAIProviderOptions) {
     this.id = `openai:${settings.model}`;
@@ -143,12 +151,21 @@ export class OpenAIProvider implements ModelProvider {
       endpoint: this.baseUrl,
       unreachableHint: "is the server running? Check `base_url` in models.yaml (or OPENAI_BASE_URL)",
     };
+    this.tokenizer =
+      settings.tokenizer === "off"
+        ? undefined
+        : new ServerTokenizer({
+            baseUrl: this.baseUrl,
+            model: settings.model,
+            headers: () => this.headers("solver", false),
+            ...(settings.tokenizerProbes ? { probes: settings.tokenizerProbes } : {}),
+          });
   }
 
   async complete(request: CompletionRequest): Promise<CompletionResponse> {
     const body = { prompt: request.prompt };
     const chars = promptChars({ prompt: request.prompt });
-    return this.call("/completions", body, request, chars, (answers) => {
+    return this.call("/completions", body, request, chars, body, (answers) => {
       const text = answers.map((answer) => answer.choices?.[0]?.text ?? "").join("");
       return { text };
     });
@@ -160,7 +177,7 @@ export class OpenAIProvider implements ModelProvider {
       ...(request.tools?.length ? { tools: toOpenAITools(request.tools) } : {}),
     };
     const chars = promptChars({ messages: request.messages, tools: request.tools });
-    return this.call("/chat/completions", body, request, chars, (answers, streamed) => {
+    return this.call("/chat/completions", body, request, chars, body, (answers, streamed) => {
       if (!streamed) {
         const message = answers[0]?.choices?.[0]?.message;
         if (!message) throw this.badAnswer("/chat/completions", "no choices[0].message");
@@ -234,6 +251,39 @@ export class OpenAIProvider implements ModelProvider {
   }
 
   /**
+   * The call's context accounting before it is sent. The window is the server's; where the character
+   * estimate cannot tell whether the prompt fits it, the server's tokenizer counts the prompt (when it has
+   * one), and a prompt it counts longer than the window is not sent: PromptTooLongError.
+   */
+  private async fit(facts: ModelFacts, chars: number, input: CountInput, signal: AbortSignal): Promise<CallContext> {
+    const window = facts.contextLength;
+    const estimated: CallContext = dropUndefined({
+      window,
+      windowSource: "server" as const,
+      estimate: estimateTokens(chars),
+      countSource: "estimate" as const,
+      maxWindow: window,
+    });
+    if (!this.tokenizer || window === undefined || estimateVerdict(chars, window) !== "undecided") return estimated;
+    const count = await this.tokenizer.count(input, signal);
+    if (!count) return estimated;
+    const counted: CallContext = {
+      ...estimated,
+      countSource: "tokenizer",
+      ...("tokens" in count ? { counted: count.tokens } : {}),
+    };
+    if ("refused" in count || count.tokens > window) {
+      const size = "tokens" in count ? `${count.tokens} tokens` : count.refused;
+      throw new PromptTooLongError(
+        `${this.baseUrl}: the prompt does not fit the ${window}-token window by the server's tokenizer (${size}); not sent`,
+        counted,
+        { context: { baseUrl: this.baseUrl, model: this.settings.model } },
+      );
+    }
+    return counted;
+  }
+
+  /**
    * Posts one request (streamed when `onText` is given) and hands the answer — one object, or every
    * SSE chunk in order — to `read`; usage and timings come from whichever chunk carried them.
    */
@@ -242,15 +292,10 @@ export class OpenAIProvider implements ModelProvider {
     body: Record<string, unknown>,
     request: RequestBase,
     chars: number,
+    countInput: CountInput,
     read: (answers: Answer[], streamed: boolean) => T,
   ): Promise<T & CompletionResponse> {
     const facts = await this.describe();
-    const context: CallContext = dropUndefined({
-      window: facts.contextLength,
-      windowSource: "server" as const,
-      estimate: estimateTokens(chars),
-      maxWindow: facts.contextLength,
-    });
     const limits = {
       signal: request.signal,
       timeoutMs: request.timeoutMs ?? this.settings.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
@@ -262,8 +307,9 @@ export class OpenAIProvider implements ModelProvider {
       ...body,
       ...(streamed ? { stream: true, stream_options: { include_usage: true } } : {}),
     };
-    return guardedCall(this.target, limits, (signal) =>
-      withRetries(this.settings.retry, signal, async () => {
+    return guardedCall(this.target, limits, async (signal) => {
+      const context = await this.fit(facts, chars, countInput, signal);
+      return withRetries(this.settings.retry, signal, async () => {
         const started = performance.now();
         const response = await fetch(`${this.baseUrl}${path}`, {
           method: "POST",
@@ -292,8 +338,8 @@ export class OpenAIProvider implements ModelProvider {
           timings: openAITimings(timings, performance.now() - started),
           ...dropUndefined({ context, invalid, doneReason: doneReason ?? undefined }),
         };
-      }),
-    );
+      });
+    });
   }
 
   private headers(stage: ModelStage, streamed: boolean): Record<string, string> {

@@ -32,8 +32,15 @@ export interface CallContext {
   window?: number;
   /** How the window was chosen: sized per request (`auto`), a set number, or the server's own. */
   windowSource: "auto" | "set" | "server";
-  /** The harness's conservative estimate of the prompt's tokens, made before sending. */
+  /** The harness's conservative (high) estimate of the prompt's tokens from its characters, made before sending. */
   estimate: number;
+  /**
+   * Where the pre-send verdict on the prompt's size came from: the character estimate (it decided, or no
+   * tokenizer could be asked), or the server's own tokenizer (asked when the estimate could not decide).
+   */
+  countSource: "estimate" | "tokenizer";
+  /** The prompt's exact tokens, counted by the server's tokenizer before sending (`countSource: "tokenizer"`). */
+  counted?: number;
   /** The model's largest window, when known. */
   maxWindow?: number;
 }

@@ -96,6 +96,23 @@ describe("onsetlab standin", () => {
     expect(answer.body.prompt_eval_count).toBeGreaterThan(4096);
   });
 
+  it("--tokenizer llamacpp serves llama.cpp's endpoints and says so; without it /tokenize is Ollama's 404", async () => {
+    const { url, output } = await start(["--real", "--tokenizer", "llamacpp", "--dataset", "datasets/github.jsonl"]);
+    expect(output).toContain(`llama.cpp's tokenizer endpoints at ${url}/tokenize and /apply-template`);
+    const post = (path: string, body: object) =>
+      fetch(`${url}${path}`, { method: "POST", body: JSON.stringify(body) }).then((response) => response.json());
+    const { prompt } = (await post("/apply-template", { messages: [{ role: "user", content: "hi there" }] })) as {
+      prompt: string;
+    };
+    expect(prompt).toBe("user: hi there");
+    expect(await post("/tokenize", { content: prompt, with_pieces: true })).toEqual({
+      tokens: ["user", ": hi", " the", "re"].map((piece) => ({ id: expect.any(Number), piece })),
+    });
+    child?.kill("SIGINT");
+    const plain = await start(["--real", "--dataset", "datasets/github.jsonl"]);
+    expect((await fetch(`${plain.url}/tokenize`, { method: "POST", body: "{}" })).status).toBe(404);
+  });
+
   it.each([
     [["--pace", "fast"], /--pace must be a number of tokens per second > 0, not "fast"/],
     [["--prompt-rate", "0"], /--prompt-rate must be a number of tokens per second > 0, not "0"/],
@@ -104,6 +121,7 @@ describe("onsetlab standin", () => {
     [["--num-ctx", "big"], /--num-ctx must be a whole number ≥ 1, not "big"/],
     [["--max-queue", "-1"], /--max-queue must be a whole number ≥ 0, not "-1"/],
     [["--models", "no-such-file.json"], /--models no-such-file\.json: cannot read a JSON list/],
+    [["--tokenizer", "ollama"], /--tokenizer must be one of none, vllm, llamacpp, not "ollama"/],
   ])("rejects %j with exit code 2 and one line naming it", async (args, message) => {
     expect(await failure(args)).toMatchObject({ code: 2, stderr: expect.stringMatching(message) });
   });
