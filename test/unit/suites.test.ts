@@ -39,7 +39,7 @@ describe("suite files", () => {
     ["clock: 2026-03-16T09:30:00Z\ntoday: monday\n", /suite\.yaml: unknown key "today"/],
     ["clock: next tuesday\n", /suite\.yaml: clock must be an ISO date-time/],
     ["clock: 2026-13-45T09:30:00Z\n", /suite\.yaml: clock must be an ISO date-time/],
-    ["exposure: some\n", /suite\.yaml: exposure must be session or all/],
+    ["exposure: some\n", /suite\.yaml: exposure must be one of own, session, all/],
     ["servers: github\n", /suite\.yaml: servers must be a list/],
   ])("rejects %j with one line naming the file", (text, message) => {
     const dir = datasetFolder([GITHUB_ITEM], text);
