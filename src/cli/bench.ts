@@ -27,6 +27,7 @@ import { FlagError, parseFraction, parsePositiveInt, parseTransport, REGISTRY_FL
 import { startProgress } from "./progress.ts";
 import { StopOnSignal } from "./stop-signal.ts";
 import { renderSummaryTable } from "./summary-table.ts";
+import { terminalWidth } from "./table.ts";
 
 interface BenchFlags {
   model?: string;
@@ -175,7 +176,7 @@ export function registerBenchCommand(program: Command): void {
       process.stdout.write(
         flags.json
           ? `${JSON.stringify({ ...jsonSummary(summary), ...(cache ? { cache } : {}) })}\n`
-          : renderSummaryTable(summary),
+          : renderSummaryTable(summary, terminalWidth()),
       );
       if (summary.sequential) process.stderr.write(`${sequentialText(summary.sequential)}\n`);
       process.stderr.write(

@@ -151,7 +151,7 @@ function registerHousekeeping(results: Command): void {
 function renderListing(runs: readonly (RunListing | UnreadableRun)[]): string {
   if (runs.length === 0) return `no runs under ${RESULTS_DIR}: run \`pnpm bench --model sim:slm-3b\` first\n`;
   const table = compactTable({
-    head: ["run", "simulated", "configs", "items", "records", "finished"],
+    head: ["run", "sim", "configs", "items", "records", "finished"],
     colAligns: ["left", "left", "right", "right", "right", "left"],
   });
   const incomplete: string[] = [];
