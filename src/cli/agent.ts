@@ -14,6 +14,7 @@ import { OnsetlabError } from "../errors.ts";
 import { defaultCacheDir } from "../models/request-cache.ts";
 import { parseSeed } from "./bench.ts";
 import { FlagError, parsePositiveInt, parseTransport, REGISTRY_FLAG, repeated } from "./flags.ts";
+import { ttyWidth } from "./table.ts";
 import { formatTrace } from "./trace-print.ts";
 
 /** The query ran, but the pipeline ended in error (a model failure, the time limit): exit 1. */
@@ -112,6 +113,7 @@ export function registerAgentCommand(program: Command): void {
                 simulated,
                 verbose: flags.verbose,
                 score,
+                width: ttyWidth(),
               }),
         ),
       );

@@ -6,6 +6,7 @@ import { readManifest } from "../bench/run/manifest.ts";
 import { findRecord } from "../bench/run/record-view.ts";
 import type { RunManifest, RunRecord } from "../bench/run/run-files.ts";
 import { countRows, RUN_FILES, readJson, runDir, runFile } from "../bench/run/store.ts";
+import { ttyWidth } from "./table.ts";
 import { formatTrace } from "./trace-print.ts";
 
 export interface ShowFlags {
@@ -58,5 +59,6 @@ function recordText(record: RunRecord, manifest: RunManifest): string {
     verbose: true,
     score: record.score,
     topTools: record.result.tools.filtered.length,
+    width: ttyWidth(),
   })}`;
 }

@@ -30,5 +30,10 @@ export function compactTable(options: TableOptions): Table.Table {
 
 /** The width tables are cut to: the terminal's, or 100 columns when the output is not a terminal (a file, CI). */
 export function terminalWidth(stream: { isTTY?: boolean; columns?: number } = process.stdout): number {
-  return stream.isTTY === true && stream.columns ? stream.columns : TERMINAL_WIDTH;
+  return ttyWidth(stream) ?? TERMINAL_WIDTH;
+}
+
+/** The terminal's width, for text wrapped to it; none when the output is not a terminal (each fact on one line). */
+export function ttyWidth(stream: { isTTY?: boolean; columns?: number } = process.stdout): number | undefined {
+  return stream.isTTY === true && stream.columns ? stream.columns : undefined;
 }

@@ -21,6 +21,8 @@ export interface TracePrintOptions {
   score?: ItemScore;
   /** Tools listed with their relevance scores (default 5). */
   topTools?: number;
+  /** The terminal's width: a longer line is wrapped at spaces, its continuation indented (prompts and outputs are not). */
+  width?: number | undefined;
 }
 
 /** Arguments and texts longer than this are cut (unless verbose). */
@@ -29,8 +31,14 @@ const LABEL = 12;
 
 export function formatTrace(result: AgentResult, options: TracePrintOptions): string {
   const out: string[] = [];
-  const line = (label: string, text: string) => out.push(`${label.padEnd(LABEL)}${text}`);
-  const more = (text: string, depth = 1) => out.push(`${" ".repeat(LABEL + 2 * (depth - 1))}${text}`);
+  const push = (prefix: string, text: string) => {
+    const [first, ...rest] = wrapped(text, options.width === undefined ? Infinity : options.width - prefix.length);
+    out.push(`${prefix}${first}`, ...rest.map((part) => `${" ".repeat(prefix.length)}${part}`));
+  };
+  const line = (label: string, text: string) => push(label.padEnd(LABEL), text);
+  const more = (text: string, depth = 1) => push(" ".repeat(LABEL + 2 * (depth - 1)), text);
+  // a prompt's or an output's own lines, as the model saw or wrote them
+  const verbatim = (text: string) => out.push(`${" ".repeat(LABEL + 4)}${text}`);
   // one line per fact: line breaks inside a value are shown as ↵ (verbose keeps every character)
   const clip = (text: string) => {
     const flat = text.replace(/\r?\n/g, " ↵ ");
@@ -130,9 +138,9 @@ export function formatTrace(result: AgentResult, options: TracePrintOptions): st
     more(modelCallText(call, options.simulated));
     if (options.verbose) {
       more("prompt:", 3);
-      for (const promptLine of promptText(call).split("\n")) more(`  ${promptLine}`, 3);
+      for (const promptLine of promptText(call).split("\n")) verbatim(`  ${promptLine}`);
       more("output:", 3);
-      for (const outputLine of call.output.split("\n")) more(`  ${outputLine}`, 3);
+      for (const outputLine of call.output.split("\n")) verbatim(`  ${outputLine}`);
       for (const toolCall of call.toolCalls ?? [])
         more(`  tool call ${toolCall.name} ${JSON.stringify(toolCall.arguments)}`, 3);
     }
@@ -271,4 +279,27 @@ function round(value: number): string {
 
 function ms(value: number): string {
   return value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(1)} ms`;
+}
+
+/**
+ * `text` in lines of at most `room` characters, broken at spaces; the lines after the first are indented
+ * two spaces more than its own leading spaces. A word longer than the room stays whole.
+ */
+function wrapped(text: string, room: number): string[] {
+  if (text.length <= room) return [text];
+  const lead = /^ */.exec(text)![0];
+  const indent = `${lead}  `;
+  const lines: string[] = [];
+  let current = lead;
+  for (const word of text.slice(lead.length).split(" ")) {
+    const start = lines.length === 0 ? lead : indent;
+    if (current.length > start.length && current.length + 1 + word.length > room) {
+      lines.push(current);
+      current = `${indent}${word}`;
+    } else {
+      current = current.length > start.length ? `${current} ${word}` : `${current}${word}`;
+    }
+  }
+  lines.push(current);
+  return lines;
 }
