@@ -173,7 +173,9 @@ describe("bfcl score over several models", () => {
     expect(err).toMatch(/^error: .*\n$/);
     const missing = await runCommand("score", root, "--data", join(root, "no-data"));
     expect(missing.code).toBe(2);
-    expect(missing.err).toMatch(/^error: --data \S+no-data: no such folder; give BFCL's data folder \(BFCL_v3_<category>\.json/);
+    expect(missing.err).toMatch(
+      /^error: --data \S+no-data: no such folder; give BFCL's data folder \(BFCL_v3_<category>\.json/,
+    );
   });
 });
 
