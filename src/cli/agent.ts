@@ -98,17 +98,17 @@ export function registerAgentCommand(program: Command): void {
       } finally {
         process.off("SIGINT", stop);
       }
-      const { result, entry, item, score } = outcome;
+      const { result, entry, item, score, standin } = outcome;
       const redactor = harnessRedactor(flags.models, flags.registry);
       if (outcome.closeItems) process.stderr.write(redactor.text(simulatorHint(entry.name, outcome.closeItems)));
-      const simulated = entry.provider === "sim";
+      const simulated = entry.provider === "sim" || standin === true;
       process.stdout.write(
         redactor.text(
           flags.json
             ? `${JSON.stringify(result)}\n`
             : formatTrace(result, {
                 model: entry.name,
-                modelNote: simulated ? simulationNote(item) : undefined,
+                modelNote: standin ? STANDIN_NOTE : simulated ? simulationNote(item) : undefined,
                 configName: flags.config,
                 simulated,
                 verbose: flags.verbose,
@@ -153,6 +153,8 @@ function withAgentFile(
     agentFile: { agent, file },
   };
 }
+
+const STANDIN_NOTE = "simulated (stand-in): the server is the stand-in, which answers from the simulator";
 
 function simulationNote(item: DatasetItem | undefined): string {
   return item
