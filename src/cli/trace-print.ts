@@ -31,10 +31,7 @@ const LABEL = 12;
 
 export function formatTrace(result: AgentResult, options: TracePrintOptions): string {
   const out: string[] = [];
-  const push = (prefix: string, text: string) => {
-    const [first, ...rest] = wrapped(text, options.width === undefined ? Infinity : options.width - prefix.length);
-    out.push(`${prefix}${first}`, ...rest.map((part) => `${" ".repeat(prefix.length)}${part}`));
-  };
+  const push = (prefix: string, text: string) => out.push(...factLines(prefix, text, options.width));
   const line = (label: string, text: string) => push(label.padEnd(LABEL), text);
   const more = (text: string, depth = 1) => push(" ".repeat(LABEL + 2 * (depth - 1)), text);
   // a prompt's or an output's own lines, as the model saw or wrote them
@@ -279,6 +276,12 @@ function round(value: number): string {
 
 function ms(value: number): string {
   return value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(1)} ms`;
+}
+
+/** `prefix` (a label, or the indent) and `text`, wrapped within `width` under the text's own column. */
+export function factLines(prefix: string, text: string, width: number | undefined): string[] {
+  const [first, ...rest] = wrapped(text, width === undefined ? Infinity : width - prefix.length);
+  return [`${prefix}${first}`, ...rest.map((part) => `${" ".repeat(prefix.length)}${part}`)];
 }
 
 /**
