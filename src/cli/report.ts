@@ -16,7 +16,8 @@ import { loadRunSet } from "../report/runs.ts";
 import { renderTerminal } from "../report/terminal.ts";
 import { writeReport } from "../report/write.ts";
 import { FlagError } from "./flags.ts";
-import { terminalWidth } from "./table.ts";
+import { terminalWidth, ttyWidth } from "./table.ts";
+import { factLines } from "./wrap.ts";
 
 interface ReportFlags {
   out?: string;
@@ -79,6 +80,8 @@ function compareCommand(runs: string[], flags: ReportFlags): void {
     process.stderr.write(`compare: compare.md, compare.csv → ${flags.out}/\n`);
   }
   process.stdout.write(
-    flags.json ? `${JSON.stringify(table)}\n` : `${renderTerminal(table, terminalWidth())}${table.notes.join("\n")}\n`,
+    flags.json
+      ? `${JSON.stringify(table)}\n`
+      : `${renderTerminal(table, terminalWidth())}${table.notes.flatMap((note) => factLines("", note, ttyWidth())).join("\n")}\n`,
   );
 }

@@ -7,7 +7,8 @@ import { findRecord } from "../bench/run/record-view.ts";
 import type { RunManifest, RunRecord } from "../bench/run/run-files.ts";
 import { countRows, RUN_FILES, readJson, runDir, runFile } from "../bench/run/store.ts";
 import { ttyWidth } from "./table.ts";
-import { factLines, formatTrace } from "./trace-print.ts";
+import { formatTrace } from "./trace-print.ts";
+import { factLines } from "./wrap.ts";
 
 export interface ShowFlags {
   item?: string;
