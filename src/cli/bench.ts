@@ -27,7 +27,7 @@ import { FlagError, parseFraction, parsePositiveInt, parseTransport, REGISTRY_FL
 import { startProgress } from "./progress.ts";
 import { StopOnSignal } from "./stop-signal.ts";
 import { renderSummaryTable } from "./summary-table.ts";
-import { terminalWidth } from "./table.ts";
+import { terminalWidth, ttyWidth } from "./table.ts";
 
 interface BenchFlags {
   model?: string;
@@ -136,7 +136,7 @@ export function registerBenchCommand(program: Command): void {
       if (flags.estimate) {
         const estimate = await estimateRun(planned);
         const { taskMs: _perTask, ...shown } = estimate;
-        process.stdout.write(flags.json ? `${JSON.stringify(shown)}\n` : estimateText(estimate));
+        process.stdout.write(flags.json ? `${JSON.stringify(shown)}\n` : estimateText(estimate, ttyWidth()));
         return;
       }
       const eta = await realRunEta(planned);
