@@ -126,6 +126,19 @@ describe("export: a server's env in the agent file", () => {
     expect(seen.files).toEqual(["seed.txt"]);
   });
 
+  it("docker: .env.example names the variables passed through, not the ones the registry sets", async () => {
+    const registry = registryWith({ env: { ENV_ECHO_PLAIN: "plain value", ENV_ECHO_PASSED: null } });
+    const out = join(root, "docker");
+    await exportAgent({ format: "docker", model: "qwen2.5:3b", config: "onsetlab", registry, out });
+    const example = readFileSync(join(out, ".env.example"), "utf8");
+    expect(example).toMatch(/^ENV_ECHO_PASSED=$/m);
+    expect(example).not.toContain("ENV_ECHO_PLAIN");
+    expect(readAgentFile(join(out, "agent.yaml")).servers[0]!.env).toEqual({
+      ENV_ECHO_PLAIN: "plain value",
+      ENV_ECHO_PASSED: null,
+    });
+  });
+
   it("a literal value that looks like a secret is refused, naming the variable: one line, exit 2", async () => {
     const registry = registryWith({ env: { ENV_ECHO_PLAIN: "fine", API_TOKEN: "hunter2-literal" } });
     const out = join(root, "refused");
