@@ -21,6 +21,7 @@ import { FAULTS_ENV, type FaultConfig, parseFaults } from "../mcp/faults.ts";
 import { checkRecordTarget } from "../models/cassette.ts";
 import { defaultCacheDir } from "../models/request-cache.ts";
 import { INVALID_LIMIT, invalidText, rowsOverInvalidLimit } from "../report/invalid.ts";
+import { displayPath } from "./display-path.ts";
 import { durationText, estimateText } from "./estimate-text.ts";
 import { ModelEta } from "./eta.ts";
 import { FlagError, parseFraction, parsePositiveInt, parseTransport, REGISTRY_FLAG, repeated } from "./flags.ts";
@@ -171,7 +172,7 @@ export function registerBenchCommand(program: Command): void {
           throw error;
         });
       stop.exitIfStopped();
-      const { summary, runId, failures, skipped, manifest } = outcome;
+      const { summary, runId, failures, skipped, manifest, dir } = outcome;
       const cache = manifest.sessions.at(-1)?.cache;
       process.stdout.write(
         flags.json
@@ -180,7 +181,7 @@ export function registerBenchCommand(program: Command): void {
       );
       if (summary.sequential) process.stderr.write(`${sequentialText(summary.sequential)}\n`);
       process.stderr.write(
-        `run ${runId}: ${summary.records} records${skipped ? ` (${skipped} from before the resume)` : ""} → results/${runId}/\n`,
+        `run ${runId}: ${summary.records} records${skipped ? ` (${skipped} from before the resume)` : ""} → ${displayPath(dir)}/\n`,
       );
       if (cache) {
         process.stderr.write(
