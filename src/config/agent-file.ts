@@ -1,7 +1,8 @@
 /**
  * The agent file (`pnpm export --format config`): one model × configuration taken out of the harness, in
  * one YAML (or JSON) file — the model entry, the resolved configuration, the servers (as their registry
- * entries, with the variables they take from the environment named, never given) and its provenance. Validated against docs/schemas/agent-file.schema.json on read.
+ * entries, with the variables they take from the environment named, never given) and its provenance.
+ * Validated against docs/schemas/agent-file.schema.json on read.
  * `agent --agent-file`, `bench --agent-file` and the exported script read it; the bench reads it as a
  * models file holding one model and one configuration (modelsConfigOfAgentFile).
  *
