@@ -49,6 +49,8 @@ describe("formatTrace", () => {
     const config = section(narrow, "config").split("\n");
     expect(config.length).toBeGreaterThan(2);
     expect(config.slice(1).every((line) => line.startsWith(" ".repeat(14)))).toBe(true);
+    // a list's separator ends a line, never starts one
+    expect(config.every((line) => !line.trim().startsWith("·"))).toBe(true);
     // the same words: only the line breaks differ
     const words = (text: string) => text.split(/\s+/).filter(Boolean);
     expect(words(narrow)).toEqual(words(wide));

@@ -11,7 +11,8 @@ export function factLines(prefix: string, text: string, width: number | undefine
 
 /**
  * `text` in lines of at most `room` characters, broken at spaces; the lines after the first are indented
- * two spaces more than its own leading spaces. A word longer than the room stays whole.
+ * two spaces more than its own leading spaces. A word longer than the room stays whole, and a list's `·`
+ * stays at the end of a line, never starts one.
  */
 function wrapped(text: string, room: number): string[] {
   if (text.length <= room) return [text];
@@ -19,7 +20,15 @@ function wrapped(text: string, room: number): string[] {
   const indent = `${lead}  `;
   const lines: string[] = [];
   let current = lead;
-  for (const word of text.slice(lead.length).split(" ")) {
+  const words = text
+    .slice(lead.length)
+    .split(" ")
+    .reduce<string[]>((kept, word) => {
+      if (word === "·" && kept.length > 0) kept[kept.length - 1] += " ·";
+      else kept.push(word);
+      return kept;
+    }, []);
+  for (const word of words) {
     const start = lines.length === 0 ? lead : indent;
     if (current.length > start.length && current.length + 1 + word.length > room) {
       lines.push(current);
