@@ -1,6 +1,6 @@
 /**
- * `pnpm agent` against the stand-in (the simulator behind Ollama's API) says its answers are simulated,
- * as the bench's table and run.json do: the model line names the stand-in and model calls' times are
+ * `pnpm agent` (and POST /run) against the stand-in (the simulator behind Ollama's API) says its answers
+ * are simulated, as the bench's table and run.json do: the model line names the stand-in and model calls' times are
  * labelled simulated. A real-looking model name must not pass the simulator's numbers off as its own.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,6 +8,8 @@ import { type Standin, startStandin } from "../../mock-servers/ollama/server.ts"
 import { loadDataset } from "../../src/bench/dataset/load.ts";
 import { runAgentQuery } from "../../src/bench/run/agent-query.ts";
 import { createSimProvider } from "../../src/models/sim/index.ts";
+import { agentRoutes } from "../../src/serve/agent-routes.ts";
+import { benchQueryRunner } from "../../src/serve/query-runner.ts";
 import { runInProcess } from "../support/cli-in-process.ts";
 
 let standin: Standin;
@@ -30,6 +32,16 @@ describe("agent through the stand-in", () => {
     expect(outcome.code, outcome.stderr).toBe(0);
     expect(outcome.stdout).toMatch(/^model {7}qwen2\.5:3b \(simulated \(stand-in\): the server is the stand-in/m);
     expect(outcome.stdout).toMatch(/#1 planner complete .*\(simulated /);
+  });
+
+  it("POST /run labels its answer simulated (stand-in)", async () => {
+    const response = await agentRoutes(benchQueryRunner()).request("/run", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "qwen2.5:3b", itemId: "gh-s001" }),
+    });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { label: string }).label).toBe("simulated (stand-in)");
   });
 
   it("runAgentQuery says so; the simulator itself is not called a stand-in", async () => {
