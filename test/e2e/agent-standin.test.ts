@@ -1,7 +1,7 @@
 /**
  * `pnpm agent` (and POST /run) against the stand-in (the simulator behind Ollama's API) says its answers
- * are simulated, as the bench's table and run.json do: the model line names the stand-in and model calls' times are
- * labelled simulated. A real-looking model name must not pass the simulator's numbers off as its own.
+ * are simulated, as the bench's table and run.json do: the model line names the stand-in and the model
+ * calls' times are labelled simulated. A real model's name must not pass the simulator's numbers off.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Standin, startStandin } from "../../mock-servers/ollama/server.ts";
