@@ -3,14 +3,16 @@ import { describe, expect, it } from "vitest";
 import { loadRegistry } from "../src/mcp/registry.ts";
 import { mockServerFactories, mockServerSpecs } from "./index.ts";
 import { specViolations } from "./kit/testing.ts";
-import { registryEntryFor } from "./registry-entries.ts";
+import { registryEntryFor, registryFileText } from "./registry-entries.ts";
 
 const registryFile = new URL("./registry.json", import.meta.url).pathname;
 
 describe("mock-servers/registry.json", () => {
   it("is exactly what scripts/gen-registry.ts writes from the specs (run it after changing a server)", () => {
-    const committed = JSON.parse(readFileSync(registryFile, "utf8"));
-    expect(committed).toEqual({ servers: Object.values(mockServerSpecs).map(registryEntryFor) });
+    const text = readFileSync(registryFile, "utf8");
+    expect(JSON.parse(text)).toEqual({ servers: Object.values(mockServerSpecs).map(registryEntryFor) });
+    // byte for byte: regenerating leaves the tree clean and the formatter content
+    expect(registryFileText(JSON.parse(text))).toBe(text);
   });
 
   it("passes registry validation and lists the eight servers (then any scaffolded), each with an in-process factory", () => {

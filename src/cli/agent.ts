@@ -14,6 +14,7 @@ import { OnsetlabError } from "../errors.ts";
 import { defaultCacheDir } from "../models/request-cache.ts";
 import { parseSeed } from "./bench.ts";
 import { FlagError, parsePositiveInt, parseTransport, REGISTRY_FLAG, repeated } from "./flags.ts";
+import { ttyWidth } from "./table.ts";
 import { formatTrace } from "./trace-print.ts";
 
 /** The query ran, but the pipeline ended in error (a model failure, the time limit): exit 1. */
@@ -97,21 +98,22 @@ export function registerAgentCommand(program: Command): void {
       } finally {
         process.off("SIGINT", stop);
       }
-      const { result, entry, item, score } = outcome;
+      const { result, entry, item, score, standin } = outcome;
       const redactor = harnessRedactor(flags.models, flags.registry);
       if (outcome.closeItems) process.stderr.write(redactor.text(simulatorHint(entry.name, outcome.closeItems)));
-      const simulated = entry.provider === "sim";
+      const simulated = entry.provider === "sim" || standin === true;
       process.stdout.write(
         redactor.text(
           flags.json
             ? `${JSON.stringify(result)}\n`
             : formatTrace(result, {
                 model: entry.name,
-                modelNote: simulated ? simulationNote(item) : undefined,
+                modelNote: standin ? STANDIN_NOTE : simulated ? simulationNote(item) : undefined,
                 configName: flags.config,
                 simulated,
                 verbose: flags.verbose,
                 score,
+                width: ttyWidth(),
               }),
         ),
       );
@@ -151,6 +153,8 @@ function withAgentFile(
     agentFile: { agent, file },
   };
 }
+
+const STANDIN_NOTE = "simulated (stand-in): the server is the stand-in, which answers from the simulator";
 
 function simulationNote(item: DatasetItem | undefined): string {
   return item

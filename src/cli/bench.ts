@@ -21,12 +21,14 @@ import { FAULTS_ENV, type FaultConfig, parseFaults } from "../mcp/faults.ts";
 import { checkRecordTarget } from "../models/cassette.ts";
 import { defaultCacheDir } from "../models/request-cache.ts";
 import { INVALID_LIMIT, invalidText, rowsOverInvalidLimit } from "../report/invalid.ts";
+import { displayPath } from "./display-path.ts";
 import { durationText, estimateText } from "./estimate-text.ts";
 import { ModelEta } from "./eta.ts";
 import { FlagError, parseFraction, parsePositiveInt, parseTransport, REGISTRY_FLAG, repeated } from "./flags.ts";
 import { startProgress } from "./progress.ts";
 import { StopOnSignal } from "./stop-signal.ts";
 import { renderSummaryTable } from "./summary-table.ts";
+import { terminalWidth, ttyWidth } from "./table.ts";
 
 interface BenchFlags {
   model?: string;
@@ -143,7 +145,7 @@ export function registerBenchCommand(program: Command): void {
       if (flags.estimate) {
         const estimate = await estimateRun(planned);
         const { taskMs: _perTask, ...shown } = estimate;
-        process.stdout.write(flags.json ? `${JSON.stringify(shown)}\n` : estimateText(estimate));
+        process.stdout.write(flags.json ? `${JSON.stringify(shown)}\n` : estimateText(estimate, ttyWidth()));
         return;
       }
       const eta = await realRunEta(planned);
@@ -181,13 +183,13 @@ export function registerBenchCommand(program: Command): void {
           throw error;
         });
       stop.exitIfStopped();
-      const { summary, runId, failures, skipped, retried, manifest } = outcome;
+      const { summary, runId, failures, skipped, retried, manifest, dir } = outcome;
       const cache = manifest.sessions.at(-1)?.cache;
       const resumed = flags.resume ? { resumed: { skipped, retried } } : {};
       process.stdout.write(
         flags.json
           ? `${JSON.stringify({ ...jsonSummary(summary), ...resumed, ...(cache ? { cache } : {}) })}\n`
-          : renderSummaryTable(summary),
+          : renderSummaryTable(summary, terminalWidth()),
       );
       if (summary.sequential) process.stderr.write(`${sequentialText(summary.sequential)}\n`);
       const before = [
@@ -195,7 +197,7 @@ export function registerBenchCommand(program: Command): void {
         ...(retried ? [`${retried} run again after a server error`] : []),
       ];
       process.stderr.write(
-        `run ${runId}: ${summary.records} records${before.length > 0 ? ` (${before.join(", ")})` : ""} → results/${runId}/\n`,
+        `run ${runId}: ${summary.records} records${before.length > 0 ? ` (${before.join(", ")})` : ""} → ${displayPath(dir)}/\n`,
       );
       if (cache) {
         process.stderr.write(

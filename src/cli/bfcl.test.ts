@@ -116,7 +116,7 @@ describe("bfcl score", () => {
     const { dataDir } = setup(null);
     const { code, err } = await run(join(root, "missing"), "--data", dataDir);
     expect(code).toBe(2);
-    expect(err).toMatch(/BFCL_MISSING_DIR.*result folder not found/);
+    expect(err).toMatch(/^error: result folder not found: \S+missing\n$/);
   });
 
   it("a malformed JSON line exits 2 naming file:line", async () => {
@@ -170,7 +170,12 @@ describe("bfcl score over several models", () => {
   it("a folder with no result files at any level exits 2", async () => {
     const { code, err } = await runCommand("score", root, "--data", root);
     expect(code).toBe(2);
-    expect(err).toContain("BFCL_NO_RESULTS");
+    expect(err).toMatch(/^error: .*\n$/);
+    const missing = await runCommand("score", root, "--data", join(root, "no-data"));
+    expect(missing.code).toBe(2);
+    expect(missing.err).toMatch(
+      /^error: --data \S+no-data: no such folder; give BFCL's data folder \(BFCL_v3_<category>\.json/,
+    );
   });
 });
 

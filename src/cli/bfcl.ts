@@ -5,7 +5,7 @@
  * A result dir is a model's folder of BFCL_v3_<cat>_result.json files, or a folder of such folders.
  * Bad input exits with code 2.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import type { Command } from "commander";
 import { availableCategories } from "../bfcl/catalog.ts";
@@ -16,7 +16,8 @@ import { resolveResultDirs, scoreResultDir } from "../bfcl/score-dir.ts";
 import { writeBfclDataset } from "../bfcl/write-dataset.ts";
 import { InputError } from "../errors.ts";
 import { REPO_ROOT } from "../paths.ts";
-import { parsePositiveInt } from "./flags.ts";
+import { reportError } from "./exit.ts";
+import { FlagError, parsePositiveInt } from "./flags.ts";
 
 export interface BfclCliIo {
   readonly stdout: (text: string) => void;
@@ -48,15 +49,26 @@ interface UpliftFlags {
   readonly concurrency: string;
 }
 
-/** Bad input → one line on stderr and exit code 2; anything else propagates (exit code 1). */
+/** Bad input → one line on stderr (as every command writes it) and exit code 2; anything else propagates (exit code 1). */
 async function guarded(io: BfclCliIo, action: () => void | Promise<void>): Promise<void> {
   try {
     await action();
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
-    io.stderr(`error [${error.code}]: ${error.message}\n`);
-    process.exitCode = 2;
+    process.exitCode = reportError(error, io.stderr);
   }
+}
+
+/** `--data DIR` resolved; a folder that is not there is bad input naming the flag and what it should hold. */
+function dataDirOf(flag: string): string {
+  const dir = resolve(flag);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    throw new FlagError(
+      "BAD_FLAG",
+      `--data ${flag}: no such folder; give BFCL's data folder (BFCL_v3_<category>.json files and possible_answer/), by default ${DEFAULT_BFCL_DATA_DIR}`,
+    );
+  }
+  return dir;
 }
 
 export function registerBfclCommands(program: Command, io: BfclCliIo = processIo): Command {
@@ -78,7 +90,7 @@ export function registerBfclCommands(program: Command, io: BfclCliIo = processIo
     .action((paths: string[], flags: ScoreFlags) =>
       guarded(io, () => {
         const options = {
-          dataDir: resolve(flags.data),
+          dataDir: dataDirOf(flags.data),
           scoresDir: flags.scores === undefined ? undefined : resolve(flags.scores),
           dotsAsUnderscores: flags.dotsAsUnderscores,
         };
@@ -99,7 +111,7 @@ export function registerBfclCommands(program: Command, io: BfclCliIo = processIo
     .option("--out <dir>", "where to write", join(REPO_ROOT, "results", "bfcl-dataset"))
     .action((flags: ImportFlags) =>
       guarded(io, () => {
-        const dataDir = resolve(flags.data);
+        const dataDir = dataDirOf(flags.data);
         const categories =
           flags.categories === undefined
             ? availableCategories(dataDir)
@@ -127,7 +139,7 @@ export function registerBfclCommands(program: Command, io: BfclCliIo = processIo
         const { runUplift } = await import("../bfcl/uplift.ts");
         const { summarizeUplift } = await import("../bfcl/uplift-summary.ts");
         const report = await import("../bfcl/uplift-report.ts");
-        const dataDir = resolve(flags.data);
+        const dataDir = dataDirOf(flags.data);
         const concurrency = parsePositiveInt("--concurrency", flags.concurrency);
         const given = paths.map((p) => resolve(p));
         const resultDirs = resolveResultDirs(given);

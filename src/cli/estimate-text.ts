@@ -1,31 +1,44 @@
 /** `bench --estimate` on a terminal: per model the calls, the tokens, what the caches save, the speed and the ETA. */
 import type { BenchEstimate, ModelEstimate } from "../bench/run/estimate.ts";
+import { factLines } from "./wrap.ts";
 
-export function estimateText(estimate: BenchEstimate): string {
-  const lines = [`estimate for ${estimate.tasks} tasks (no model was asked; answers from the simulator's dry pass):`];
-  for (const model of estimate.models) lines.push(...modelLines(model));
-  lines.push(`  harness work      ${durationText(estimate.harnessMs)} (the dry pass's own time)`);
+/** The estimate's lines, each wrapped within `width` (a terminal's) under its value's column. */
+export function estimateText(estimate: BenchEstimate, width?: number): string {
+  const fact = (label: string, text: string) => factLines(`  ${label.padEnd(18)}`, text, width);
+  const lines = [`estimate for ${estimate.tasks} tasks (no model was asked: the simulator's dry pass)`];
+  for (const model of estimate.models) lines.push(...modelLines(model, fact));
+  lines.push(...fact("harness work", `${durationText(estimate.harnessMs)} (the dry pass's own time)`));
   lines.push(
-    estimate.etaMs === undefined
-      ? "  ETA               — (simulated models only: no server to time)"
-      : `  ETA               ${durationText(estimate.etaMs)}`,
+    ...fact(
+      "ETA",
+      estimate.etaMs === undefined ? "— (simulated models only: no server to time)" : durationText(estimate.etaMs),
+    ),
   );
   return `${lines.join("\n")}\n`;
 }
 
-function modelLines(model: ModelEstimate): string[] {
+function modelLines(model: ModelEstimate, fact: (label: string, text: string) => string[]): string[] {
   const lines = [
     `${model.model}:`,
-    `  model calls       ${count(model.modelCalls)} (prompt tokens ${count(model.promptTokens)}, completion tokens ${count(model.completionTokens)})`,
-    `  already cached    ${count(model.cached)}; repeats in this run ${count(model.repeated)} (sent once)`,
-    `  to the server     ${count(model.toSend)} requests, ${count(model.sentPromptTokens)} prompt tokens of which ${count(model.evaluatedPromptTokens)} evaluated (the rest a prefix its cache holds), ${count(model.sentCompletionTokens)} generated`,
+    ...fact(
+      "model calls",
+      `${count(model.modelCalls)} (prompt tokens ${count(model.promptTokens)}, completion tokens ${count(model.completionTokens)})`,
+    ),
+    ...fact("already cached", `${count(model.cached)}; repeats in this run ${count(model.repeated)} (sent once)`),
+    ...fact(
+      "to the server",
+      `${count(model.toSend)} requests, ${count(model.sentPromptTokens)} prompt tokens of which ${count(model.evaluatedPromptTokens)} evaluated (the rest a prefix its cache holds), ${count(model.sentCompletionTokens)} generated`,
+    ),
   ];
   if (model.speed) {
     const { speed } = model;
     lines.push(
-      `  server speed      ${speed.promptTokensPerSec.toFixed(0)} prompt tokens/s, ${speed.genTokensPerSec.toFixed(1)} generated tokens/s, ` +
-        `${speed.overheadMs.toFixed(0)} ms a request beyond both, load ${speed.loadMs.toFixed(0)} ms (one timed request${speed.from === "whole" ? ", no durations reported: timed whole" : ""})`,
-      `  model time        ${durationText(model.modelMs ?? 0)}`,
+      ...fact(
+        "server speed",
+        `${speed.promptTokensPerSec.toFixed(0)} prompt tokens/s, ${speed.genTokensPerSec.toFixed(1)} generated tokens/s, ` +
+          `${speed.overheadMs.toFixed(0)} ms a request beyond both, load ${speed.loadMs.toFixed(0)} ms (one timed request${speed.from === "whole" ? ", no durations reported: timed whole" : ""})`,
+      ),
+      ...fact("model time", durationText(model.modelMs ?? 0)),
     );
   }
   return lines;

@@ -13,7 +13,7 @@ import { createMcpServer, type McpServices } from "../serve/mcp-server.ts";
 import { benchQueryRunner } from "../serve/query-runner.ts";
 import { listen } from "../serve/server.ts";
 import { HarnessService } from "../serve/service.ts";
-import { parsePort } from "./flags.ts";
+import { FlagError, parsePort } from "./flags.ts";
 
 interface McpFlags {
   http?: boolean;
@@ -32,7 +32,10 @@ export function registerMcpCommand(program: Command): void {
     .option("--results <dir>", "the results folder (default results/, or ONSETLAB_RESULTS_DIR)")
     .option("--models <file>", "a models.yaml other than the repository's")
     .option("--dataset <paths...>", "dataset files run_query's simulator and scorer read (default: datasets/*.jsonl)")
-    .action(async (flags: McpFlags) => {
+    .action(async (flags: McpFlags, command: Command) => {
+      if (!flags.http && command.getOptionValueSource("port") === "cli") {
+        throw new FlagError("BAD_FLAG", "--port is the port of --http: add --http (over stdio there is no port)");
+      }
       const services: McpServices = {
         service: new HarnessService({
           ...(flags.results ? { resultsRoot: flags.results } : {}),

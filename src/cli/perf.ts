@@ -28,6 +28,7 @@ interface PerfFlags {
   records: string;
   requests: string;
   loads: string;
+  root?: string;
   limit: string;
   timeScale: string;
 }
@@ -51,6 +52,7 @@ export function registerPerfCommand(program: Command): void {
     .option("--records <n>", "view: records of the run served (built once, then reused)", "5000")
     .option("--requests <n>", "view: requests of each kind", "200")
     .option("--loads <n>", "view-page: page loads in Chromium after the first", "20")
+    .option("--root <dir>", "view, view-page: the results folder holding the run (default: one in the temp folder)")
     .option("--config <names>", "model-time: these configurations instead of --matrix, comma-separated")
     .option("--limit <n>", "model-time: items of the matrix", "100")
     .option("--time-scale <factor>", "model-time: every modelled time × this (the stand-in's --time-scale)", "0.05")
@@ -120,14 +122,22 @@ export function registerPerfCommand(program: Command): void {
       if (subject === "view") {
         const records = parsePositiveInt("--records", options.records);
         process.stderr.write(`measuring the viewer API on a ${records}-record run (built on first use)…\n`);
-        const report = await measureView({ records, requests: parsePositiveInt("--requests", options.requests) });
+        const report = await measureView({
+          records,
+          requests: parsePositiveInt("--requests", options.requests),
+          ...(options.root ? { root: options.root } : {}),
+        });
         write(report, formatViewPerf(report));
         return;
       }
       if (subject === "view-page") {
         const records = parsePositiveInt("--records", options.records);
         process.stderr.write(`timing the viewer's run page on a ${records}-record run in Chromium…\n`);
-        const report = await measureViewPage({ records, loads: parsePositiveInt("--loads", options.loads) });
+        const report = await measureViewPage({
+          records,
+          loads: parsePositiveInt("--loads", options.loads),
+          ...(options.root ? { root: options.root } : {}),
+        });
         write(report, formatViewPagePerf(report));
         return;
       }

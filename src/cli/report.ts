@@ -16,6 +16,8 @@ import { loadRunSet } from "../report/runs.ts";
 import { renderTerminal } from "../report/terminal.ts";
 import { writeReport } from "../report/write.ts";
 import { FlagError } from "./flags.ts";
+import { terminalWidth, ttyWidth } from "./table.ts";
+import { factLines } from "./wrap.ts";
 
 interface ReportFlags {
   out?: string;
@@ -56,7 +58,7 @@ export function registerReportCommand(program: Command): void {
         return;
       }
       const leaderboard = report.sections.flatMap((section) => section.tables).find((t) => t.id === "leaderboard")!;
-      process.stdout.write(renderTerminal(leaderboard));
+      process.stdout.write(renderTerminal(leaderboard, terminalWidth()));
       process.stderr.write(`report: ${files.length} files → ${out}/ (open report.html for the charts)\n`);
     });
 }
@@ -78,6 +80,8 @@ function compareCommand(runs: string[], flags: ReportFlags): void {
     process.stderr.write(`compare: compare.md, compare.csv → ${flags.out}/\n`);
   }
   process.stdout.write(
-    flags.json ? `${JSON.stringify(table)}\n` : `${renderTerminal(table)}${table.notes.join("\n")}\n`,
+    flags.json
+      ? `${JSON.stringify(table)}\n`
+      : `${renderTerminal(table, terminalWidth())}${table.notes.flatMap((note) => factLines("", note, ttyWidth())).join("\n")}\n`,
   );
 }

@@ -6,7 +6,9 @@ import { readManifest } from "../bench/run/manifest.ts";
 import { findRecord } from "../bench/run/record-view.ts";
 import type { RunManifest, RunRecord } from "../bench/run/run-files.ts";
 import { countRows, RUN_FILES, readJson, runDir, runFile } from "../bench/run/store.ts";
+import { ttyWidth } from "./table.ts";
 import { formatTrace } from "./trace-print.ts";
+import { factLines } from "./wrap.ts";
 
 export interface ShowFlags {
   item?: string;
@@ -27,14 +29,17 @@ export function showRun(runId: string, flags: ShowFlags): string {
 
 function runHeader(runId: string, dir: string, manifest: RunManifest): string {
   const label = manifest.simulated ? "SIMULATED" : manifest.standin ? "simulated (stand-in)" : "real models";
-  const lines = [
-    `run         ${runId} (${label})`,
-    `models      ${manifest.models.map((model) => model.name).join(", ")}`,
-    `configs     ${manifest.configs.join(", ")}`,
-    `items       ${manifest.dataset.items} (${manifest.dataset.files.map((file) => basename(file)).join(", ")})`,
+  const facts: [string, string][] = [
+    ["run", `${runId} (${label})`],
+    ["models", manifest.models.map((model) => model.name).join(", ")],
+    ["configs", manifest.configs.join(", ")],
+    ["items", `${manifest.dataset.items} (${manifest.dataset.files.map((file) => basename(file)).join(", ")})`],
     existsSync(runFile(dir, "records"))
-      ? `records     ${countRows(runFile(dir, "records"))} of ${manifest.tasks}${manifest.finishedAt ? "" : " (incomplete)"}`
-      : `records     none kept (${RUN_FILES.records} is not in the folder), ${manifest.tasks} planned`,
+      ? [
+          "records",
+          `${countRows(runFile(dir, "records"))} of ${manifest.tasks}${manifest.finishedAt ? "" : " (incomplete)"}`,
+        ]
+      : ["records", `none kept (${RUN_FILES.records} is not in the folder), ${manifest.tasks} planned`],
   ];
   const summaryFile = join(dir, RUN_FILES.summary);
   if (existsSync(summaryFile)) {
@@ -44,8 +49,9 @@ function runHeader(runId: string, dir: string, manifest: RunManifest): string {
         .filter(([, count]) => count > 0)
         .map(([reason, count]) => `${row.model}/${row.config} ${reason} ${count}`),
     );
-    lines.push(`invalid     ${invalid.length > 0 ? invalid.join(", ") : "none"}`);
+    facts.push(["invalid", invalid.length > 0 ? invalid.join(", ") : "none"]);
   }
+  const lines = facts.flatMap(([name, value]) => factLines(name.padEnd(12), value, ttyWidth()));
   return `${lines.join("\n")}\n`;
 }
 
@@ -58,5 +64,6 @@ function recordText(record: RunRecord, manifest: RunManifest): string {
     verbose: true,
     score: record.score,
     topTools: record.result.tools.filtered.length,
+    width: ttyWidth(),
   })}`;
 }

@@ -10,6 +10,7 @@ import { pruneRuns, removeRuns } from "../bench/run/remove.ts";
 import type { RunManifest } from "../bench/run/run-files.ts";
 import { countRows, listRunIds, RESULTS_DIR, runDir, runFile } from "../bench/run/store.ts";
 import { InputError } from "../errors.ts";
+import { displayPath } from "./display-path.ts";
 import { showRun } from "./results-show.ts";
 import { compactTable } from "./table.ts";
 
@@ -103,7 +104,7 @@ export function registerResultsCommands(program: Command): void {
         ? "complete"
         : `incomplete: ${records} of ${manifest.tasks} (run the rest with --resume ${runId})`;
       process.stdout.write(
-        `merged ${runIds.length} runs → results/${runId}/: ${records} records` +
+        `merged ${runIds.length} runs → ${displayPath(merged.dir)}/: ${records} records` +
           `${duplicates > 0 ? ` (${duplicates} duplicates dropped)` : ""}, ${state}\n`,
       );
     });
@@ -151,7 +152,7 @@ function registerHousekeeping(results: Command): void {
 function renderListing(runs: readonly (RunListing | UnreadableRun)[]): string {
   if (runs.length === 0) return `no runs under ${RESULTS_DIR}: run \`pnpm bench --model sim:slm-3b\` first\n`;
   const table = compactTable({
-    head: ["run", "simulated", "configs", "items", "records", "finished"],
+    head: ["run", "sim", "configs", "items", "records", "finished"],
     colAligns: ["left", "left", "right", "right", "right", "left"],
   });
   const incomplete: string[] = [];

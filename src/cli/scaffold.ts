@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import type { Command } from "commander";
-import { registryEntryFor } from "../../mock-servers/registry-entries.ts";
+import { registryEntryFor, registryFileText } from "../../mock-servers/registry-entries.ts";
 import { InputError } from "../errors.ts";
 import { REPO_ROOT } from "../paths.ts";
 
@@ -79,7 +79,7 @@ export function scaffoldServer(name: string, root: string = REPO_ROOT): Scaffold
     writeFileSync(file.path, file.text);
   }
   writeFileSync(indexFile, index);
-  writeFileSync(registryFile, `${JSON.stringify({ ...registry, servers: [...registry.servers, entry] }, null, 2)}\n`);
+  writeFileSync(registryFile, registryFileText({ ...registry, servers: [...registry.servers, entry] }));
   return { dir, files: files.map((file) => file.path) };
 }
 

@@ -15,6 +15,8 @@ import { startStandin } from "../../mock-servers/ollama/server.ts";
 import { loadDataset } from "../bench/dataset/load.ts";
 import { createSimProvider } from "../models/sim/index.ts";
 import { FlagError } from "./flags.ts";
+import { ttyWidth } from "./table.ts";
+import { factLines } from "./wrap.ts";
 
 interface StandinFlags {
   port: string;
@@ -83,11 +85,13 @@ export function registerStandinCommand(program: Command): void {
       const real = flags.real === true;
       const standin = await startStandin({ provider, port, pace, promptRate, genRate, timeScale, real, behaviour });
       const mode = real ? "real mode (truncation, output cut, known models only)" : "lenient mode";
-      process.stdout.write(
-        `stand-in Ollama at ${standin.url} (OpenAI API at ${standin.url}/v1), ${mode}: every model is ` +
-          `sim:${profile} — simulated, ${gold.length} gold items${pacingText(ratesOf({ pace, promptRate, genRate, timeScale }))}. ` +
-          `${tokenizerText(behaviour.tokenizer, standin.url)}Statistics at ${standin.url}/__standin/stats. Ctrl-C stops it.\n`,
-      );
+      const lines = [
+        `stand-in Ollama at ${standin.url} (the OpenAI API under /v1)`,
+        `${mode}: every model is sim:${profile} — simulated, ${gold.length} gold items${pacingText(ratesOf({ pace, promptRate, genRate, timeScale }))}`,
+        ...tokenizerLines(behaviour.tokenizer, standin.url),
+        `statistics at ${standin.url}/__standin/stats; Ctrl-C stops it`,
+      ];
+      process.stdout.write(`${lines.flatMap((line) => factLines("", line, ttyWidth())).join("\n")}\n`);
       await new Promise<void>((resolve) => {
         process.once("SIGINT", resolve);
         process.once("SIGTERM", resolve);
@@ -118,9 +122,11 @@ function behaviourOf(flags: StandinFlags): Partial<StandinBehaviour> {
   };
 }
 
-function tokenizerText(tokenizer: StandinTokenizer | undefined, url: string): string {
-  if (tokenizer === undefined || tokenizer === "none") return "";
-  return `${tokenizer === "vllm" ? "vLLM's" : "llama.cpp's"} tokenizer endpoints at ${url}/tokenize${tokenizer === "llamacpp" ? " and /apply-template" : ""}. `;
+function tokenizerLines(tokenizer: StandinTokenizer | undefined, url: string): string[] {
+  if (tokenizer === undefined || tokenizer === "none") return [];
+  return [
+    `${tokenizer === "vllm" ? "vLLM's" : "llama.cpp's"} tokenizer endpoints at ${url}/tokenize${tokenizer === "llamacpp" ? " and /apply-template" : ""}`,
+  ];
 }
 
 const TOKENIZERS: readonly StandinTokenizer[] = ["none", "vllm", "llamacpp"];

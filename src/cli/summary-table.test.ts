@@ -6,7 +6,7 @@ import type { SummaryRow } from "../bench/scoring/index.ts";
 import { rate } from "../bench/scoring/rate.ts";
 import { REPO_ROOT } from "../paths.ts";
 import { renderSummaryTable } from "./summary-table.ts";
-import { colorEnabled } from "./table.ts";
+import { colorEnabled, terminalWidth } from "./table.ts";
 
 /** The committed calibration: four simulated models × the default matrix over the whole dataset. */
 function calibrationSummary(): RunSummary {
@@ -28,9 +28,12 @@ describe("the bench summary table", () => {
   const text = renderSummaryTable(summary);
   const lines = text.split("\n");
 
-  it("fits 100 columns for the default matrix of four models, legend included", () => {
+  it("fits 100 columns for the default matrix of four models, the legend 80", () => {
     expect(summary.rows.length).toBeGreaterThanOrEqual(36);
     expect(lines.filter((line) => line.length > 100)).toEqual([]);
+    expect(
+      lines.slice(lines.findIndex((line) => line.startsWith("success: "))).filter((line) => line.length > 80),
+    ).toEqual([]);
     expect(text).not.toMatch(/\u001b\[/);
   });
 
@@ -43,7 +46,39 @@ describe("the bench summary table", () => {
     expect(line.split(/\s{2,}/)).toEqual(
       expect.arrayContaining([`${row.byRescue.k}/${n}`, `${row.byFallback.k}/${n}`, `${k}/${n}`]),
     );
-    expect(text).toContain("those recovered by the rescue,");
+    expect(text).toContain("those recovered\n  by the rescue, by the ReAct fallback, by either (k/n)");
+  });
+
+  it("on an 80-column terminal: cut into parts that each repeat the configuration; the legend fits too", () => {
+    const narrow = renderSummaryTable(summary, 80);
+    const narrowLines = narrow.split("\n");
+    expect(narrowLines.filter((line) => line.length > 80)).toEqual([]);
+    // every cell of the wide table is still there, beside its configuration
+    const block = (rendered: string, model: string) =>
+      rendered.split("Results")[1 + [...new Set(summary.rows.map((row) => row.model))].indexOf(model)]!;
+    const model = summary.rows[0]!.model;
+    const cellsOf = (rendered: string, config: string) =>
+      block(rendered, model)
+        .split("\n")
+        .filter((line) => line.startsWith(`${config} `))
+        .flatMap((line) => line.split(/\s{2,}/).slice(1));
+    for (const config of summary.rows.filter((row) => row.model === model).map((row) => row.config)) {
+      expect(
+        block(narrow, model)
+          .split("\n")
+          .filter((line) => line.startsWith(`${config} `)),
+      ).toHaveLength(2);
+      expect(cellsOf(narrow, config)).toEqual(cellsOf(text, config));
+    }
+    expect(renderSummaryTable(summary, 100)).toBe(text);
+  });
+});
+
+describe("width", () => {
+  it("is the terminal's, or 100 columns when the output is not a terminal", () => {
+    expect(terminalWidth({ isTTY: true, columns: 80 })).toBe(80);
+    expect(terminalWidth({ isTTY: false, columns: 80 })).toBe(100);
+    expect(terminalWidth({})).toBe(100);
   });
 });
 

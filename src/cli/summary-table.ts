@@ -1,18 +1,21 @@
 /**
  * The table `bench` prints: one block per model (the model in its title, not in a column), borderless,
- * headers abbreviated and explained in a legend, so that the default matrix fits 100 columns.
+ * headers abbreviated and explained in a legend (within 80 columns), so that the default matrix fits 100
+ * columns; on a narrower terminal the table is cut into parts, each repeating the configuration.
  */
 import type { RunSummary } from "../bench/run/compare-configs.ts";
 import { customMetrics, invalidTotal, type Rate, type SummaryRow } from "../bench/scoring/index.ts";
 import { NOT_APPLICABLE, numberText, percentText } from "../report/format.ts";
 import { invalidWarnings } from "../report/invalid.ts";
+import { columnParts, TERMINAL_WIDTH } from "../report/terminal.ts";
 import { compactTable } from "./table.ts";
 
 const LEGEND = [
-  "success: task success [95% CI] · tool: tool choice · args: parameter accuracy · calls: per item",
-  "rescue, fallback, either: of the items whose first plan failed, those recovered by the rescue,",
-  "  by the ReAct fallback, by either (k/n) · gold: gold tools shown · ms: per item, p50/p95",
-  "inv: invalid items (context overflow, output cut, server error), left out of every rate",
+  "success: task success [95% CI] · tool: tool choice · args: parameter accuracy",
+  "calls: model calls per item · gold: gold tools shown · ms: per item, p50/p95",
+  "rescue, fallback, either: of the items whose first plan failed, those recovered",
+  "  by the rescue, by the ReAct fallback, by either (k/n)",
+  "inv: invalid items (context overflow, output cut, server error), not in any rate",
 ];
 
 const pct = (rate: Rate) => percentText(rate.value);
@@ -27,7 +30,7 @@ const counts = (rate: Rate) => (rate.n === 0 ? NOT_APPLICABLE : `${rate.k}/${rat
 /** A dry run's writes were previews: what its table cannot say. */
 const DRY_RUN_NOTE = " — DRY RUN: writes previewed, not made; end state not measured";
 
-export function renderSummaryTable(summary: RunSummary): string {
+export function renderSummaryTable(summary: RunSummary, width: number = TERMINAL_WIDTH): string {
   const label = summary.simulated
     ? " (simulated)"
     : summary.standin
@@ -39,31 +42,29 @@ export function renderSummaryTable(summary: RunSummary): string {
   // metrics a user registered (models.yaml `metrics:`): a column each, named as registered, labelled in the legend
   const custom = customMetrics();
   const models = [...new Set(summary.rows.map((row) => row.model))];
+  const head = [
+    "config",
+    "n",
+    "inv",
+    "success",
+    "tool",
+    "args",
+    "rescue",
+    "fallback",
+    "either",
+    "calls",
+    "gold",
+    ...custom.map((metric) => metric.name),
+    ...(withRepeats ? ["pass^k", "pass@k"] : []),
+    "ms",
+  ];
   const blocks = models.map((model) => {
-    const table = compactTable({
-      head: [
-        "config",
-        "n",
-        "inv",
-        "success",
-        "tool",
-        "args",
-        "rescue",
-        "fallback",
-        "either",
-        "calls",
-        "gold",
-        ...custom.map((metric) => metric.name),
-        ...(withRepeats ? ["pass^k", "pass@k"] : []),
-        "ms",
-      ],
-      colAligns: ["left", ...Array<"right">(11 + custom.length + (withRepeats ? 2 : 0)).fill("right")],
-    });
-    for (const row of summary.rows.filter((candidate) => candidate.model === model)) {
-      table.push([
+    const rows = summary.rows
+      .filter((candidate) => candidate.model === model)
+      .map((row) => [
         row.config,
-        row.n,
-        invalidTotal(row),
+        String(row.n),
+        String(invalidTotal(row)),
         `${pct(row.taskSuccess)}${ci(row.taskSuccess)}`,
         whole(row.toolChoice),
         whole(row.paramAccuracy),
@@ -76,8 +77,17 @@ export function renderSummaryTable(summary: RunSummary): string {
         ...(withRepeats ? repeatCells(row) : []),
         `${num(row.p50Ms?.value, 0)}/${num(row.p95Ms?.value, 0)}`,
       ]);
-    }
-    return `Results${label}${summary.dryRun ? DRY_RUN_NOTE : ""}: ${model}\n${table.toString()}\n`;
+    const widths = head.map((header, index) => Math.max(header.length, ...rows.map((cells) => cells[index]!.length)));
+    const parts = columnParts(widths, 1, width).map((part) => {
+      const columns = [0, ...part];
+      const table = compactTable({
+        head: columns.map((index) => head[index]!),
+        colAligns: columns.map((index) => (index === 0 ? "left" : "right")),
+      });
+      for (const cells of rows) table.push(columns.map((index) => cells[index]!));
+      return table.toString();
+    });
+    return `Results${label}${summary.dryRun ? DRY_RUN_NOTE : ""}: ${model}\n${parts.join("\n\n")}\n`;
   });
   const repeatsLegend = withRepeats ? ["pass^k: every one of k tries succeeded [95% CI] · pass@k: at least one"] : [];
   const customLegend = custom.map((metric) => `${metric.name}: ${metric.label}`);

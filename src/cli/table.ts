@@ -3,7 +3,7 @@
  * forces it, FORCE_COLOR=0 forbids it): piped output, CI logs and files get plain text.
  */
 import Table from "cli-table3";
-import { BORDERLESS } from "../report/terminal.ts";
+import { BORDERLESS, TERMINAL_WIDTH } from "../report/terminal.ts";
 
 export type TableOptions = Table.TableConstructorOptions;
 
@@ -26,4 +26,14 @@ export function cliTable(options: TableOptions): Table.Table {
 /** No borders, columns two spaces apart, plain: the most columns that fit a terminal of 100. */
 export function compactTable(options: TableOptions): Table.Table {
   return new Table({ ...options, ...BORDERLESS });
+}
+
+/** The width tables are cut to: the terminal's, or 100 columns when the output is not a terminal (a file, CI). */
+export function terminalWidth(stream: { isTTY?: boolean; columns?: number } = process.stdout): number {
+  return ttyWidth(stream) ?? TERMINAL_WIDTH;
+}
+
+/** The terminal's width, for text wrapped to it; none when the output is not a terminal (each fact on one line). */
+export function ttyWidth(stream: { isTTY?: boolean; columns?: number } = process.stdout): number | undefined {
+  return stream.isTTY === true && stream.columns ? stream.columns : undefined;
 }

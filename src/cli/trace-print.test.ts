@@ -35,6 +35,32 @@ function section(text: string, label: string): string {
 }
 
 describe("formatTrace", () => {
+  it("wrapped to a terminal's width: each line fits, continuations indented, prompts left as they were", async () => {
+    const result = await trace('Get my user, then create an issue titled "Crash on save" in acme/webapp', {
+      planner: [' get_me()\n#E2 = issue_write(owner="acme", repo="webapp", title="Crash on save")'],
+      solver: ["Created issue 3."],
+    });
+    const wide = formatTrace(result, print);
+    const narrow = formatTrace(result, { ...print, width: 80 });
+    // only a single word longer than the room may stay over (a call's JSON arguments)
+    for (const line of narrow.split("\n").filter((candidate) => candidate.length > 80)) {
+      expect(line.trim()).not.toContain(" ");
+    }
+    const config = section(narrow, "config").split("\n");
+    expect(config.length).toBeGreaterThan(2);
+    expect(config.slice(1).every((line) => line.startsWith(" ".repeat(14)))).toBe(true);
+    // a list's separator ends a line, never starts one
+    expect(config.every((line) => !line.trim().startsWith("·"))).toBe(true);
+    // the same words: only the line breaks differ
+    const words = (text: string) => text.split(/\s+/).filter(Boolean);
+    expect(words(narrow)).toEqual(words(wide));
+    // a prompt's lines are printed as the model saw them, however long
+    const verbose = formatTrace(result, { ...print, verbose: true, width: 80 }).split("\n");
+    const promptLines = result.modelCalls.flatMap((call) => (call.prompt ?? "").split("\n"));
+    expect(promptLines.some((line) => line.length > 80)).toBe(true);
+    for (const line of promptLines) expect(verbose).toContain(`${" ".repeat(16)}  ${line}`);
+  });
+
   it("shows the route, the plan with its checks, the rescue that fixed it and the calls as sent", async () => {
     const result = await trace('Get my user, then create an issue titled "Crash on save" in acme/webapp', {
       planner: [

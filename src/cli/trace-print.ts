@@ -5,6 +5,7 @@
  */
 import type { AgentResult, ModelCallRecord, PlanStep, ToolCallRecord } from "../agent/index.ts";
 import type { ItemScore } from "../bench/scoring/index.ts";
+import { factLines } from "./wrap.ts";
 
 export interface TracePrintOptions {
   /** The model as the user named it. */
@@ -21,6 +22,8 @@ export interface TracePrintOptions {
   score?: ItemScore;
   /** Tools listed with their relevance scores (default 5). */
   topTools?: number;
+  /** The terminal's width: a longer line is wrapped at spaces, its continuation indented (prompts and outputs are not). */
+  width?: number | undefined;
 }
 
 /** Arguments and texts longer than this are cut (unless verbose). */
@@ -29,8 +32,11 @@ const LABEL = 12;
 
 export function formatTrace(result: AgentResult, options: TracePrintOptions): string {
   const out: string[] = [];
-  const line = (label: string, text: string) => out.push(`${label.padEnd(LABEL)}${text}`);
-  const more = (text: string, depth = 1) => out.push(`${" ".repeat(LABEL + 2 * (depth - 1))}${text}`);
+  const push = (prefix: string, text: string) => out.push(...factLines(prefix, text, options.width));
+  const line = (label: string, text: string) => push(label.padEnd(LABEL), text);
+  const more = (text: string, depth = 1) => push(" ".repeat(LABEL + 2 * (depth - 1)), text);
+  // a prompt's or an output's own lines, as the model saw or wrote them
+  const verbatim = (text: string) => out.push(`${" ".repeat(LABEL + 4)}${text}`);
   // one line per fact: line breaks inside a value are shown as ↵ (verbose keeps every character)
   const clip = (text: string) => {
     const flat = text.replace(/\r?\n/g, " ↵ ");
@@ -130,9 +136,9 @@ export function formatTrace(result: AgentResult, options: TracePrintOptions): st
     more(modelCallText(call, options.simulated));
     if (options.verbose) {
       more("prompt:", 3);
-      for (const promptLine of promptText(call).split("\n")) more(`  ${promptLine}`, 3);
+      for (const promptLine of promptText(call).split("\n")) verbatim(`  ${promptLine}`);
       more("output:", 3);
-      for (const outputLine of call.output.split("\n")) more(`  ${outputLine}`, 3);
+      for (const outputLine of call.output.split("\n")) verbatim(`  ${outputLine}`);
       for (const toolCall of call.toolCalls ?? [])
         more(`  tool call ${toolCall.name} ${JSON.stringify(toolCall.arguments)}`, 3);
     }

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import schema from "../../docs/schemas/agent-file.schema.json" with { type: "json" };
 import { DEFAULT_AGENT_CONFIG, DEFAULT_LIMITS } from "../agent/types.ts";
+import { REGISTRY_FIELDS, RESET_KINDS } from "../mcp/registry.ts";
 import { AGENT_FILE_FORMAT, type AgentFile, formatAgentFile, parseAgentFile } from "./agent-file.ts";
 import { loadModelsConfig, parseModelsConfig, resolveConfiguration, resolveModel } from "./models-yaml.ts";
 
@@ -37,6 +38,19 @@ describe("agent file", () => {
     expect([...configuration.required].sort()).toEqual(Object.keys(DEFAULT_AGENT_CONFIG).sort());
     expect(Object.keys(configuration.properties).sort()).toEqual(Object.keys(DEFAULT_AGENT_CONFIG).sort());
     expect([...configuration.properties.limits.required].sort()).toEqual(Object.keys(DEFAULT_LIMITS).sort());
+  });
+
+  it("its servers take every registry field, the reset kinds, and env in both forms", () => {
+    const server = schema.definitions.Server;
+    expect(Object.keys(server.properties).sort()).toEqual([...REGISTRY_FIELDS].sort());
+    expect(server.properties.reset.enum).toEqual([...RESET_KINDS]);
+    const agent = agentFileOf("onsetlab");
+    const withEnv = (env: unknown) =>
+      formatAgentFile({ ...agent, servers: [{ ...agent.servers[0]!, env } as AgentFile["servers"][number]] }, "json");
+    const env = { LOG_LEVEL: "debug", GITHUB_TOKEN: null };
+    expect(parseAgentFile(withEnv(env), "agent.json").servers[0]!.env).toEqual(env);
+    expect(() => parseAgentFile(withEnv({ "NOT A NAME": null }), "agent.json")).toThrow(/servers\.0\.env/);
+    expect(() => parseAgentFile(withEnv({ PORT: 8080 }), "agent.json")).toThrow(/servers\.0\.env/);
   });
 
   it.each(Object.keys(models.configurations))("%s resolved is a valid file, in YAML and in JSON", (name) => {

@@ -1,7 +1,8 @@
 /**
  * The agent file (`pnpm export --format config`): one model × configuration taken out of the harness, in
- * one YAML (or JSON) file — the model entry, the resolved configuration, the servers (environment
- * variable names only) and its provenance. Validated against docs/schemas/agent-file.schema.json on read.
+ * one YAML (or JSON) file — the model entry, the resolved configuration, the servers (as their registry
+ * entries, with the variables they take from the environment named, never given) and its provenance.
+ * Validated against docs/schemas/agent-file.schema.json on read.
  * `agent --agent-file`, `bench --agent-file` and the exported script read it; the bench reads it as a
  * models file holding one model and one configuration (modelsConfigOfAgentFile).
  *
@@ -110,7 +111,7 @@ export function formatAgentFile(agent: AgentFile, as: "yaml" | "json"): string {
   const header = [
     `# OnsetLab agent: ${agent.model.name} × ${agent.config}, exported by ${agent.provenance.project} ${agent.provenance.version}.`,
     '# Run it: pnpm agent --agent-file THIS_FILE "<query>"; benchmark it: pnpm bench --agent-file THIS_FILE.',
-    "# Environment variables are named (servers[].env, model.apiKeyEnv), never given: set them where it runs.",
+    "# Variables passed through (servers[].env names, or a name given null; model.apiKeyEnv) are named, never given: set them where it runs.",
     "# Schema: docs/schemas/agent-file.schema.json",
   ];
   return `${header.join("\n")}\n${stringify(agent, { lineWidth: 0 })}`;

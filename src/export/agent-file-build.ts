@@ -10,6 +10,7 @@ import { RUN_FILES, runDir } from "../bench/run/store.ts";
 import { AGENT_FILE_FORMAT, type AgentFile, type AgentFileModel, type ScoreRate } from "../config/agent-file.ts";
 import { loadModelsConfig, type ModelEntry, resolveConfiguration, resolveModel } from "../config/models-yaml.ts";
 import { DEFAULT_REGISTRY, loadRegistry, type Registry, type RegistryEntry } from "../mcp/registry.ts";
+import { entryBaseDir, FIXTURE_PLACEHOLDER, resetKind } from "../mcp/registry-entry.ts";
 import { ExportFlagError } from "./errors.ts";
 import { refuseInlineSecrets } from "./secrets.ts";
 
@@ -84,18 +85,28 @@ function travellingModel(entry: ModelEntry): AgentFileModel {
   return provider;
 }
 
-/** A stdio server's working folder made absolute, so its command runs wherever the agent file is. */
+/**
+ * A stdio server's folders made absolute, so it starts wherever the agent file is as it does in the
+ * bench: its working folder, and a `fixture` server's fixture folder. A `fixture` server with no working
+ * folder keeps none (it runs in its fresh copy), and one naming `{fixture}` is filled in when it starts.
+ */
 function travellingServer(server: RegistryEntry, registry: Registry): RegistryEntry {
   if (server.transport !== "stdio") return server;
-  const cwd = resolve(registry.baseDir, server.cwd ?? ".");
+  const baseDir = entryBaseDir(registry, server.name);
+  const inCopy = server.cwd === undefined ? resetKind(server) === "fixture" : server.cwd.includes(FIXTURE_PLACEHOLDER);
+  const cwd = inCopy ? server.cwd : resolve(baseDir, server.cwd ?? ".");
   const script = server.args?.[0];
-  if (server.mock && script && !isAbsolute(script) && !existsSync(join(cwd, script))) {
+  if (server.mock && cwd && script && !isAbsolute(script) && !existsSync(join(cwd, script))) {
     throw new ExportFlagError(
       "EXPORT_SERVERS_NOT_BUILT",
       `--registry ${registry.file}: ${server.name}'s ${join(cwd, script)} does not exist; run pnpm build first (pnpm export does)`,
     );
   }
-  return { ...server, cwd };
+  return {
+    ...server,
+    ...(cwd === undefined ? {} : { cwd }),
+    ...(server.fixture_dir === undefined ? {} : { fixture_dir: resolve(baseDir, server.fixture_dir) }),
+  };
 }
 
 /** The summary row of this model × configuration in a finished run. */

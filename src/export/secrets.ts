@@ -17,7 +17,7 @@ export function refuseInlineSecrets(value: unknown, where: string): void {
   if (found) {
     throw new InlineSecretError(
       "INLINE_SECRET",
-      `${where}: ${found} looks like a secret value; list only the environment variable's NAME (env: ["NAME"], api_key_env: NAME) and set it where the agent runs — nothing was written`,
+      `${where}: ${found} looks like a secret value; list only the environment variable's NAME (env: ["NAME"] or {"NAME": null}; api_key_env: NAME) and set it where the agent runs — nothing was written`,
       { context: { where, field: found } },
     );
   }

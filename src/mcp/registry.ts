@@ -60,7 +60,8 @@ export const DEFAULT_REGISTRY = join(REPO_ROOT, "mock-servers", "registry.json")
 
 const NAME = /^[a-z][a-z0-9_-]*$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const FIELDS = new Set([
+/** Every field a registry entry may have (the agent file's schema carries the same). */
+export const REGISTRY_FIELDS: ReadonlySet<string> = new Set([
   "name",
   "purpose",
   "transport",
@@ -154,7 +155,7 @@ export function parseRegistry(raw: unknown, file: string, baseDir?: string): Reg
     if (!isObject(item)) return fail(where, "expected an object");
     const field = (key: string, problem: string) => fail(where, `field "${key}" ${problem}`);
     for (const key of Object.keys(item)) {
-      if (!FIELDS.has(key)) field(key, `is not a registry field (known: ${[...FIELDS].join(", ")})`);
+      if (!REGISTRY_FIELDS.has(key)) field(key, `is not a registry field (known: ${[...REGISTRY_FIELDS].join(", ")})`);
     }
     if (typeof item.name !== "string" || !NAME.test(item.name)) field("name", "must be a lowercase name like github");
     if (seen.has(item.name as string)) field("name", "is used by an earlier entry");

@@ -1,7 +1,7 @@
 /**
  * A report table in the terminal (cli-table3): the same text as the markdown, with its title above,
- * within 100 columns. Borderless, columns two spaces apart; a table still wider is cut into parts
- * stacked one under the other, each repeating the leading name columns (model, config).
+ * within 100 columns (or the terminal's width). Borderless, columns two spaces apart; a table still wider
+ * is cut into parts stacked one under the other, each repeating the leading name columns (model, config).
  */
 import Table from "cli-table3";
 import { cellText, isNumeric, type ReportTable } from "./table.ts";
@@ -44,20 +44,7 @@ export function renderTerminal(table: ReportTable, width: number = TERMINAL_WIDT
     table.columns.findIndex((column) => isNumeric(column.kind)),
   );
   const keys = [...Array(keyCount).keys()];
-  const keyWidth = keys.reduce((sum, index) => sum + widths[index]! + GAP, 0);
-  const parts: number[][] = [];
-  let used = keyWidth;
-  for (let index = keyCount; index < table.columns.length; index++) {
-    const part = parts.at(-1);
-    if (part && part.length > 0 && used + widths[index]! <= width) {
-      part.push(index);
-    } else {
-      parts.push([index]);
-      used = keyWidth;
-    }
-    used += widths[index]! + GAP;
-  }
-  const rendered = (parts.length > 0 ? parts : [[]]).map((part) => {
+  const rendered = columnParts(widths, keyCount, width).map((part) => {
     const columns = [...keys, ...part];
     const out = new Table({
       head: columns.map((index) => table.columns[index]!.header),
@@ -68,4 +55,25 @@ export function renderTerminal(table: ReportTable, width: number = TERMINAL_WIDT
     return out.toString();
   });
   return `${table.title}\n${rendered.join("\n\n")}\n`;
+}
+
+/**
+ * The columns after the first `keyCount` (the name columns, repeated in every part), dealt in order into
+ * parts that each fit `width` beside the name columns; a column wider than that alone is a part of its own.
+ */
+export function columnParts(widths: readonly number[], keyCount: number, width: number): number[][] {
+  const keyWidth = widths.slice(0, keyCount).reduce((sum, columnWidth) => sum + columnWidth + GAP, 0);
+  const parts: number[][] = [];
+  let used = keyWidth;
+  for (let index = keyCount; index < widths.length; index++) {
+    const part = parts.at(-1);
+    if (part && part.length > 0 && used + widths[index]! <= width) {
+      part.push(index);
+    } else {
+      parts.push([index]);
+      used = keyWidth;
+    }
+    used += widths[index]! + GAP;
+  }
+  return parts.length > 0 ? parts : [[]];
 }

@@ -27,6 +27,11 @@ export type RunQueryRequest = z.infer<typeof runQueryRequestSchema>;
 
 export interface RunQueryResponse {
   answer: string;
+  /**
+   * Whose answers these are, as the runs list labels a run: the simulator's, the stand-in's, or a real
+   * model's (the harness's service says; an exported agent's does not).
+   */
+  label?: "simulated" | "simulated (stand-in)" | "live";
   result: AgentResult;
   score?: ItemScore;
   item?: { id: string; category: string };

@@ -71,6 +71,7 @@ export function createMcpServer({ service, runner, redactor }: McpServices): Mcp
       },
       outputSchema: {
         answer: z.string(),
+        label: z.enum(["simulated", "simulated (stand-in)", "live"]).optional(),
         path: z.string(),
         answeredBy: z.string(),
         modelCalls: z.number(),
@@ -88,6 +89,7 @@ export function createMcpServer({ service, runner, redactor }: McpServices): Mcp
       const { result: trace, score } = response;
       return result({
         answer: response.answer,
+        ...(response.label ? { label: response.label } : {}),
         path: trace.path,
         answeredBy: trace.answeredBy,
         modelCalls: trace.modelCalls.length,

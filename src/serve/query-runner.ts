@@ -35,9 +35,10 @@ export function benchQueryRunner(options: QueryRunnerOptions = {}): QueryRunner 
         signal: hooks.signal,
         ...(hooks.onEvent ? { onEvent: hooks.onEvent } : {}),
       });
-      const { result, item, score } = outcome;
+      const { result, item, score, entry } = outcome;
       return {
         answer: result.answer,
+        label: entry.provider === "sim" ? "simulated" : outcome.standin ? "simulated (stand-in)" : "live",
         result,
         ...(score ? { score } : {}),
         ...(item ? { item: { id: item.id, category: item.category } } : {}),

@@ -22,6 +22,7 @@ import { readSummary } from "../report/run-files.ts";
 import { type Check, recordChecks } from "./checks.ts";
 import { ApiError } from "./errors.ts";
 import { checkConfigName, checkModelName } from "./names.ts";
+import { RecordCount } from "./record-count.ts";
 import { type ItemRow, RecordIndex } from "./record-index.ts";
 
 export interface ServiceOptions {
@@ -149,6 +150,7 @@ export class HarnessService {
   readonly resultsRoot: string;
   readonly modelsFile: string | undefined;
   private readonly indexes = new Map<string, RecordIndex>();
+  private readonly counts = new Map<string, RecordCount>();
   private readonly live = new Map<string, LiveRun>();
   private datasetItems: DatasetItem[] | undefined;
 
@@ -383,7 +385,7 @@ export class HarnessService {
       runId,
       running,
       finished: !running && run.manifest.finishedAt !== undefined,
-      done: running ? (live?.progress?.done ?? 0) : this.index(runId).rows().length,
+      done: running ? (live?.progress?.done ?? 0) : this.recordCount(runId, run.manifest, run.summary),
       total: live?.progress?.total ?? run.manifest.tasks,
       ...(live?.error ? { error: live.error } : {}),
     };
@@ -410,7 +412,7 @@ export class HarnessService {
     const manifest = readManifest(dir);
     const summary = existsSync(join(dir, RUN_FILES.summary)) ? readSummary(dir) : null;
     const running = this.isRunning(runId);
-    const records = !running && summary && manifest.finishedAt ? summary.records : this.index(runId).rows().length;
+    const records = this.recordCount(runId, manifest, summary);
     const invalid = (summary?.rows ?? []).reduce(
       (sum, row) => sum + Object.values(row.invalid ?? {}).reduce((a, b) => a + b, 0),
       0,
@@ -441,6 +443,20 @@ export class HarnessService {
       throw new ApiError(404, "UNKNOWN_RUN", `no run "${runId}" in the results folder`);
     }
     return dir;
+  }
+
+  /**
+   * The records on disk: a finished run's summary says; a run not finished (under way here or in another
+   * process, or stopped) has its file's lines counted, without the records index a list does not need.
+   */
+  private recordCount(runId: string, manifest: RunManifest, summary: RunSummary | null): number {
+    if (!this.isRunning(runId) && summary && manifest.finishedAt) return summary.records;
+    let count = this.counts.get(runId);
+    if (!count) {
+      count = new RecordCount(runFile(this.runFolder(runId), "records"));
+      this.counts.set(runId, count);
+    }
+    return count.count();
   }
 
   private index(runId: string): RecordIndex {

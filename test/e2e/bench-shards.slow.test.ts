@@ -221,6 +221,7 @@ describe("results list", () => {
       table.stdout.split("\n").filter((line) => line.length > 100),
       table.stdout,
     ).toEqual([]);
-    expect(table.stdout).toContain("simulated");
+    expect(table.stdout).toMatch(/^run +sim +configs +items +records +finished/);
+    expect(table.stdout).toMatch(new RegExp(`^${whole.runId} +yes `, "m"));
   });
 });

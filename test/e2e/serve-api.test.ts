@@ -195,6 +195,7 @@ describe("HTTP API", () => {
     const response = await post("/run", body);
     expect(response.status).toBe(200);
     expect(response.body.item.id).toBe("gh-s001");
+    expect(response.body.label).toBe("simulated");
     const events = await sse("/run", {
       method: "POST",
       headers: { "content-type": "application/json" },

@@ -13,6 +13,7 @@ import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotoc
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../support/bench-run.ts";
+import { runInProcess } from "../support/cli-in-process.ts";
 
 const TOOLS = [
   "bench_status",
@@ -122,6 +123,14 @@ describe("pnpm mcp over stdio", () => {
     const missing = await client.callTool({ name: "get_item", arguments: { runId, key: "no|such|key|0" } });
     expect(missing.isError).toBe(true);
     expect(stderr).not.toMatch(/error/i);
+  });
+});
+
+describe("pnpm mcp: bad flags", () => {
+  it("--port without --http is one line naming it, exit 2", async () => {
+    const outcome = await runInProcess(["mcp", "--port", "5"]);
+    expect(outcome).toMatchObject({ code: 2, stdout: "" });
+    expect(outcome.stderr).toBe("error: --port is the port of --http: add --http (over stdio there is no port)\n");
   });
 });
 

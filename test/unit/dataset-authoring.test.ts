@@ -7,7 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkDataset } from "../../src/bench/dataset/check.ts";
+import { loadDataset } from "../../src/bench/dataset/load.ts";
 import { loadSuite } from "../../src/bench/dataset/suite.ts";
+import { todoProblems } from "../../src/bench/dataset/todo.ts";
 import type { DatasetItem } from "../../src/bench/dataset/types.ts";
 import { newDataset } from "../../src/cli/dataset.ts";
 import { REPO_ROOT } from "../support/bench-run.ts";
@@ -68,5 +70,28 @@ describe("dataset new, then dataset check", () => {
     const after = await checkDataset({ paths: [out], registries: [registry], minimums: false });
     expect(after.problems.filter((problem) => problem.id === finished.id)).toEqual([]);
     expect(after.goldReplay).toMatchObject({ passed: 1, failed: 0 });
+  });
+
+  it("a finished item that speaks of a TODO (in a file, a todo.md) is no draft; the project's dataset has none", () => {
+    const loaded = (item: DatasetItem) => ({ item, file: "mine.jsonl", line: 1 });
+    const finished: DatasetItem = {
+      id: "lab-todo",
+      query: "Create /lab/todo.md containing '# TODO' and open an issue for the TODO in src/app.ts",
+      category: "single",
+      servers: ["lab"],
+      route: "rewoo",
+      calls: [{ tool: "file_write", args: { path: "/lab/todo.md", content: ["# TODO", "# TODO\n"] } }],
+      order: "sequence",
+      answer: { contains: ["todo.md"] },
+      difficulty: "easy",
+      tags: ["write"],
+    };
+    expect(todoProblems([loaded(finished)])).toEqual([]);
+    const draft = { ...finished, calls: [{ tool: "file_write", args: { path: ["TODO"], content: "x" } }] };
+    expect(todoProblems([loaded(draft)]).map((problem) => problem.message)).toEqual([
+      "starter item still marked TODO: replace the TODO argument values with the query's",
+    ]);
+    expect(todoProblems([loaded({ ...finished, query: "TODO: a question" })])).toHaveLength(1);
+    expect(todoProblems(loadDataset())).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { runBench } from "../../src/bench/run/bench.ts";
+import { displayPath } from "../../src/cli/display-path.ts";
 import { benchRequest, REPO_ROOT, strictRecordLines } from "../support/bench-run.ts";
 import { runInProcess } from "../support/cli-in-process.ts";
 
@@ -19,6 +20,21 @@ async function makeRun(configs: string[], first: number): Promise<string> {
   const { runId } = await runBench({ request: benchRequest({ configs, first }) });
   return runId;
 }
+
+describe("where a run went", () => {
+  it("bench names the run's folder as it is, under ONSETLAB_RESULTS_DIR too (not results/ of the checkout)", async () => {
+    const bench = await runInProcess(["bench", "--model", "sim:oracle", "--config", "onsetlab", "--first", "1"]);
+    expect(bench.code, bench.stderr).toBe(0);
+    const runId = readdirSync(results).find((name) => bench.stderr.includes(`run ${name}:`))!;
+    expect(bench.stderr).toContain(`run ${runId}: 1 records → ${join(results, runId)}/\n`);
+  });
+
+  it("displayPath: relative inside the working folder, absolute outside it", () => {
+    expect(displayPath("/work/repo/results/r1", "/work/repo")).toBe("results/r1");
+    expect(displayPath("/tmp/elsewhere/r1", "/work/repo")).toBe("/tmp/elsewhere/r1");
+    expect(displayPath("/work/repo", "/work/repo")).toBe("/work/repo");
+  });
+});
 
 describe("results show", () => {
   let runId = "";

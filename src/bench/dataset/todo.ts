@@ -1,6 +1,8 @@
 /**
- * Starter items (`dataset new` writes one per tool, tagged `todo` with TODO in the query) are drafts: the
- * check names each one still marked and says what is left to do before it can benchmark anything.
+ * Starter items (`dataset new` writes one per tool, tagged `todo`, its query starting `TODO:` and its text
+ * arguments "TODO") are drafts: the check names each one still marked and says what is left to do before it
+ * can benchmark anything. A finished item may well speak of a TODO (a TODO in a file, a todo.md): only the
+ * starter's own marks count.
  */
 import type { DatasetProblem } from "./errors.ts";
 import type { LoadedItem } from "./types.ts";
@@ -11,12 +13,12 @@ export const TODO_MARK = "TODO";
 export function todoProblems(items: readonly LoadedItem[]): DatasetProblem[] {
   const problems: DatasetProblem[] = [];
   for (const { item, file, line } of items) {
-    const marked =
-      item.tags.includes(TODO_TAG) || item.query.includes(TODO_MARK) || JSON.stringify(item.calls).includes(TODO_MARK);
-    if (!marked) continue;
+    const draftQuery = item.query.trimStart().startsWith(`${TODO_MARK}:`);
+    const draftArgs = item.calls.some((call) => holdsMark(call.args));
+    if (!item.tags.includes(TODO_TAG) && !draftQuery && !draftArgs) continue;
     const steps = [
-      item.query.includes(TODO_MARK) ? "write the query as a user would ask it (no TODO left)" : undefined,
-      JSON.stringify(item.calls).includes(TODO_MARK) ? "replace the TODO argument values with the query's" : undefined,
+      draftQuery ? "write the query as a user would ask it (no TODO left)" : undefined,
+      draftArgs ? "replace the TODO argument values with the query's" : undefined,
       item.state || item.answer
         ? undefined
         : item.tags.includes("write")
@@ -27,4 +29,11 @@ export function todoProblems(items: readonly LoadedItem[]): DatasetProblem[] {
     problems.push({ file, line, id: item.id, message: `starter item still marked TODO: ${steps.join("; ")}` });
   }
   return problems;
+}
+
+/** Does a gold value, or one inside it (a list of alternatives, an object), equal the starter's mark? */
+function holdsMark(value: unknown): boolean {
+  if (value === TODO_MARK) return true;
+  if (typeof value !== "object" || value === null) return false;
+  return Object.values(value).some(holdsMark);
 }

@@ -2,9 +2,10 @@
  * Speed of the viewer's item API on a big run: builds (or reuses) a 5,000-record simulator run, serves it
  * with the real app on 127.0.0.1, and times item pages (`/runs/:id/items?page=…`, with and without
  * filters) and single records (`/runs/:id/items/:key`) over HTTP. The first page, which builds the
- * records index, is reported apart.
+ * records index, is reported apart. Then the runs list (`/runs`) with the same run unfinished, as a bench
+ * under way in another process leaves it: its records must be counted, not read from a summary.
  */
-import { mkdirSync } from "node:fs";
+import { copyFileSync, linkSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApp } from "../../serve/app.ts";
@@ -12,6 +13,8 @@ import { benchQueryRunner } from "../../serve/query-runner.ts";
 import { listen } from "../../serve/server.ts";
 import { HarnessService, type ItemPage } from "../../serve/service.ts";
 import { runBench } from "../run/bench.ts";
+import { readManifest } from "../run/manifest.ts";
+import { RUN_FILES, writeJsonAtomic } from "../run/store.ts";
 import { percentile } from "../stats/percentile.ts";
 
 export interface ViewPerfOptions {
@@ -34,6 +37,12 @@ export interface ViewPerfReport {
   filteredP95Ms: number;
   itemP50Ms: number;
   itemP95Ms: number;
+  /** `/runs` with the run unfinished: the first request of a fresh server, then the others. */
+  runsListFirstMs: number;
+  runsListP50Ms: number;
+  runsListP95Ms: number;
+  /** The unfinished run's records as `/runs` counted them. */
+  runsListRecords: number;
   requests: number;
 }
 
@@ -101,6 +110,7 @@ export async function measureView(options: ViewPerfOptions): Promise<ViewPerfRep
     for (let index = 0; index < options.requests; index++) {
       itemTimes.push((await timed(`/items/${encodeURIComponent(keys[index % keys.length]!)}`)).ms);
     }
+    const listing = await measureRunsList(join(root, runId), options.requests);
     return {
       runId,
       records: (first.body as ItemPage).total,
@@ -112,10 +122,55 @@ export async function measureView(options: ViewPerfOptions): Promise<ViewPerfRep
       filteredP95Ms: percentile(filteredTimes, 95),
       itemP50Ms: percentile(itemTimes, 50),
       itemP95Ms: percentile(itemTimes, 95),
+      ...listing,
       requests: options.requests,
     };
   } finally {
     await server.close();
+  }
+}
+
+/** Times `/runs` over a results folder holding the run as if under way (no summary, no finishedAt). */
+async function measureRunsList(
+  dir: string,
+  requests: number,
+): Promise<Pick<ViewPerfReport, "runsListFirstMs" | "runsListP50Ms" | "runsListP95Ms" | "runsListRecords">> {
+  const root = mkdtempSync(join(tmpdir(), "onsetlab-perf-runs-"));
+  try {
+    const { finishedAt: _finished, ...manifest } = readManifest(dir);
+    const copy = join(root, manifest.runId);
+    mkdirSync(copy);
+    writeJsonAtomic(join(copy, RUN_FILES.run), manifest);
+    try {
+      linkSync(join(dir, RUN_FILES.records), join(copy, RUN_FILES.records));
+    } catch {
+      copyFileSync(join(dir, RUN_FILES.records), join(copy, RUN_FILES.records));
+    }
+    const server = await listen(
+      createApp({ service: new HarnessService({ resultsRoot: root }), runner: benchQueryRunner() }),
+    );
+    try {
+      const list = async (): Promise<{ ms: number; records: number }> => {
+        const started = performance.now();
+        const response = await fetch(`${server.url}/runs`);
+        const body = (await response.json()) as { records: number }[];
+        if (!response.ok || body.length !== 1) throw new Error(`/runs: ${response.status} ${JSON.stringify(body)}`);
+        return { ms: performance.now() - started, records: body[0]!.records };
+      };
+      const first = await list();
+      const times: number[] = [];
+      for (let index = 0; index < requests; index++) times.push((await list()).ms);
+      return {
+        runsListFirstMs: first.ms,
+        runsListP50Ms: percentile(times, 50),
+        runsListP95Ms: percentile(times, 95),
+        runsListRecords: first.records,
+      };
+    } finally {
+      await server.close();
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
   }
 }
 
@@ -127,6 +182,9 @@ export function formatViewPerf(report: ViewPerfReport): string {
     `item page p50/p95              ${ms(report.pageP50Ms)} / ${ms(report.pageP95Ms)}   target p95 ≤ 100 ms`,
     `filtered page p50/p95          ${ms(report.filteredP50Ms)} / ${ms(report.filteredP95Ms)}   target p95 ≤ 100 ms`,
     `one record p50/p95             ${ms(report.itemP50Ms)} / ${ms(report.itemP95Ms)}   target p95 ≤ 100 ms`,
+    `runs list, the run unfinished (${report.runsListRecords} records counted)`,
+    `  first request                ${ms(report.runsListFirstMs)}`,
+    `  then p50/p95                 ${ms(report.runsListP50Ms)} / ${ms(report.runsListP95Ms)}`,
     "",
   ].join("\n");
 }

@@ -59,6 +59,8 @@ export interface AgentQueryOutcome {
   score?: ItemScore;
   /** The simulator given a query of no dataset item: the items whose queries are closest to it. */
   closeItems?: DatasetItem[];
+  /** The model's server is the stand-in (the simulator behind Ollama's or the OpenAI API): its answers are simulated. */
+  standin?: true;
 }
 
 /** One query through one model × configuration against fresh mock servers; closes them before returning. */
@@ -96,12 +98,22 @@ export async function runAgentQuery(options: AgentQueryOptions): Promise<AgentQu
       ...(options.onEvent ? { onEvent: options.onEvent } : {}),
     });
     if (outage.outage) throw outage.outage;
-    if (!item) return { result, entry, ...(entry.provider === "sim" ? { closeItems: closeItems(items, query) } : {}) };
+    // read once by the provider before its first call: asking again costs nothing
+    const facts = entry.provider === "sim" ? undefined : await model.describe?.().catch(() => undefined);
+    const standin = facts?.standin ? ({ standin: true } as const) : {};
+    if (!item) {
+      return {
+        result,
+        entry,
+        ...standin,
+        ...(entry.provider === "sim" ? { closeItems: closeItems(items, query) } : {}),
+      };
+    }
     const stateChecks = await runStateChecks(pool, item.state ?? []);
     const allowed = item.tools;
     const tools = allowed ? pool.listTools().filter((tool) => allowed.includes(tool.name)) : pool.listTools();
     const scored = options.dryRun ? dryRunItem(item) : item;
-    return { result, entry, item, score: scoreItem({ item: scored, trace: result, stateChecks, tools }) };
+    return { result, entry, item, ...standin, score: scoreItem({ item: scored, trace: result, stateChecks, tools }) };
   } finally {
     await pool.close();
   }

@@ -289,12 +289,26 @@ export function fileBytes(file: string): number {
 
 /** Complete rows of a JSON-lines file, gzip or plain, counted without parsing them (a torn end not counted). */
 export function countRows(file: string): number {
+  return countRowsFrom(file).rows;
+}
+
+/**
+ * countRows from byte `from` (a member's or line's first byte; 0, or an earlier call's `end`), and `end`,
+ * the first byte after the last row counted: a reader of a growing file counts only what was appended since.
+ */
+export function countRowsFrom(file: string, from = 0): { rows: number; end: number } {
   let rows = 0;
-  readLines(file, () => {
-    rows += 1;
-    return true;
-  });
-  return rows;
+  let end = from;
+  readLines(
+    file,
+    (_text, _line, _last, location) => {
+      rows += 1;
+      end = location.end;
+      return true;
+    },
+    from,
+  );
+  return { rows, end };
 }
 
 /** Bytes of a file's torn end (see forEachJsonl), found without parsing its rows. */
