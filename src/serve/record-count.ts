@@ -3,26 +3,24 @@
  * records index (RecordIndex parses every record; this only counts lines): each call reads only what was
  * appended since the last one.
  */
-import { countRowsFrom, fileBytes } from "../bench/run/store.ts";
+import { countRowsFrom } from "../bench/run/store.ts";
+import { GrowingFile } from "./growing-file.ts";
 
 export class RecordCount {
   private rows = 0;
-  /** The first byte not counted yet. */
-  private countedTo = 0;
+  private readonly tail: GrowingFile;
 
-  constructor(private readonly file: string) {}
+  constructor(file: string) {
+    this.tail = new GrowingFile(file);
+  }
 
   count(): number {
-    const size = fileBytes(this.file);
-    // a resume cut a torn tail off: count again
-    if (size < this.countedTo) {
-      this.rows = 0;
-      this.countedTo = 0;
-    }
-    if (size > this.countedTo) {
-      const counted = countRowsFrom(this.file, this.countedTo);
+    const { restarted, grown } = this.tail.check();
+    if (restarted) this.rows = 0;
+    if (grown) {
+      const counted = countRowsFrom(this.tail.file, this.tail.readTo);
       this.rows += counted.rows;
-      this.countedTo = counted.end;
+      this.tail.readTo = counted.end;
     }
     return this.rows;
   }

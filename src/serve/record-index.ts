@@ -4,9 +4,9 @@
  * once per file and extended from where it stopped when the file grows (a running bench appends); built
  * again when the file was replaced (a resume rewrites it without the records it runs again).
  */
-import { statSync } from "node:fs";
 import type { RunRecord } from "../bench/run/run-files.ts";
 import { forEachJsonl, type RowLocation, readRow } from "../bench/run/store.ts";
+import { GrowingFile } from "./growing-file.ts";
 
 export interface ItemRow {
   key: string;
@@ -32,12 +32,11 @@ interface IndexedRow {
 export class RecordIndex {
   private readonly entries: IndexedRow[] = [];
   private readonly byKey = new Map<string, IndexedRow>();
-  /** The first byte not indexed yet. */
-  private indexedTo = 0;
-  /** The inode indexed: a file renamed over it is another file, whatever its size. */
-  private inode: number | undefined;
+  private readonly tail: GrowingFile;
 
-  constructor(private readonly file: string) {}
+  constructor(private readonly file: string) {
+    this.tail = new GrowingFile(file);
+  }
 
   /** Every row, in file order (brought up to date first). */
   rows(): readonly ItemRow[] {
@@ -53,13 +52,12 @@ export class RecordIndex {
   }
 
   private refresh(): void {
-    const stat = statSync(this.file, { throwIfNoEntry: false });
-    const size = stat?.size ?? 0;
-    const inode = stat?.ino;
-    // a resume cut a torn tail off, or replaced the file: start again
-    if (size < this.indexedTo || inode !== this.inode) this.reset();
-    this.inode = inode;
-    if (size === this.indexedTo) return;
+    const { restarted, grown } = this.tail.check();
+    if (restarted) {
+      this.entries.length = 0;
+      this.byKey.clear();
+    }
+    if (!grown) return;
     forEachJsonl<RunRecord>(
       this.file,
       (record, _line, location) => {
@@ -68,16 +66,10 @@ export class RecordIndex {
         if (earlier) this.entries[this.entries.indexOf(earlier)] = indexed;
         else this.entries.push(indexed);
         this.byKey.set(indexed.row.key, indexed);
-        this.indexedTo = location.end;
+        this.tail.readTo = location.end;
       },
-      this.indexedTo,
+      this.tail.readTo,
     );
-  }
-
-  private reset(): void {
-    this.entries.length = 0;
-    this.byKey.clear();
-    this.indexedTo = 0;
   }
 }
 

@@ -282,11 +282,6 @@ export function readRow<T>(file: string, location: RowLocation): T {
   }
 }
 
-/** Bytes of a file, 0 when it is not there. */
-export function fileBytes(file: string): number {
-  return existsSync(file) ? statSync(file).size : 0;
-}
-
 /** Complete rows of a JSON-lines file, gzip or plain, counted without parsing them (a torn end not counted). */
 export function countRows(file: string): number {
   return countRowsFrom(file).rows;
