@@ -12,6 +12,7 @@
  */
 
 import { CONTEXT_REFUSAL } from "./context.ts";
+import { ProviderHttpError, ProviderProtocolError } from "./errors.ts";
 import type { OpenAIMessage, OpenAITool } from "./openai-wire.ts";
 
 export type TokenizerFlavour = "vllm" | "llamacpp" | "none";
@@ -53,17 +54,9 @@ export interface ServerTokenizerOptions {
   probes?: TokenizerProbes;
 }
 
-/** A 404/405 from a tokenizer endpoint: the server has none (or not this part of one). */
-class TokenizerAbsent extends Error {}
-
-/** Any other error status from a tokenizer endpoint; a 400's text may be vLLM's "maximum context length". */
-class TokenizerRefusal extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
+/** Whether a tokenizer endpoint's failure says it is not there (not this part of one, at least). */
+function isAbsent(error: unknown): error is ProviderHttpError {
+  return error instanceof ProviderHttpError && error.status !== undefined && ABSENT.has(error.status);
 }
 
 export class ServerTokenizer {
@@ -97,7 +90,7 @@ export class ServerTokenizer {
       return flavour === "vllm" ? await this.countVllm(input, signal) : await this.countLlamaCpp(input, signal);
     } catch (error) {
       if (signal.aborted) throw error;
-      if (error instanceof TokenizerAbsent) {
+      if (isAbsent(error)) {
         this.probes.set(this.root, Promise.resolve({ flavour: "none", reason: error.message }));
       }
       return undefined;
@@ -127,11 +120,11 @@ export class ServerTokenizer {
           };
     try {
       const answer = await this.post("/tokenize", body, signal);
-      if (typeof answer.count !== "number") throw new Error("/tokenize answered without `count`");
+      if (typeof answer.count !== "number") throw unexpected("/tokenize answered without `count`");
       return { tokens: answer.count };
     } catch (error) {
       // vLLM checks the prompt against max_model_len while tokenizing: a refusal is the count's verdict
-      if (error instanceof TokenizerRefusal && error.status === 400 && CONTEXT_REFUSAL.test(error.message)) {
+      if (error instanceof ProviderHttpError && error.status === 400 && CONTEXT_REFUSAL.test(error.message)) {
         return { refused: error.message };
       }
       throw error;
@@ -145,10 +138,10 @@ export class ServerTokenizer {
     else {
       const body = { messages: input.messages, ...(input.tools?.length ? { tools: input.tools } : {}) };
       content = (await this.post("/apply-template", body, signal)).prompt;
-      if (typeof content !== "string") throw new Error("/apply-template answered without `prompt`");
+      if (typeof content !== "string") throw unexpected("/apply-template answered without `prompt`");
     }
     const answer = await this.post("/tokenize", { content, add_special: true }, signal);
-    if (!Array.isArray(answer.tokens)) throw new Error("/tokenize answered without `tokens`");
+    if (!Array.isArray(answer.tokens)) throw unexpected("/tokenize answered without `tokens`");
     return { tokens: answer.tokens.length };
   }
 
@@ -161,12 +154,25 @@ export class ServerTokenizer {
       signal: signal ? AbortSignal.any([signal, limit]) : limit,
     });
     const text = await response.text();
-    if (ABSENT.has(response.status)) throw new TokenizerAbsent(`${path} answered ${response.status}`);
+    // a 400's text may be vLLM's "maximum context length"
     if (!response.ok) {
-      throw new TokenizerRefusal(response.status, `${path} answered ${response.status}: ${text.slice(0, 300)}`);
+      const detail = ABSENT.has(response.status) ? "" : `: ${text.slice(0, 300)}`;
+      throw new ProviderHttpError(response.status, `${path} answered ${response.status}${detail}`, {
+        context: { url: `${this.root}${path}` },
+      });
     }
-    const answer: unknown = JSON.parse(text);
-    if (typeof answer !== "object" || answer === null) throw new Error(`${path} answered ${text.slice(0, 120)}`);
+    let answer: unknown;
+    try {
+      answer = JSON.parse(text);
+    } catch (cause) {
+      throw unexpected(`${path} answered ${text.slice(0, 120)}`, cause);
+    }
+    if (typeof answer !== "object" || answer === null) throw unexpected(`${path} answered ${text.slice(0, 120)}`);
     return answer as Record<string, unknown>;
   }
+}
+
+/** An answer of a tokenizer endpoint not in the shape its server documents. */
+function unexpected(message: string, cause?: unknown): ProviderProtocolError {
+  return new ProviderProtocolError("TOKENIZER_ANSWER", message, cause === undefined ? {} : { cause });
 }
