@@ -9,6 +9,7 @@ import { z } from "zod";
 import type { AgentEvent, AgentResult } from "../agent/index.ts";
 import type { ItemScore } from "../bench/scoring/index.ts";
 import { ApiError, errorBody } from "./errors.ts";
+import type { RunLabel } from "./run-label.ts";
 
 export const SERVICE_VERSION = "0.1.0";
 
@@ -31,7 +32,7 @@ export interface RunQueryResponse {
    * Whose answers these are, as the runs list labels a run: the simulator's, the stand-in's, or a real
    * model's (the harness's service says; an exported agent's does not).
    */
-  label?: "simulated" | "simulated (stand-in)" | "live";
+  label?: RunLabel;
   result: AgentResult;
   score?: ItemScore;
   item?: { id: string; category: string };

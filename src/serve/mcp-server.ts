@@ -6,6 +6,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { Redactor } from "../redact.ts";
 import type { QueryRunner } from "./agent-routes.ts";
+import { RUN_LABELS } from "./run-label.ts";
 import type { HarnessService } from "./service.ts";
 
 export interface McpServices {
@@ -71,7 +72,7 @@ export function createMcpServer({ service, runner, redactor }: McpServices): Mcp
       },
       outputSchema: {
         answer: z.string(),
-        label: z.enum(["simulated", "simulated (stand-in)", "live"]).optional(),
+        label: z.enum(RUN_LABELS).optional(),
         path: z.string(),
         answeredBy: z.string(),
         modelCalls: z.number(),

@@ -7,6 +7,7 @@ import { loadModelsConfig } from "../config/models-yaml.ts";
 import type { QueryRunner, RunQueryRequest } from "./agent-routes.ts";
 import { ApiError } from "./errors.ts";
 import { checkConfigName, checkModelName } from "./names.ts";
+import { runLabel } from "./run-label.ts";
 
 export const DEFAULT_QUERY_CONFIG = "onsetlab";
 
@@ -38,7 +39,7 @@ export function benchQueryRunner(options: QueryRunnerOptions = {}): QueryRunner 
       const { result, item, score, entry } = outcome;
       return {
         answer: result.answer,
-        label: entry.provider === "sim" ? "simulated" : outcome.standin ? "simulated (stand-in)" : "live",
+        label: runLabel({ simulated: entry.provider === "sim", standin: outcome.standin === true }),
         result,
         ...(score ? { score } : {}),
         ...(item ? { item: { id: item.id, category: item.category } } : {}),

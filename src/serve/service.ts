@@ -24,6 +24,7 @@ import { ApiError } from "./errors.ts";
 import { checkConfigName, checkModelName } from "./names.ts";
 import { RecordCount } from "./record-count.ts";
 import { type ItemRow, RecordIndex } from "./record-index.ts";
+import { type RunLabel, runLabel } from "./run-label.ts";
 
 export interface ServiceOptions {
   resultsRoot?: string;
@@ -41,7 +42,7 @@ export interface RunListEntry {
   startedAt: string;
   finishedAt?: string;
   running: boolean;
-  label: "simulated" | "simulated (stand-in)" | "live";
+  label: RunLabel;
   invalid: number;
 }
 
@@ -428,7 +429,7 @@ export class HarnessService {
       startedAt: manifest.startedAt,
       ...(manifest.finishedAt ? { finishedAt: manifest.finishedAt } : {}),
       running,
-      label: manifest.simulated ? (manifest.standin ? "simulated (stand-in)" : "simulated") : "live",
+      label: runLabel(manifest),
       invalid,
     };
   }
