@@ -5,7 +5,7 @@
 
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { type AgentConfigInput, EXPOSURES, type Exposure } from "../agent/index.ts";
+import { type AgentConfigInput, EXPOSURES } from "../agent/index.ts";
 import { parseFilter } from "../bench/dataset/select.ts";
 import { type BenchOptions, type RunPlan, runBench } from "../bench/run/bench.ts";
 import type { RunSummary } from "../bench/run/compare-configs.ts";
@@ -24,7 +24,15 @@ import { INVALID_LIMIT, invalidText, rowsOverInvalidLimit } from "../report/inva
 import { displayPath } from "./display-path.ts";
 import { durationText, estimateText } from "./estimate-text.ts";
 import { ModelEta } from "./eta.ts";
-import { FlagError, parseFraction, parsePositiveInt, parseTransport, REGISTRY_FLAG, repeated } from "./flags.ts";
+import {
+  FlagError,
+  parseChoice,
+  parseFraction,
+  parsePositiveInt,
+  parseTransport,
+  REGISTRY_FLAG,
+  repeated,
+} from "./flags.ts";
 import { startProgress } from "./progress.ts";
 import { StopOnSignal } from "./stop-signal.ts";
 import { renderSummaryTable } from "./summary-table.ts";
@@ -358,19 +366,9 @@ const STRATEGIES = ["auto", "rewoo", "react", "native", "jsonl"] as const;
 
 function cliOverrides(flags: BenchFlags): AgentConfigInput {
   const overrides: AgentConfigInput = {};
-  if (flags.strategy) {
-    if (!(STRATEGIES as readonly string[]).includes(flags.strategy)) {
-      throw new FlagError("BAD_FLAG", `--strategy must be one of ${STRATEGIES.join(", ")}, not "${flags.strategy}"`);
-    }
-    overrides.strategy = flags.strategy as AgentConfigInput["strategy"];
-  }
+  if (flags.strategy) overrides.strategy = parseChoice("--strategy", flags.strategy, STRATEGIES);
   if (flags.filterN) overrides.filter = flags.filterN === "all" ? "all" : parsePositiveInt("--filter-n", flags.filterN);
-  if (flags.exposure) {
-    if (!(EXPOSURES as readonly string[]).includes(flags.exposure)) {
-      throw new FlagError("BAD_FLAG", `--exposure must be one of ${EXPOSURES.join(", ")}, not "${flags.exposure}"`);
-    }
-    overrides.exposure = flags.exposure as Exposure;
-  }
+  if (flags.exposure) overrides.exposure = parseChoice("--exposure", flags.exposure, EXPOSURES);
   return overrides;
 }
 

@@ -38,6 +38,14 @@ export function parseFraction(flag: string, value: string): number {
   return number;
 }
 
+/** One of a flag's `choices`, typed as it; anything else is bad input naming them all. */
+export function parseChoice<T extends string>(flag: string, value: string, choices: readonly T[]): T {
+  if (!(choices as readonly string[]).includes(value)) {
+    throw new FlagError("BAD_FLAG", `${flag} must be one of ${choices.join(", ")}, not "${value}"`);
+  }
+  return value as T;
+}
+
 /** A TCP port: 0 (any free port) to 65535. */
 export function parsePort(flag: string, value: string): number {
   const port = Number(value);

@@ -14,7 +14,7 @@ import { parseModelList, type ServedModel } from "../../mock-servers/ollama/serv
 import { startStandin } from "../../mock-servers/ollama/server.ts";
 import { loadDataset } from "../bench/dataset/load.ts";
 import { createSimProvider } from "../models/sim/index.ts";
-import { FlagError } from "./flags.ts";
+import { FlagError, parseChoice } from "./flags.ts";
 import { ttyWidth } from "./table.ts";
 import { factLines } from "./wrap.ts";
 
@@ -117,7 +117,7 @@ function behaviourOf(flags: StandinFlags): Partial<StandinBehaviour> {
     coldStartMs: number("--load-ms", flags.loadMs, 0) ?? number("--cold-start-ms", flags.coldStartMs, 0),
     maxQueue: number("--max-queue", flags.maxQueue, 0),
     parallel: number("--slots", flags.slots, 1) ?? number("--parallel", flags.parallel, 1),
-    tokenizer: tokenizerOf(flags.tokenizer),
+    tokenizer: flags.tokenizer === undefined ? undefined : parseChoice("--tokenizer", flags.tokenizer, TOKENIZERS),
     ...(flags.models === undefined ? {} : { knownModels: readModels(flags.models) }),
   };
 }
@@ -130,14 +130,6 @@ function tokenizerLines(tokenizer: StandinTokenizer | undefined, url: string): s
 }
 
 const TOKENIZERS: readonly StandinTokenizer[] = ["none", "vllm", "llamacpp"];
-
-function tokenizerOf(value: string | undefined): StandinTokenizer | undefined {
-  if (value === undefined) return undefined;
-  if (!(TOKENIZERS as readonly string[]).includes(value)) {
-    throw new FlagError("BAD_FLAG", `--tokenizer must be one of ${TOKENIZERS.join(", ")}, not "${value}"`);
-  }
-  return value as StandinTokenizer;
-}
 
 function readModels(file: string): ServedModel[] {
   let json: unknown;
