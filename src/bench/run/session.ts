@@ -27,11 +27,16 @@ export interface SessionInput {
 export function sessionServers({ item, exposure, seed, registry }: SessionInput): string[] {
   if (exposure === "all") return [...registry];
   const own = new Set(item.servers);
-  const random = seededRandom(hash32(`session\u0000${seed}\u0000${item.id}`));
+  const chosen = exposure === "session" ? distractors(own, `${seed}\u0000${item.id}`, registry) : new Set<string>();
+  return registry.filter((server) => own.has(server) || chosen.has(server) || server === BUILTIN_SERVER);
+}
+
+/** 0 to MAX_DISTRACTORS servers other than the item's and the built-ins, drawn from `draw` (seed and item). */
+function distractors(own: ReadonlySet<string>, draw: string, registry: readonly string[]): Set<string> {
+  const random = seededRandom(hash32(`session\u0000${draw}`));
   const candidates = registry.filter((server) => !own.has(server) && server !== BUILTIN_SERVER);
-  const drawn = exposure === "own" ? 0 : Math.floor(random() * (MAX_DISTRACTORS + 1));
-  const count = Math.min(candidates.length, drawn);
+  const count = Math.min(candidates.length, Math.floor(random() * (MAX_DISTRACTORS + 1)));
   const chosen = new Set<string>();
   while (chosen.size < count) chosen.add(candidates[Math.floor(random() * candidates.length)]!);
-  return registry.filter((server) => own.has(server) || chosen.has(server) || server === BUILTIN_SERVER);
+  return chosen;
 }
