@@ -7,8 +7,7 @@ import type { RunSummary } from "../bench/run/compare-configs.ts";
 import { customMetrics, invalidTotal, type Rate, type SummaryRow } from "../bench/scoring/index.ts";
 import { NOT_APPLICABLE, numberText, percentText } from "../report/format.ts";
 import { invalidWarnings } from "../report/invalid.ts";
-import { columnParts, TERMINAL_WIDTH } from "../report/terminal.ts";
-import { compactTable } from "./table.ts";
+import { stackedTable, TERMINAL_WIDTH } from "../report/terminal.ts";
 
 const LEGEND = [
   "success: task success [95% CI] · tool: tool choice · args: parameter accuracy",
@@ -58,6 +57,7 @@ export function renderSummaryTable(summary: RunSummary, width: number = TERMINAL
     ...(withRepeats ? ["pass^k", "pass@k"] : []),
     "ms",
   ];
+  const aligns = head.map((_, index) => (index === 0 ? ("left" as const) : ("right" as const)));
   const blocks = models.map((model) => {
     const rows = summary.rows
       .filter((candidate) => candidate.model === model)
@@ -77,17 +77,8 @@ export function renderSummaryTable(summary: RunSummary, width: number = TERMINAL
         ...(withRepeats ? repeatCells(row) : []),
         `${num(row.p50Ms?.value, 0)}/${num(row.p95Ms?.value, 0)}`,
       ]);
-    const widths = head.map((header, index) => Math.max(header.length, ...rows.map((cells) => cells[index]!.length)));
-    const parts = columnParts(widths, 1, width).map((part) => {
-      const columns = [0, ...part];
-      const table = compactTable({
-        head: columns.map((index) => head[index]!),
-        colAligns: columns.map((index) => (index === 0 ? "left" : "right")),
-      });
-      for (const cells of rows) table.push(columns.map((index) => cells[index]!));
-      return table.toString();
-    });
-    return `Results${label}${summary.dryRun ? DRY_RUN_NOTE : ""}: ${model}\n${parts.join("\n\n")}\n`;
+    const table = stackedTable({ head, aligns, rows, keyCount: 1, width });
+    return `Results${label}${summary.dryRun ? DRY_RUN_NOTE : ""}: ${model}\n${table}\n`;
   });
   const repeatsLegend = withRepeats ? ["pass^k: every one of k tries succeeded [95% CI] · pass@k: at least one"] : [];
   const customLegend = custom.map((metric) => `${metric.name}: ${metric.label}`);

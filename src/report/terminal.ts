@@ -35,33 +35,54 @@ export const BORDERLESS = {
 } satisfies Table.TableConstructorOptions;
 
 export function renderTerminal(table: ReportTable, width: number = TERMINAL_WIDTH): string {
-  const texts = table.rows.map((row) => row.cells.map(cellText));
-  const widths = table.columns.map((column, index) =>
-    Math.max(column.header.length, ...texts.map((cells) => cells[index]!.length)),
-  );
   const keyCount = Math.max(
     1,
     table.columns.findIndex((column) => isNumeric(column.kind)),
   );
+  const rendered = stackedTable({
+    head: table.columns.map((column) => column.header),
+    aligns: table.columns.map((column) => (isNumeric(column.kind) ? "right" : "left")),
+    rows: table.rows.map((row) => row.cells.map(cellText)),
+    keyCount,
+    width,
+  });
+  return `${table.title}\n${rendered}\n`;
+}
+
+export interface StackedTable {
+  head: readonly string[];
+  aligns: readonly ("left" | "right")[];
+  rows: readonly (readonly string[])[];
+  /** The leading name columns, repeated in every part. */
+  keyCount: number;
+  width: number;
+}
+
+/**
+ * A borderless table within `width`: when wider, cut into parts stacked one under the other (a blank line
+ * between), each repeating the name columns (the report's tables, the bench's summary).
+ */
+export function stackedTable({ head, aligns, rows, keyCount, width }: StackedTable): string {
+  const widths = head.map((header, index) => Math.max(header.length, ...rows.map((cells) => cells[index]!.length)));
   const keys = [...Array(keyCount).keys()];
   const rendered = columnParts(widths, keyCount, width).map((part) => {
     const columns = [...keys, ...part];
     const out = new Table({
-      head: columns.map((index) => table.columns[index]!.header),
-      colAligns: columns.map((index) => (isNumeric(table.columns[index]!.kind) ? "right" : "left")),
+      head: columns.map((index) => head[index]!),
+      colAligns: columns.map((index) => aligns[index]!),
       ...BORDERLESS,
     });
-    for (const cells of texts) out.push(columns.map((index) => cells[index]!));
+    for (const cells of rows) out.push(columns.map((index) => cells[index]!));
     return out.toString();
   });
-  return `${table.title}\n${rendered.join("\n\n")}\n`;
+  return rendered.join("\n\n");
 }
 
 /**
  * The columns after the first `keyCount` (the name columns, repeated in every part), dealt in order into
  * parts that each fit `width` beside the name columns; a column wider than that alone is a part of its own.
  */
-export function columnParts(widths: readonly number[], keyCount: number, width: number): number[][] {
+function columnParts(widths: readonly number[], keyCount: number, width: number): number[][] {
   const keyWidth = widths.slice(0, keyCount).reduce((sum, columnWidth) => sum + columnWidth + GAP, 0);
   const parts: number[][] = [];
   let used = keyWidth;
