@@ -165,7 +165,7 @@ export class OpenAIProvider implements ModelProvider {
   async complete(request: CompletionRequest): Promise<CompletionResponse> {
     const body = { prompt: request.prompt };
     const chars = promptChars({ prompt: request.prompt });
-    return this.call("/completions", body, request, chars, body, (answers) => {
+    return this.call("/completions", body, request, chars, (answers) => {
       const text = answers.map((answer) => answer.choices?.[0]?.text ?? "").join("");
       return { text };
     });
@@ -177,7 +177,7 @@ export class OpenAIProvider implements ModelProvider {
       ...(request.tools?.length ? { tools: toOpenAITools(request.tools) } : {}),
     };
     const chars = promptChars({ messages: request.messages, tools: request.tools });
-    return this.call("/chat/completions", body, request, chars, body, (answers, streamed) => {
+    return this.call("/chat/completions", body, request, chars, (answers, streamed) => {
       if (!streamed) {
         const message = answers[0]?.choices?.[0]?.message;
         if (!message) throw this.badAnswer("/chat/completions", "no choices[0].message");
@@ -285,14 +285,14 @@ export class OpenAIProvider implements ModelProvider {
 
   /**
    * Posts one request (streamed when `onText` is given) and hands the answer — one object, or every
-   * SSE chunk in order — to `read`; usage and timings come from whichever chunk carried them.
+   * SSE chunk in order — to `read`; usage and timings come from whichever chunk carried them. `body` is
+   * the prompt as sent (a prompt, or messages and tools), and what the server's tokenizer counts.
    */
   private async call<T extends { text: string; toolCalls?: NativeToolCall[]; thinking?: string }>(
     path: string,
-    body: Record<string, unknown>,
+    body: CountInput,
     request: RequestBase,
     chars: number,
-    countInput: CountInput,
     read: (answers: Answer[], streamed: boolean) => T,
   ): Promise<T & CompletionResponse> {
     const facts = await this.describe();
@@ -308,7 +308,7 @@ export class OpenAIProvider implements ModelProvider {
       ...(streamed ? { stream: true, stream_options: { include_usage: true } } : {}),
     };
     return guardedCall(this.target, limits, async (signal) => {
-      const context = await this.fit(facts, chars, countInput, signal);
+      const context = await this.fit(facts, chars, body, signal);
       return withRetries(this.settings.retry, signal, async () => {
         const started = performance.now();
         const response = await fetch(`${this.baseUrl}${path}`, {
