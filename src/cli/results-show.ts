@@ -51,7 +51,8 @@ function runHeader(runId: string, dir: string, manifest: RunManifest): string {
     );
     facts.push(["invalid", invalid.length > 0 ? invalid.join(", ") : "none"]);
   }
-  const lines = facts.flatMap(([name, value]) => factLines(name.padEnd(12), value, ttyWidth()));
+  const width = ttyWidth();
+  const lines = facts.flatMap(([name, value]) => factLines(name.padEnd(12), value, width));
   return `${lines.join("\n")}\n`;
 }
 
