@@ -12,6 +12,7 @@ import { harnessRedactor } from "../bench/run/secrets.ts";
 import { type AgentFile, agentFileRegistry, readAgentFile } from "../config/agent-file.ts";
 import { OnsetlabError } from "../errors.ts";
 import { defaultCacheDir } from "../models/request-cache.ts";
+import { STANDIN_LABEL } from "../report/provenance.ts";
 import { parseSeed } from "./bench.ts";
 import { FlagError, parsePositiveInt, parseTransport, REGISTRY_FLAG, repeated } from "./flags.ts";
 import { ttyWidth } from "./table.ts";
@@ -154,7 +155,7 @@ function withAgentFile(
   };
 }
 
-const STANDIN_NOTE = "simulated (stand-in): the server is the stand-in, which answers from the simulator";
+const STANDIN_NOTE = `${STANDIN_LABEL}: the server is the stand-in, which answers from the simulator`;
 
 function simulationNote(item: DatasetItem | undefined): string {
   return item
