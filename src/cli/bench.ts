@@ -21,7 +21,7 @@ import { FAULTS_ENV, type FaultConfig, parseFaults } from "../mcp/faults.ts";
 import { checkRecordTarget } from "../models/cassette.ts";
 import { defaultCacheDir } from "../models/request-cache.ts";
 import { INVALID_LIMIT, invalidText, rowsOverInvalidLimit } from "../report/invalid.ts";
-import { displayPath } from "./display-path.ts";
+import { shownPath } from "../report/paths.ts";
 import { durationText, estimateText } from "./estimate-text.ts";
 import { ModelEta } from "./eta.ts";
 import {
@@ -205,7 +205,7 @@ export function registerBenchCommand(program: Command): void {
         ...(retried ? [`${retried} run again after a server error`] : []),
       ];
       process.stderr.write(
-        `run ${runId}: ${summary.records} records${before.length > 0 ? ` (${before.join(", ")})` : ""} → ${displayPath(dir)}/\n`,
+        `run ${runId}: ${summary.records} records${before.length > 0 ? ` (${before.join(", ")})` : ""} → ${shownPath(dir, process.cwd())}/\n`,
       );
       if (cache) {
         process.stderr.write(

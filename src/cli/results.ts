@@ -10,7 +10,7 @@ import { pruneRuns, removeRuns } from "../bench/run/remove.ts";
 import type { RunManifest } from "../bench/run/run-files.ts";
 import { countRows, listRunIds, RESULTS_DIR, runDir, runFile } from "../bench/run/store.ts";
 import { InputError } from "../errors.ts";
-import { displayPath } from "./display-path.ts";
+import { shownPath } from "../report/paths.ts";
 import { showRun } from "./results-show.ts";
 import { compactTable } from "./table.ts";
 
@@ -104,7 +104,7 @@ export function registerResultsCommands(program: Command): void {
         ? "complete"
         : `incomplete: ${records} of ${manifest.tasks} (run the rest with --resume ${runId})`;
       process.stdout.write(
-        `merged ${runIds.length} runs → ${displayPath(merged.dir)}/: ${records} records` +
+        `merged ${runIds.length} runs → ${shownPath(merged.dir, process.cwd())}/: ${records} records` +
           `${duplicates > 0 ? ` (${duplicates} duplicates dropped)` : ""}, ${state}\n`,
       );
     });

@@ -3,8 +3,11 @@ import { isAbsolute, relative, resolve } from "node:path";
 import { REPO_ROOT } from "../paths.ts";
 export const REPORTS_DIR = resolve(REPO_ROOT, "reports");
 
-/** A path as reports print it: relative to the repository when inside it, so it reads the same on every machine. */
-export function shownPath(path: string): string {
-  const inside = relative(REPO_ROOT, resolve(path));
-  return inside.startsWith("..") || isAbsolute(inside) ? resolve(path) : inside;
+/**
+ * A path as a message or a report prints it: relative to `from` when inside it, else absolute. Reports
+ * take the repository (so a path reads the same on every machine); the CLI's messages the working folder.
+ */
+export function shownPath(path: string, from: string = REPO_ROOT): string {
+  const inside = relative(from, resolve(path));
+  return inside === "" || inside.startsWith("..") || isAbsolute(inside) ? resolve(path) : inside;
 }

@@ -6,7 +6,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { runBench } from "../../src/bench/run/bench.ts";
-import { displayPath } from "../../src/cli/display-path.ts";
+import { shownPath } from "../../src/report/paths.ts";
 import { benchRequest, REPO_ROOT, strictRecordLines } from "../support/bench-run.ts";
 import { runInProcess } from "../support/cli-in-process.ts";
 
@@ -29,10 +29,10 @@ describe("where a run went", () => {
     expect(bench.stderr).toContain(`run ${runId}: 1 records → ${join(results, runId)}/\n`);
   });
 
-  it("displayPath: relative inside the working folder, absolute outside it", () => {
-    expect(displayPath("/work/repo/results/r1", "/work/repo")).toBe("results/r1");
-    expect(displayPath("/tmp/elsewhere/r1", "/work/repo")).toBe("/tmp/elsewhere/r1");
-    expect(displayPath("/work/repo", "/work/repo")).toBe("/work/repo");
+  it("shownPath from the working folder: relative inside it, absolute outside it", () => {
+    expect(shownPath("/work/repo/results/r1", "/work/repo")).toBe("results/r1");
+    expect(shownPath("/tmp/elsewhere/r1", "/work/repo")).toBe("/tmp/elsewhere/r1");
+    expect(shownPath("/work/repo", "/work/repo")).toBe("/work/repo");
   });
 });
 
