@@ -13,6 +13,7 @@
  */
 
 import { renderPrompt } from "../../src/models/prompt-text.ts";
+import { hash32 } from "../../src/random.ts";
 import { promptTokensOf, windowOf } from "./context-window.ts";
 import { knownModel, type StandinContext } from "./generate.ts";
 import { type Exchange, HttpProblem, type RouteTable, readJsonBody, sendJson, sendText } from "./http-io.ts";
@@ -77,7 +78,5 @@ function piecesOf(text: string): string[] {
 
 /** A token id for a piece: the same piece, the same id, within a vocabulary the size of Qwen2.5's. */
 function tokenId(piece: string): number {
-  let hash = 2166136261;
-  for (let index = 0; index < piece.length; index += 1) hash = Math.imul(hash ^ piece.charCodeAt(index), 16777619);
-  return (hash >>> 0) % 151_936;
+  return hash32(piece) % 151_936;
 }
