@@ -85,13 +85,7 @@ export async function measureView(options: ViewPerfOptions): Promise<ViewPerfRep
   );
   try {
     const base = `${server.url}/runs/${runId}`;
-    const timed = async (path: string): Promise<{ ms: number; body: unknown }> => {
-      const started = performance.now();
-      const response = await fetch(`${base}${path}`);
-      const body = await response.json();
-      if (!response.ok) throw new Error(`${path}: ${response.status} ${JSON.stringify(body)}`);
-      return { ms: performance.now() - started, body };
-    };
+    const timed = (path: string) => timedGet(`${base}${path}`);
     const first = await timed("/items?page=1");
     const pages = Math.ceil((first.body as ItemPage).total / 50);
     const pick = (count: number, index: number) => ((index * 7919) % count) + 1;
@@ -130,6 +124,15 @@ export async function measureView(options: ViewPerfOptions): Promise<ViewPerfRep
   }
 }
 
+/** One GET of the viewer's API and its JSON body, timed; a failed request stops the measurement. */
+async function timedGet(url: string): Promise<{ ms: number; body: unknown }> {
+  const started = performance.now();
+  const response = await fetch(url);
+  const body = await response.json();
+  if (!response.ok) throw new Error(`${url}: ${response.status} ${JSON.stringify(body)}`);
+  return { ms: performance.now() - started, body };
+}
+
 /** Times `/runs` over a results folder holding the run as if under way (no summary, no finishedAt). */
 async function measureRunsList(
   dir: string,
@@ -151,11 +154,10 @@ async function measureRunsList(
     );
     try {
       const list = async (): Promise<{ ms: number; records: number }> => {
-        const started = performance.now();
-        const response = await fetch(`${server.url}/runs`);
-        const body = (await response.json()) as { records: number }[];
-        if (!response.ok || body.length !== 1) throw new Error(`/runs: ${response.status} ${JSON.stringify(body)}`);
-        return { ms: performance.now() - started, records: body[0]!.records };
+        const { ms, body } = await timedGet(`${server.url}/runs`);
+        const runs = body as { records: number }[];
+        if (runs.length !== 1) throw new Error(`/runs: ${runs.length} runs listed, not 1`);
+        return { ms, records: runs[0]!.records };
       };
       const first = await list();
       const times: number[] = [];
