@@ -18,7 +18,6 @@ import { OutcomesError } from "./errors.ts";
 import { BINARY_METRICS, type BinaryMetric, POOLED_METRICS, type PooledMetric } from "./metrics.ts";
 import type { LoadedRun } from "./run-set.ts";
 
-export const OUTCOMES_FILE = RUN_FILES.outcomes;
 export const OUTCOMES_FORMAT = "onsetlab-outcomes/1";
 
 export interface OutcomeEntry {
@@ -89,11 +88,11 @@ export function pooledRate(values: readonly PooledValue[]): Rate {
 export function loadOutcomes(run: LoadedRun): OutcomesFile {
   const records = runFile(run.dir, "records");
   if (existsSync(records)) return outcomesFromRecords(run, records);
-  const file = join(run.dir, OUTCOMES_FILE);
+  const file = join(run.dir, RUN_FILES.outcomes);
   if (existsSync(file)) return readOutcomesFile(file, run);
   throw new OutcomesError(
     "NO_OUTCOMES",
-    `run ${run.id}: neither ${RUN_FILES.records} nor ${OUTCOMES_FILE} in ${run.dir}; the per-item outcomes are needed`,
+    `run ${run.id}: neither ${RUN_FILES.records} nor ${RUN_FILES.outcomes} in ${run.dir}; the per-item outcomes are needed`,
   );
 }
 
@@ -175,7 +174,7 @@ export function outcomesFromRecords(run: LoadedRun, file: string): OutcomesFile 
 
 /** Writes results/<run>/outcomes.json. */
 export function writeOutcomesFile(run: LoadedRun, outcomes: OutcomesFile): string {
-  const file = join(run.dir, OUTCOMES_FILE);
+  const file = join(run.dir, RUN_FILES.outcomes);
   writeJsonAtomic(file, outcomes);
   return file;
 }

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { RUN_FILES } from "../bench/run/store.ts";
 import { readRunLines, writeRunLines } from "../bench/run/testing/run-lines.ts";
 import { InputError } from "../errors.ts";
-import { loadOutcomes, OUTCOMES_FILE, writeOutcomesFile } from "./outcomes.ts";
+import { loadOutcomes, writeOutcomesFile } from "./outcomes.ts";
 import { loadRun } from "./runs.ts";
 import { syntheticRun, writeSyntheticRun } from "./testing/synthetic-run.ts";
 
@@ -39,7 +39,7 @@ describe("a run's files checked against each other", () => {
     rmSync(join(dir, RUN_FILES.records));
     expect(loadRun("run-f", root).summary.records).toBe(12);
     // neither file: nothing to check the summary against
-    rmSync(join(dir, OUTCOMES_FILE));
+    rmSync(join(dir, RUN_FILES.outcomes));
     expect(loadRun("run-f", root).summary.records).toBe(12);
   });
 

@@ -15,15 +15,7 @@ import { RUN_FILES, readJsonChecked, runFile } from "../bench/run/store.ts";
 import type { Rate } from "../bench/scoring/rate.ts";
 import { RunFilesError } from "./errors.ts";
 import { BINARY_METRICS, POOLED_METRICS } from "./metrics.ts";
-import {
-  binaryRate,
-  decodeBinary,
-  decodePooled,
-  OUTCOMES_FILE,
-  pooledRate,
-  readOutcomesFile,
-  readRunRecords,
-} from "./outcomes.ts";
+import { binaryRate, decodeBinary, decodePooled, pooledRate, readOutcomesFile, readRunRecords } from "./outcomes.ts";
 import type { LoadedRun } from "./run-set.ts";
 
 const count = z.number().int().min(0);
@@ -73,7 +65,7 @@ interface Counted {
 /** Stops with a RunFilesError (exit 2) when the run's summary does not tell what its per-item file says. */
 export function checkRunFiles(run: LoadedRun): void {
   const records = runFile(run.dir, "records");
-  const outcomes = join(run.dir, OUTCOMES_FILE);
+  const outcomes = join(run.dir, RUN_FILES.outcomes);
   if (existsSync(records)) compare(run, countRecords(run, records), records, true);
   else if (existsSync(outcomes)) compare(run, countOutcomes(run, outcomes), outcomes, false);
 }
