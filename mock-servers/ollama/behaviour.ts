@@ -28,7 +28,8 @@ export interface StandinBehaviour {
   tokenizer: StandinTokenizer;
 }
 
-export type StandinTokenizer = "none" | "vllm" | "llamacpp";
+export const STANDIN_TOKENIZERS = ["none", "vllm", "llamacpp"] as const;
+export type StandinTokenizer = (typeof STANDIN_TOKENIZERS)[number];
 
 /** Ollama's default window below 24 GiB of VRAM. */
 export const OLLAMA_DEFAULT_NUM_CTX = 4096;

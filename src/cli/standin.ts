@@ -8,7 +8,11 @@
 
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
-import type { StandinBehaviour, StandinTokenizer } from "../../mock-servers/ollama/behaviour.ts";
+import {
+  STANDIN_TOKENIZERS,
+  type StandinBehaviour,
+  type StandinTokenizer,
+} from "../../mock-servers/ollama/behaviour.ts";
 import { type Rates, ratesOf } from "../../mock-servers/ollama/pacing.ts";
 import { parseModelList, type ServedModel } from "../../mock-servers/ollama/served-models.ts";
 import { startStandin } from "../../mock-servers/ollama/server.ts";
@@ -117,7 +121,8 @@ function behaviourOf(flags: StandinFlags): Partial<StandinBehaviour> {
     coldStartMs: number("--load-ms", flags.loadMs, 0) ?? number("--cold-start-ms", flags.coldStartMs, 0),
     maxQueue: number("--max-queue", flags.maxQueue, 0),
     parallel: number("--slots", flags.slots, 1) ?? number("--parallel", flags.parallel, 1),
-    tokenizer: flags.tokenizer === undefined ? undefined : parseChoice("--tokenizer", flags.tokenizer, TOKENIZERS),
+    tokenizer:
+      flags.tokenizer === undefined ? undefined : parseChoice("--tokenizer", flags.tokenizer, STANDIN_TOKENIZERS),
     ...(flags.models === undefined ? {} : { knownModels: readModels(flags.models) }),
   };
 }
@@ -128,8 +133,6 @@ function tokenizerLines(tokenizer: StandinTokenizer | undefined, url: string): s
     `${tokenizer === "vllm" ? "vLLM's" : "llama.cpp's"} tokenizer endpoints at ${url}/tokenize${tokenizer === "llamacpp" ? " and /apply-template" : ""}`,
   ];
 }
-
-const TOKENIZERS: readonly StandinTokenizer[] = ["none", "vllm", "llamacpp"];
 
 function readModels(file: string): ServedModel[] {
   let json: unknown;

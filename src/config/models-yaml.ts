@@ -20,6 +20,7 @@ import type { PooledUrl, ProviderEntry } from "../models/entry.ts";
 import { dropUndefined } from "../models/json.ts";
 import { fromOllamaOptions } from "../models/ollama-wire.ts";
 import { BUILT_IN_PROVIDERS } from "../models/provider-registry.ts";
+import { TOKENIZER_SETTINGS } from "../models/tokenizer.ts";
 import type { GenerationOptions } from "../models/types.ts";
 import { REPO_ROOT } from "../paths.ts";
 import { type AgentFile, isAgentFileValue, validateAgentFile } from "./agent-file.ts";
@@ -134,7 +135,7 @@ const modelSchema = z
     timeout_ms: positiveInt.optional(),
     think: z.boolean().optional(),
     context_window: positiveInt.optional(),
-    tokenizer: z.enum(["auto", "off"]).optional(),
+    tokenizer: z.enum(TOKENIZER_SETTINGS).optional(),
     retry_ms: z.array(z.number().int().min(0)).optional(),
     /** A plugin provider's own keys, handed to its factory as written. */
     settings: z.record(z.string(), z.unknown()).optional(),

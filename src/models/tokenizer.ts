@@ -18,7 +18,8 @@ import type { OpenAIMessage, OpenAITool } from "./openai-wire.ts";
 export type TokenizerFlavour = "vllm" | "llamacpp" | "none";
 
 /** models.yaml's `tokenizer:` of an openai entry: ask the server's tokenizer when it has one, or never. */
-export type TokenizerSetting = "auto" | "off";
+export const TOKENIZER_SETTINGS = ["auto", "off"] as const;
+export type TokenizerSetting = (typeof TOKENIZER_SETTINGS)[number];
 
 /** What a server's tokenizer was found to be; `reason` says why there is none. */
 export interface TokenizerProbe {
