@@ -159,7 +159,7 @@ describe("formatTrace", () => {
     expect(calls).toMatch(/\(reported \d+\.\d ms\)/);
   });
 
-  it("shows a call's window and, where the server's tokenizer counted the prompt, its count", async () => {
+  it("shows a call's window and, where the estimate could not decide, the tokenizer's count or why there is none", async () => {
     const result = await trace("What can you do?", { solver: ["GitHub and Slack."] });
     const call = result.modelCalls[0]!;
     call.context = { window: 4096, windowSource: "server", estimate: 4672, countSource: "tokenizer", counted: 3505 };
@@ -168,6 +168,9 @@ describe("formatTrace", () => {
     );
     call.context = { window: 4096, windowSource: "server", estimate: 900, countSource: "estimate" };
     expect(section(formatTrace(result, print), "model calls")).toMatch(/ · window 4096 · /);
+    const uncounted = "no tokenizer at http://127.0.0.1:8000 (/tokenize answered 404)";
+    call.context = { window: 4096, windowSource: "server", estimate: 4672, countSource: "estimate", uncounted };
+    expect(section(formatTrace(result, print), "model calls")).toContain(` · window 4096 (estimated: ${uncounted}) · `);
   });
 
   it("reports a run that ended in error", async () => {

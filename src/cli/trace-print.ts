@@ -227,7 +227,11 @@ function modelCallText(call: ModelCallRecord, simulated: boolean): string {
   const tools = call.tools ? ` · ${call.tools.length} tools offered` : "";
   const failed = call.error ? ` · FAILED: ${call.error}` : "";
   const counted =
-    call.context?.counted === undefined ? "" : ` (the server's tokenizer counted ${call.context.counted})`;
+    call.context?.counted !== undefined
+      ? ` (the server's tokenizer counted ${call.context.counted})`
+      : call.context?.uncounted !== undefined
+        ? ` (estimated: ${call.context.uncounted})`
+        : "";
   const window = call.context?.window === undefined ? "" : ` · window ${call.context.window}${counted}`;
   const invalid = call.invalid ? ` · INVALID: ${call.invalid}` : "";
   const cached = call.cached ? " · from the request cache (times of the original call)" : "";

@@ -266,7 +266,7 @@ export class OpenAIProvider implements ModelProvider {
     });
     if (!this.tokenizer || window === undefined || estimateVerdict(chars, window) !== "undecided") return estimated;
     const count = await this.tokenizer.count(input, signal);
-    if (!count) return estimated;
+    if ("uncounted" in count) return { ...estimated, uncounted: count.uncounted };
     const counted: CallContext = {
       ...estimated,
       countSource: "tokenizer",

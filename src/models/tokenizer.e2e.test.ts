@@ -100,6 +100,7 @@ describe.each(["vllm", "llamacpp"] as const)("a server with %s's tokenizer", (to
     const { provider, standin } = providerFor(tokenizer);
     const short = await provider.complete({ stage: "solver", prompt: "Reply with OK." });
     expect(short.context).toMatchObject({ countSource: "estimate" });
+    expect(short.context).not.toHaveProperty("uncounted");
     expect(short.context).not.toHaveProperty("counted");
     expect(standin.stats().tokenizerRequests).toBe(0);
 
@@ -113,6 +114,7 @@ describe.each(["vllm", "llamacpp"] as const)("a server with %s's tokenizer", (to
     const { provider, standin } = providerFor(tokenizer, { tokenizer: "off" });
     const response = await provider.chat({ stage: "solver", messages: fits });
     expect(response.context).toMatchObject({ countSource: "estimate" });
+    expect(response.context).not.toHaveProperty("uncounted");
     expect(standin.stats().tokenizerRequests).toBe(0);
   });
 });
@@ -121,7 +123,12 @@ describe("a server without a tokenizer (Ollama's /v1)", () => {
   it("sends both prompts as before: the server's own count flags the one it cut, and the 404 is asked once", async () => {
     const { provider, standin } = providerFor("none");
     const fitted = await provider.chat({ stage: "solver", messages: fits });
-    expect(fitted.context).toMatchObject({ countSource: "estimate", window: WINDOW });
+    // the estimate could not decide, and the record says why no tokenizer settled it
+    expect(fitted.context).toMatchObject({
+      countSource: "estimate",
+      window: WINDOW,
+      uncounted: expect.stringMatching(/^no tokenizer at http:\/\/127\.0\.0\.1:\d+ \(\/tokenize answered 404\)$/),
+    });
     expect(fitted.usage.promptTokens).toBe(tokensOf(fits));
     expect(fitted.invalid).toBeUndefined();
 

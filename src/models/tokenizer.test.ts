@@ -54,10 +54,11 @@ const chat = { messages: [{ role: "user" as const, content: "hello" }] };
 describe("the tokenizer probe", () => {
   it("remembers a server without a tokenizer (404) after one request: no retry, no error", async () => {
     const { seen, tokenizer, make } = await tokenizerOn(() => ({ status: 404, body: "404 page not found" }));
-    expect(await tokenizer.count(chat, signal)).toBeUndefined();
-    expect(await tokenizer.count({ prompt: "x" }, signal)).toBeUndefined();
+    const none = { uncounted: expect.stringMatching(/^no tokenizer at http:\/\/.+ \(\/tokenize answered 404\)$/) };
+    expect(await tokenizer.count(chat, signal)).toEqual(none);
+    expect(await tokenizer.count({ prompt: "x" }, signal)).toEqual(none);
     // another model on the same server: the root's answer is already known
-    expect(await make("other").count(chat, signal)).toBeUndefined();
+    expect(await make("other").count(chat, signal)).toEqual(none);
     expect(seen.map((one) => one.path)).toEqual(["/tokenize"]);
     expect(await tokenizer.probe()).toEqual({ flavour: "none", reason: "/tokenize answered 404" });
   });
@@ -114,7 +115,9 @@ describe("counting", () => {
     );
     expect(await tokenizer.count(chat, signal)).toEqual({ refused: expect.stringMatching(/maximum context length/) });
     status = 500;
-    expect(await tokenizer.count(chat, signal)).toBeUndefined();
+    expect(await tokenizer.count(chat, signal)).toEqual({
+      uncounted: expect.stringMatching(/^the tokenizer at .+ failed \(\/tokenize answered 500: /),
+    });
     // a failed count is not a missing tokenizer: the next one is asked again
     expect((await tokenizer.probe()).flavour).toBe("vllm");
   });
@@ -139,8 +142,12 @@ describe("counting", () => {
         ? { status: 404, body: { error: { code: 404 } } }
         : { status: 200, body: { tokens: [] } },
     );
-    expect(await tokenizer.count(chat, signal)).toBeUndefined();
-    expect(await tokenizer.count({ prompt: "x" }, signal)).toBeUndefined();
+    expect(await tokenizer.count(chat, signal)).toEqual({
+      uncounted: expect.stringMatching(/^the tokenizer at .+ failed \(\/apply-template answered 404\)$/),
+    });
+    expect(await tokenizer.count({ prompt: "x" }, signal)).toEqual({
+      uncounted: expect.stringMatching(/^no tokenizer at .+ \(\/apply-template answered 404\)$/),
+    });
     expect(seen.map((one) => one.path)).toEqual(["/tokenize", "/apply-template"]);
     expect(await tokenizer.probe()).toEqual({ flavour: "none", reason: "/apply-template answered 404" });
   });

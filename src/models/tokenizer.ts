@@ -30,8 +30,11 @@ export interface TokenizerProbe {
 /** What is counted: a completion's prompt, or a chat's messages and tools in OpenAI's wire form. */
 export type CountInput = { prompt: string } | { messages: OpenAIMessage[]; tools?: OpenAITool[] };
 
-/** A count: the prompt's tokens, or the tokenizer's refusal of a prompt longer than the model's window (vLLM). */
-export type TokenCount = { tokens: number } | { refused: string };
+/**
+ * A count: the prompt's tokens, the tokenizer's refusal of a prompt longer than the model's window (vLLM),
+ * or why there is no count (the server has no tokenizer, or it failed): the estimate then stands.
+ */
+export type TokenCount = { tokens: number } | { refused: string } | { uncounted: string };
 
 /** The probes of every server this process asked, by root URL. */
 export type TokenizerProbes = Map<string, Promise<TokenizerProbe>>;
@@ -80,13 +83,13 @@ export class ServerTokenizer {
   }
 
   /**
-   * The input's exact token count, or undefined when the server has no tokenizer or it failed (the
+   * The input's exact token count, or why there is none: the server has no tokenizer, or it failed (the
    * character estimate then stands). A 404/405 met while counting (a llama.cpp without /apply-template)
    * is remembered as no tokenizer. `signal` is the call's: its abort is thrown, not swallowed.
    */
-  async count(input: CountInput, signal: AbortSignal): Promise<TokenCount | undefined> {
-    const { flavour } = await this.probe();
-    if (flavour === "none") return undefined;
+  async count(input: CountInput, signal: AbortSignal): Promise<TokenCount> {
+    const { flavour, reason } = await this.probe();
+    if (flavour === "none") return { uncounted: `no tokenizer at ${this.root} (${reason ?? "none found"})` };
     try {
       return flavour === "vllm" ? await this.countVllm(input, signal) : await this.countLlamaCpp(input, signal);
     } catch (error) {
@@ -94,7 +97,7 @@ export class ServerTokenizer {
       if (isAbsent(error)) {
         this.probes.set(this.root, Promise.resolve({ flavour: "none", reason: error.message }));
       }
-      return undefined;
+      return { uncounted: `the tokenizer at ${this.root} failed (${(error as Error).message})` };
     }
   }
 

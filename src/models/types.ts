@@ -41,6 +41,11 @@ export interface CallContext {
   countSource: "estimate" | "tokenizer";
   /** The prompt's exact tokens, counted by the server's tokenizer before sending (`countSource: "tokenizer"`). */
   counted?: number;
+  /**
+   * Why the server's tokenizer did not count a prompt the estimate could not decide: the server has none
+   * (the probe's answer), or the count failed. Absent when the estimate decided or `tokenizer: off`.
+   */
+  uncounted?: string;
   /** The model's largest window, when known. */
   maxWindow?: number;
 }
