@@ -22,3 +22,15 @@ export function answersFile(dataDir: string, category: string): string {
 export function hasAnswers(category: string): boolean {
   return !category.includes("relevance");
 }
+
+/** BFCL v4's live and multi-turn categories (../shared/bfcl/v4: data, function docs, BFCL's Python). */
+export const DEFAULT_BFCL_V4_ROOT = join(DEFAULT_BFCL_ROOT, "v4");
+export const DEFAULT_BFCL_V4_DATA_DIR = join(DEFAULT_BFCL_V4_ROOT, "data");
+
+export function v4QuestionsFile(dataDir: string, category: string): string {
+  return join(dataDir, `BFCL_v4_${category}.json`);
+}
+
+export function v4AnswersFile(dataDir: string, category: string): string {
+  return join(dataDir, "possible_answer", `BFCL_v4_${category}.json`);
+}
