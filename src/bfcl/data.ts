@@ -178,8 +178,14 @@ export function loadScoreFile(file: string, resultIds: readonly string[]): Score
   for (const at of rest) {
     const obj = parsePlain(at);
     const id = scoreLineId(at, obj, resultIds);
-    const error = Array.isArray(obj.error) ? obj.error.map((e) => (typeof e === "string" ? e : JSON.stringify(e))) : [];
-    failures.set(id, { valid: false, errorType: String(obj.error_type ?? "unknown"), error });
+    // single-turn lines carry error_type and a list of errors; multi-turn lines nest both in `error`
+    const nested =
+      typeof obj.error === "object" && obj.error !== null && !Array.isArray(obj.error)
+        ? (obj.error as Record<string, unknown>)
+        : undefined;
+    const messages = nested ? [nested.error_message].flat() : Array.isArray(obj.error) ? obj.error : [];
+    const error = messages.map((e) => (typeof e === "string" ? e : JSON.stringify(e)));
+    failures.set(id, { valid: false, errorType: String(obj.error_type ?? nested?.error_type ?? "unknown"), error });
   }
   return { accuracy, correctCount: correct_count, totalCount: total_count, failures };
 }

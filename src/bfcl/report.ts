@@ -16,6 +16,8 @@ export interface CategoryJson {
   readonly bfclAccuracy: number | null;
   readonly sameErrorType: number | null;
   readonly disagreements: readonly { id: string; output: string; ours: BfclVerdict; bfcl: BfclVerdict }[];
+  /** Multi-turn only: calls made in turns whose ground truth is empty. */
+  readonly callsInEmptyTurns?: number;
 }
 
 export function toJsonReport(scores: readonly CategoryScore[]): { categories: Record<string, CategoryJson> } {
@@ -31,6 +33,7 @@ export function toJsonReport(scores: readonly CategoryScore[]): { categories: Re
       bfclAccuracy: a?.bfclAccuracy ?? null,
       sameErrorType: a?.sameErrorType ?? null,
       disagreements: a?.disagreements ?? [],
+      ...(s.callsInEmptyTurns === undefined ? {} : { callsInEmptyTurns: s.callsInEmptyTurns }),
     };
   }
   return { categories };
@@ -66,6 +69,12 @@ export function toTerminalReport(resultDir: string, scores: readonly CategorySco
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   const out = [`BFCL scoring of ${resultDir}`, "", row(header, widths), ...lines.map((l) => row(l, widths))];
   if (scores.every((s) => !s.agreement)) out.push("", "No BFCL score files found: agreement not computed.");
+  for (const s of scores)
+    if (s.callsInEmptyTurns !== undefined)
+      out.push(
+        "",
+        `${s.category}: ${s.callsInEmptyTurns} calls made in turns whose ground truth is empty (BFCL's verdict counts them only through the state they leave)`,
+      );
   for (const s of scores) {
     for (const d of s.agreement?.disagreements ?? []) {
       out.push(

@@ -9,10 +9,14 @@ import { type CheckOptions, checkEntry } from "./checker.ts";
 import { loadResults, loadScoreFile, type RecordedResult, type ScoreFile } from "./data.ts";
 import { decodeOutput } from "./decode.ts";
 import { BfclInputError } from "./errors.ts";
-import { hasAnswers } from "./paths.ts";
+import type { MultiTurnCategory } from "./multi-turn/entries.ts";
+import { isMultiTurnResultCategory, scoreMultiTurnFile } from "./multi-turn/score.ts";
+import { DEFAULT_BFCL_V4_DATA_DIR, hasAnswers } from "./paths.ts";
 import type { BfclQuestion, BfclVerdict, ExpectedCall } from "./types.ts";
 
 const RESULT_FILE = /^BFCL_v3_(.+)_result\.json$/;
+/** v4 result files this track scores: the multi-turn categories. */
+const V4_RESULT_FILE = /^BFCL_v4_(multi_turn_[a-z_]+)_result\.json$/;
 
 export interface EntryScore {
   readonly id: string;
@@ -55,12 +59,16 @@ export interface CategoryScore {
   readonly accuracy: number;
   readonly entries: readonly EntryScore[];
   readonly agreement?: Agreement;
+  /** Multi-turn: calls made in turns whose ground truth is empty (no verdict of BFCL's counts them). */
+  readonly callsInEmptyTurns?: number;
 }
 
 export interface ScoreDirOptions extends CheckOptions {
   readonly dataDir: string;
   /** Where BFCL's score files are; default: `score/<model>/` beside `result/<model>/`. */
   readonly scoresDir?: string;
+  /** BFCL v4's data folder (multi-turn entries and ground truth). */
+  readonly v4DataDir?: string;
 }
 
 /** Pure: scores loaded inputs. */
@@ -136,6 +144,17 @@ function categoryRank(file: string): [number, string] {
   return [rank < 0 ? CATEGORY_ORDER.length : rank, category];
 }
 
+/** The v4 multi-turn result files of a folder. */
+function v4ResultFiles(dir: string): string[] {
+  return readdirSync(dir)
+    .filter((f) => V4_RESULT_FILE.test(f) && isMultiTurnResultCategory(V4_RESULT_FILE.exec(f)![1]!))
+    .sort();
+}
+
+function hasResults(dir: string): boolean {
+  return resultFiles(dir).length > 0 || v4ResultFiles(dir).length > 0;
+}
+
 /** The result files of a folder, in BFCL's category order. */
 function resultFiles(dir: string): string[] {
   return readdirSync(dir)
@@ -153,18 +172,18 @@ export function resolveResultDirs(paths: readonly string[]): string[] {
   const dirs: string[] = [];
   for (const path of paths) {
     requireDir(path, "result folder");
-    if (resultFiles(path).length > 0) {
+    if (hasResults(path)) {
       dirs.push(path);
       continue;
     }
     const models = readdirSync(path, { withFileTypes: true })
-      .filter((entry) => entry.isDirectory() && resultFiles(join(path, entry.name)).length > 0)
+      .filter((entry) => entry.isDirectory() && hasResults(join(path, entry.name)))
       .map((entry) => join(path, entry.name))
       .sort();
     if (models.length === 0) {
       throw new BfclInputError(
         "BFCL_NO_RESULTS",
-        `no BFCL_v3_<category>_result.json files in ${path} or its subfolders`,
+        `no BFCL_v3_<category>_result.json or BFCL_v4_multi_turn_<category>_result.json files in ${path} or its subfolders`,
         { context: { dir: path } },
       );
     }
@@ -185,7 +204,7 @@ export function loadCategoryInputs(resultDir: string, options: ScoreDirOptions):
   const scoresDir = options.scoresDir ?? defaultScoresDir(resultDir);
   if (options.scoresDir) requireDir(scoresDir, "score folder");
   const files = resultFiles(resultDir);
-  if (files.length === 0) {
+  if (files.length === 0 && v4ResultFiles(resultDir).length === 0) {
     throw new BfclInputError("BFCL_NO_RESULTS", `no BFCL_v3_<category>_result.json files in ${resultDir}`, {
       context: { dir: resultDir },
     });
@@ -213,5 +232,36 @@ export function loadCategoryInputs(resultDir: string, options: ScoreDirOptions):
 }
 
 export function scoreResultDir(resultDir: string, options: ScoreDirOptions): CategoryScore[] {
-  return loadCategoryInputs(resultDir, options).map((input) => scoreCategory(input, options));
+  const v3 = resultFiles(resultDir).length > 0 ? loadCategoryInputs(resultDir, options) : [];
+  return [...v3.map((input) => scoreCategory(input, options)), ...scoreMultiTurnDir(resultDir, options)];
+}
+
+/** The v4 multi-turn files of a folder, each with agreement where BFCL's score file is beside it. */
+function scoreMultiTurnDir(resultDir: string, options: ScoreDirOptions): CategoryScore[] {
+  const v4DataDir = options.v4DataDir ?? DEFAULT_BFCL_V4_DATA_DIR;
+  const scoresDir = options.scoresDir ?? defaultScoresDir(resultDir);
+  return v4ResultFiles(resultDir).map((f) => {
+    const category = V4_RESULT_FILE.exec(f)![1]! as MultiTurnCategory;
+    requireDir(v4DataDir, "BFCL v4 data folder");
+    const resultFile = join(resultDir, f);
+    const { entries, results } = scoreMultiTurnFile(category, resultFile, v4DataDir);
+    const correct = entries.filter((e) => e.verdict.valid).length;
+    const scoreFile = join(scoresDir, `BFCL_v4_${category}_score.json`);
+    const score = existsSync(scoreFile)
+      ? loadScoreFile(
+          scoreFile,
+          results.map((r) => r.id),
+        )
+      : undefined;
+    const input = { category, resultFile, results, questions: new Map(), answers: new Map(), score };
+    return {
+      category,
+      total: entries.length,
+      correct,
+      accuracy: entries.length === 0 ? 0 : correct / entries.length,
+      entries,
+      agreement: score ? compare(input, entries, score) : undefined,
+      callsInEmptyTurns: entries.reduce((n, e) => n + e.callsInEmptyTurns, 0),
+    };
+  });
 }

@@ -10,7 +10,7 @@ import { basename, join, resolve } from "node:path";
 import type { Command } from "commander";
 import { availableCategories } from "../bfcl/catalog.ts";
 import { checkCategories } from "../bfcl/dataset.ts";
-import { DEFAULT_BFCL_DATA_DIR } from "../bfcl/paths.ts";
+import { DEFAULT_BFCL_DATA_DIR, DEFAULT_BFCL_V4_DATA_DIR } from "../bfcl/paths.ts";
 import { toJsonReports, toTerminalReports } from "../bfcl/report.ts";
 import { resolveResultDirs, scoreResultDir } from "../bfcl/score-dir.ts";
 import { writeBfclDataset } from "../bfcl/write-dataset.ts";
@@ -31,6 +31,7 @@ const processIo: BfclCliIo = {
 
 interface ScoreFlags {
   readonly data: string;
+  readonly dataV4: string;
   readonly scores?: string;
   readonly json?: boolean;
   readonly dotsAsUnderscores?: boolean;
@@ -81,9 +82,12 @@ export function registerBfclCommands(program: Command, io: BfclCliIo = processIo
 
   bfcl
     .command("score")
-    .description("score recorded BFCL outputs (BFCL_v3_<cat>_result.json) and compare with BFCL's score files")
+    .description(
+      "score recorded BFCL outputs (BFCL_v3_<cat>_result.json, BFCL_v4_multi_turn_<cat>_result.json) and compare with BFCL's score files",
+    )
     .argument("<result-dir...>", "model folders of result files (e.g. result/<model>), or folders of model folders")
     .option(...dataOption)
+    .option("--data-v4 <dir>", "BFCL v4 data folder (multi-turn entries and ground truth)", DEFAULT_BFCL_V4_DATA_DIR)
     .option("--scores <dir>", "BFCL score files folder (default: score/<model> beside result/<model>)")
     .option("--dots-as-underscores", "match expected `a.b` names as `a_b` (function-calling APIs)")
     .option("--json", 'print JSON: {"categories": …} for one model, {"models": {name: {"categories": …}}} for several')
@@ -93,6 +97,7 @@ export function registerBfclCommands(program: Command, io: BfclCliIo = processIo
           dataDir: dataDirOf(flags.data),
           scoresDir: flags.scores === undefined ? undefined : resolve(flags.scores),
           dotsAsUnderscores: flags.dotsAsUnderscores,
+          v4DataDir: resolve(flags.dataV4),
         };
         const models = resolveResultDirs(paths.map((p) => resolve(p))).map((dir) => ({
           model: basename(dir),

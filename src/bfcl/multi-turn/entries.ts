@@ -19,6 +19,10 @@ export const MULTI_TURN_CATEGORIES = [
 ] as const;
 export type MultiTurnCategory = (typeof MULTI_TURN_CATEGORIES)[number];
 
+export function isMultiTurnCategory(category: string): category is MultiTurnCategory {
+  return (MULTI_TURN_CATEGORIES as readonly string[]).includes(category);
+}
+
 export interface TurnMessage {
   readonly role: string;
   readonly content: string;
