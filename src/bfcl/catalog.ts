@@ -3,11 +3,11 @@
  * possible answers. Files are read once per process (several result folders, the importer and every
  * in-process server share them); a file that changed on disk is read again.
  */
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { loadPossibleAnswers, loadQuestions } from "./data.ts";
 import { BfclInputError } from "./errors.ts";
-import { answersFile, hasAnswers, questionsFile } from "./paths.ts";
+import { answersFile, categoriesIn, hasAnswers, questionsFile } from "./paths.ts";
 import type { BfclQuestion, ExpectedCall } from "./types.ts";
 
 export interface CategoryData {
@@ -18,7 +18,6 @@ export interface CategoryData {
   readonly answers: ReadonlyMap<string, readonly ExpectedCall[]>;
 }
 
-const QUESTION_FILE = /^BFCL_v3_(.+)\.json$/;
 const cache = new Map<string, { stamp: string; value: unknown }>();
 
 /** Reads `file` with `load`, or returns the copy read before if the file has not changed since. */
@@ -43,10 +42,7 @@ export function requireDataDir(dataDir: string): void {
 /** The categories a data folder has questions for, sorted. */
 export function availableCategories(dataDir: string): string[] {
   requireDataDir(dataDir);
-  return readdirSync(dataDir)
-    .map((name) => QUESTION_FILE.exec(name)?.[1])
-    .filter((category): category is string => category !== undefined)
-    .sort();
+  return categoriesIn(dataDir);
 }
 
 export function loadCategory(dataDir: string, category: string): CategoryData {

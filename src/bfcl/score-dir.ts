@@ -14,7 +14,8 @@ import { isMultiTurnResultCategory, scoreMultiTurnFile } from "./multi-turn/scor
 import { DEFAULT_BFCL_V4_DATA_DIR, hasAnswers } from "./paths.ts";
 import type { BfclQuestion, BfclVerdict, ExpectedCall } from "./types.ts";
 
-const RESULT_FILE = /^BFCL_v3_(.+)_result\.json$/;
+/** Single-turn result files: v3's categories and v4's live ones (`BFCL_v4_live_simple_result.json`). */
+const RESULT_FILE = /^BFCL_(v[34])_((?!multi_turn).+)_result\.json$/;
 /** v4 result files this track scores: the multi-turn categories. */
 const V4_RESULT_FILE = /^BFCL_v4_(multi_turn_[a-z_]+)_result\.json$/;
 
@@ -139,7 +140,7 @@ function requireDir(dir: string, what: string): void {
 const CATEGORY_ORDER = ["simple", "multiple", "parallel", "parallel_multiple", "irrelevance"];
 
 function categoryRank(file: string): [number, string] {
-  const category = RESULT_FILE.exec(file)![1]!;
+  const category = RESULT_FILE.exec(file)![2]!;
   const rank = CATEGORY_ORDER.indexOf(category);
   return [rank < 0 ? CATEGORY_ORDER.length : rank, category];
 }
@@ -210,11 +211,11 @@ export function loadCategoryInputs(resultDir: string, options: ScoreDirOptions):
     });
   }
   return files.map((f) => {
-    const category = RESULT_FILE.exec(f)![1]!;
+    const [, version, category] = RESULT_FILE.exec(f) as unknown as [string, string, string];
     const resultFile = join(resultDir, f);
     const { questions, answers } = loadCategory(options.dataDir, category);
     const results = loadResults(resultFile);
-    const scoreFile = join(scoresDir, `BFCL_v3_${category}_score.json`);
+    const scoreFile = join(scoresDir, `BFCL_${version}_${category}_score.json`);
     return {
       category,
       resultFile,

@@ -10,6 +10,7 @@ import { basename, join, resolve } from "node:path";
 import type { Command } from "commander";
 import { availableCategories } from "../bfcl/catalog.ts";
 import { checkCategories } from "../bfcl/dataset.ts";
+import { auditLiveCategory } from "../bfcl/live.ts";
 import { DEFAULT_BFCL_DATA_DIR, DEFAULT_BFCL_V4_DATA_DIR } from "../bfcl/paths.ts";
 import { toJsonReports, toTerminalReports } from "../bfcl/report.ts";
 import { resolveResultDirs, scoreResultDir } from "../bfcl/score-dir.ts";
@@ -126,6 +127,13 @@ export function registerBfclCommands(program: Command, io: BfclCliIo = processIo
           io.stdout(
             `${written.category}: ${written.items} items (easy ${easy}, medium ${medium}, hard ${hard}) → ${written.itemsFile}, ${written.toolsFile}\n`,
           );
+          if (!written.category.startsWith("live_")) continue;
+          // v4's live docs are messy: name every entry a configuration could not be scored fairly on
+          const audit = auditLiveCategory(written.category, dataDir);
+          io.stdout(
+            `  ${audit.unusable.length} of ${audit.entries} unusable, ground truth replayed: ${audit.goldPassed}/${audit.entries} pass\n`,
+          );
+          for (const { id, reason } of audit.unusable) io.stdout(`  unusable ${id}: ${reason}\n`);
         }
       }),
     );
