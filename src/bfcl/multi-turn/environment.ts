@@ -40,6 +40,11 @@ export abstract class Environment {
   /** Public attributes as `vars(instance)` lists them (underscore ones left out). */
   abstract publicState(): ReadonlyArray<readonly [string, V]>;
 
+  /** The named attributes of this instance with their values (for publicState). */
+  protected attributes(names: readonly string[]): [string, V][] {
+    return names.map((name) => [name, (this as unknown as Record<string, V>)[name] ?? null]);
+  }
+
   get methods(): ReadonlyMap<string, Method> {
     this.table ??= new Map(Object.entries(this.defineMethods()));
     return this.table;

@@ -58,14 +58,7 @@ export class MessageAPI extends Environment {
   }
 
   publicState(): ReadonlyArray<readonly [string, V]> {
-    return [
-      ["generated_ids", this.generated_ids],
-      ["user_count", this.user_count],
-      ["user_map", this.user_map],
-      ["inbox", this.inbox],
-      ["message_count", this.message_count],
-      ["current_user", this.current_user],
-    ];
+    return this.attributes(["generated_ids", "user_count", "user_map", "inbox", "message_count", "current_user"]);
   }
 
   private generateId(): PyDict {

@@ -18,11 +18,7 @@ export class TicketAPI extends Environment {
   }
 
   publicState(): ReadonlyArray<readonly [string, V]> {
-    return [
-      ["ticket_queue", this.ticket_queue],
-      ["ticket_counter", this.ticket_counter],
-      ["current_user", this.current_user],
-    ];
+    return this.attributes(["ticket_queue", "ticket_counter", "current_user"]);
   }
 
   private find(ticketId: V): PyDict | undefined {

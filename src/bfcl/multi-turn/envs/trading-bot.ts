@@ -119,14 +119,16 @@ export class TradingBot extends Environment {
 
   publicState(): ReadonlyArray<readonly [string, V]> {
     return [
-      ["orders", this.orders],
-      ["account_info", this.account_info],
-      ["authenticated", this.authenticated],
-      ["market_status", this.market_status],
-      ["order_counter", this.order_counter],
-      ["stocks", this.stocks],
-      ["watch_list", this.watch_list],
-      ["transaction_history", this.transaction_history],
+      ...this.attributes([
+        "orders",
+        "account_info",
+        "authenticated",
+        "market_status",
+        "order_counter",
+        "stocks",
+        "watch_list",
+        "transaction_history",
+      ]),
       ["long_context", this.longContextOn],
     ];
   }

@@ -167,15 +167,17 @@ export class TravelAPI extends Environment {
 
   publicState(): ReadonlyArray<readonly [string, V]> {
     return [
-      ["credit_card_list", this.credit_card_list],
-      ["booking_record", this.booking_record],
-      ["access_token", this.access_token],
-      ["token_type", this.token_type],
-      ["token_expires_in", this.token_expires_in],
-      ["token_scope", this.token_scope],
-      ["user_first_name", this.user_first_name],
-      ["user_last_name", this.user_last_name],
-      ["budget_limit", this.budget_limit],
+      ...this.attributes([
+        "credit_card_list",
+        "booking_record",
+        "access_token",
+        "token_type",
+        "token_expires_in",
+        "token_scope",
+        "user_first_name",
+        "user_last_name",
+        "budget_limit",
+      ]),
       ["long_context", this.longContextOn],
     ];
   }

@@ -52,16 +52,16 @@ export class TwitterAPI extends Environment {
   }
 
   publicState(): ReadonlyArray<readonly [string, V]> {
-    return [
-      ["username", this.username],
-      ["password", this.password],
-      ["authenticated", this.authenticated],
-      ["tweets", this.tweets],
-      ["comments", this.comments],
-      ["retweets", this.retweets],
-      ["following_list", this.following_list],
-      ["tweet_counter", this.tweet_counter],
-    ];
+    return this.attributes([
+      "username",
+      "password",
+      "authenticated",
+      "tweets",
+      "comments",
+      "retweets",
+      "following_list",
+      "tweet_counter",
+    ]);
   }
 
   private tweetsBy(username: V): V[] {
