@@ -1,4 +1,4 @@
-/** `perf [harness|mcp|bfcl|fuzz|view|view-page|model-time] [--json]`: speed and memory figures, measured by scripts (never unit tests). */
+/** `perf [harness|mcp|bfcl|multi-turn|fuzz|view|view-page|model-time] [--json]`: speed and memory figures, measured by scripts (never unit tests). */
 import { loadavg } from "node:os";
 import type { Command } from "commander";
 import { measureHarness } from "../bench/perf/harness.ts";
@@ -10,7 +10,7 @@ import { formatBfclPerf, measureBfclScoring } from "../bfcl/perf.ts";
 import { loadRegistry } from "../mcp/registry.ts";
 import { FlagError, parsePositiveInt } from "./flags.ts";
 
-const SUBJECTS = ["harness", "mcp", "bfcl", "fuzz", "view", "view-page", "model-time"] as const;
+const SUBJECTS = ["harness", "mcp", "bfcl", "multi-turn", "fuzz", "view", "view-page", "model-time"] as const;
 
 interface PerfFlags {
   json?: boolean;
@@ -139,6 +139,13 @@ export function registerPerfCommand(program: Command): void {
           ...(options.root ? { root: options.root } : {}),
         });
         write(report, formatViewPagePerf(report));
+        return;
+      }
+      if (subject === "multi-turn") {
+        process.stderr.write("measuring the BFCL v4 environments on ../shared/bfcl/v4 (every ground-truth call)…\n");
+        const { measureMultiTurn, formatMultiTurnPerf } = await import("../bfcl/multi-turn/perf.ts");
+        const report = measureMultiTurn({ runs: parsePositiveInt("--runs", options.runs ?? "3") });
+        write(report, formatMultiTurnPerf(report));
         return;
       }
       if (subject === "bfcl") {
