@@ -5,9 +5,10 @@
  */
 
 import type { ToolDefinition } from "../mcp/types.ts";
+import { rankOnsetlab } from "./filter-onsetlab.ts";
 import { contentWords, splitName, splitWords, stem } from "./text.ts";
 import { isBuiltin } from "./tool-schema.ts";
-import type { Builtins, ToolScore } from "./types.ts";
+import type { Builtins, Ranking, ToolScore } from "./types.ts";
 
 export const SCORE_NAME_WORD = 5;
 export const SCORE_NAME_SUBSTRING = 3;
@@ -102,23 +103,36 @@ export interface FilteredTools {
 /**
  * The top `limit` tools by score. `builtins: always` (OnsetLab) ranks only the server tools, shows the
  * built-ins first in any case, and filters nothing when there are no more server tools than `limit`.
+ * `ranking: onsetlab` scores as OnsetLab does (filter-onsetlab.ts) and, like it, leaves tools it does not
+ * cut in connection order.
  */
 export function filterTools(
   query: string,
   tools: readonly ToolDefinition[],
   limit: number | "all",
   builtins: Builtins = "ranked",
+  ranking: Ranking = "plus",
 ): FilteredTools {
   if (builtins === "always") {
-    // With no more server tools than `limit`, the top `limit` are all of them: nothing is filtered.
-    const ranked = filterTools(
+    const ranked = topTools(
       query,
       tools.filter((tool) => !isBuiltin(tool)),
       limit,
+      ranking,
     );
     return { tools: [...tools.filter(isBuiltin), ...ranked.tools], scores: ranked.scores };
   }
-  const scores = rankTools(query, tools);
+  return topTools(query, tools, limit, ranking);
+}
+
+function topTools(
+  query: string,
+  tools: readonly ToolDefinition[],
+  limit: number | "all",
+  ranking: Ranking,
+): FilteredTools {
+  const scores = ranking === "onsetlab" ? rankOnsetlab(query, tools) : rankTools(query, tools);
+  if (ranking === "onsetlab" && (limit === "all" || tools.length <= limit)) return { tools: [...tools], scores };
   const keep = limit === "all" ? scores : scores.slice(0, Math.max(0, limit));
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   return { tools: keep.map((entry) => byName.get(entry.name) as ToolDefinition), scores };
