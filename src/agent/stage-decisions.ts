@@ -30,7 +30,11 @@ export function asksIntentCheck(
 }
 
 export function shownTools(query: string, tools: readonly ToolDefinition[], config: AgentConfig): FilteredTools {
-  return filterTools(query, tools, config.filter, config.builtins, config.ranking);
+  return filterTools(query, tools, config.filter, config.builtins, config.ranking, {
+    schemaTerms: config.toolTerms === "schema",
+    clauses: config.rankClauses,
+    workflows: config.workflows,
+  });
 }
 
 /** The planner's stop list for this configuration (the agent cuts the output there even if the server did not). */

@@ -61,6 +61,8 @@ export type RouterRules = "onsetlab" | "plus";
 export type Relevance = "onsetlab" | "plus";
 /** How the filter scores tools: OnsetLab's tokens, synonyms and 100-character descriptions, or this project's. */
 export type Ranking = "onsetlab" | "plus";
+/** The text a tool is ranked by: its name and description, or also its schema (parameter names, enum values, kinds of value). */
+export type ToolTerms = "description" | "schema";
 /** The plan parser: OnsetLab's line-anchored one (plan-parser-onsetlab.ts) or this project's tolerant one. */
 export type PlanParser = "onsetlab" | "tolerant";
 /** The planner asks for one tool call (stops at a second step) or for a whole multi-step plan. */
@@ -100,6 +102,10 @@ export interface AgentConfig {
   router: RouterRules;
   relevance: Relevance;
   ranking: Ranking;
+  /** Tool retrieval (retrieval.ts): what a tool is ranked by, a multi-part request ranked part by part, id finders added. */
+  toolTerms: ToolTerms;
+  rankClauses: boolean;
+  workflows: boolean;
   parser: PlanParser;
   planSteps: PlanSteps;
   planExamples: PlanExamples;
@@ -147,6 +153,9 @@ type OnsetlabAxes = Pick<
   | "router"
   | "relevance"
   | "ranking"
+  | "toolTerms"
+  | "rankClauses"
+  | "workflows"
   | "parser"
   | "planSteps"
   | "planExamples"
@@ -168,6 +177,9 @@ export const ONSETLAB_AXES: OnsetlabAxes = {
   router: "onsetlab",
   relevance: "onsetlab",
   ranking: "onsetlab",
+  toolTerms: "description",
+  rankClauses: false,
+  workflows: false,
   parser: "onsetlab",
   planSteps: "one",
   planExamples: "placeholders",
@@ -189,6 +201,9 @@ export const PLUS_AXES: OnsetlabAxes = {
   router: "plus",
   relevance: "plus",
   ranking: "plus",
+  toolTerms: "schema",
+  rankClauses: true,
+  workflows: true,
   parser: "tolerant",
   planSteps: "many",
   planExamples: "concrete",
