@@ -13,7 +13,7 @@
 
 import type { StepOutcome } from "./executor.ts";
 import { PY_WORD_CHAR } from "./onsetlab-text.ts";
-import type { RescueInput, RescueOutput } from "./rescue.ts";
+import { type RescueInput, type RescueOutput, rescueRecord } from "./rescue.ts";
 import type { PlanStep, RescueRecord } from "./types.ts";
 
 const W = PY_WORD_CHAR;
@@ -147,14 +147,7 @@ export function rescueOnsetlab(input: RescueInput): RescueOutput {
     const value = onsetlabParamValue(input.query, name);
     if (value === undefined) continue;
     args[name] = value;
-    records.push({
-      stepId: step.id,
-      tool: step.tool,
-      param: name,
-      value,
-      pattern: `onsetlab-${name}`,
-      round: input.round,
-    });
+    records.push(rescueRecord(step, name, value, `onsetlab-${name}`, input.round));
   }
   if (records.length === 0) return none;
   const stillMissing = info.names.filter((name) => !(name in args));
