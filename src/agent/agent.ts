@@ -10,22 +10,18 @@ import type { ModelProvider } from "../models/types.ts";
 import { ModelCallError, RunAbortedError } from "./errors.ts";
 import { type AgentEventListener, safeListener } from "./events.ts";
 import { executePlan, type StepOutcome } from "./executor.ts";
-import { filterTools } from "./filter.ts";
 import { runJsonlLoop } from "./jsonl.ts";
 import { runNativeLoop } from "./native.ts";
-import { parsePlan } from "./plan-parser.ts";
-import { buildPlannerPrompt, PLAN_PREFIX, plannerOptions } from "./planner.ts";
+import { buildPlannerPrompt, plannerOptions } from "./planner.ts";
 import { type ReactLoopInput, type ReactLoopOutput, runReactLoop } from "./react-loop.ts";
 import { RunRecorder } from "./recorder.ts";
-import { rescuePlan } from "./rescue.ts";
-import { rescueOnsetlab } from "./rescue-onsetlab.ts";
-import { applyRouterAnswer, buildRouterPrompt, needsRoutingLlm, parseRouterAnswer, routeByRules } from "./router.ts";
+import { applyRouterAnswer, buildRouterPrompt, parseRouterAnswer } from "./router.ts";
 import { SKILLS, type Skill } from "./skills/catalog.ts";
 import { detectSkill, skillRulesText } from "./skills/detect.ts";
 import { buildSolverPrompt, cleanAnswer, type Evidence, solverOptions } from "./solver.ts";
-import { cutAtStops, truncate } from "./text.ts";
+import { asksIntentCheck, parsePlannerOutput, rescueFailedPlan, ruleRoute, shownTools } from "./stage-decisions.ts";
+import { truncate } from "./text.ts";
 import { ToolRunner } from "./tool-runner.ts";
-import { isBuiltin } from "./tool-schema.ts";
 import {
   type AgentConfig,
   type AgentConfigInput,
@@ -146,9 +142,8 @@ async function dispatch(run: Run): Promise<void> {
 
 async function decideRoute(run: Run): Promise<"DIRECT" | "REWOO" | "REACT"> {
   const rules = run.config.router;
-  let decision = routeByRules(run.query, run.allTools, rules);
-  const serverTools = run.allTools.filter((tool) => !isBuiltin(tool)).length;
-  if (run.config.routingLlm && needsRoutingLlm(decision, rules, serverTools)) {
+  let decision = ruleRoute(run.query, run.allTools, run.config);
+  if (asksIntentCheck(decision, run.allTools, run.config)) {
     try {
       const response = await run.recorder.complete("router", {
         stage: "router",
@@ -195,7 +190,7 @@ async function runRewoo(run: Run): Promise<void> {
     options,
   });
   // The plan ends at the first stop even when the provider ignored the stop list (or capped it).
-  const plan = parsePlan(`${PLAN_PREFIX}${cutAtStops(response.text, options.stop)}`, run.allTools, config.validation);
+  const plan = parsePlannerOutput(response.text, { shown: prepared.visible, all: run.allTools }, config);
   result.plan = { raw: response.text, steps: plan.steps, notes: plan.notes, waves: [] };
   recorder.emit({ type: "plan", raw: response.text, steps: plan.steps, notes: plan.notes });
 
@@ -216,7 +211,7 @@ async function runRewoo(run: Run): Promise<void> {
         round: 1,
         validation: config.validation,
       };
-      const rescue = config.rescue === "onsetlab" ? rescueOnsetlab(rescueInput) : rescuePlan(rescueInput);
+      const rescue = rescueFailedPlan(rescueInput, config);
       if (rescue.patched.length > 0) {
         result.rescues.push(...rescue.rescues);
         recorder.emit({ type: "rescue", rescues: rescue.rescues });
@@ -393,7 +388,7 @@ async function runJsonl(run: Run): Promise<void> {
 
 /** Filter (top N of all tools, or of the server tools beside the built-ins) then skill detection over the tools that survived. */
 function prepareTools(run: Run): Prepared {
-  const filtered = filterTools(run.query, run.allTools, run.config.filter, run.config.builtins);
+  const filtered = shownTools(run.query, run.allTools, run.config);
   run.result.tools.filtered = filtered.tools.map((tool) => tool.name);
   run.result.tools.scores = filtered.scores;
   run.recorder.emit({

@@ -3,7 +3,7 @@
  * they are thrown only between the agent's own modules.
  */
 
-import { OnsetlabError } from "../errors.ts";
+import { InputError, OnsetlabError } from "../errors.ts";
 import type { AgentStage } from "./types.ts";
 
 export class AgentError extends OnsetlabError {}
@@ -28,4 +28,11 @@ export class RunAbortedError extends AgentError {
 
 export function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** A `decide` input names a tool (in a plan or rescue case) that is not among its tools. */
+export class UnknownDecideToolError extends InputError {
+  constructor(entry: string, tool: string) {
+    super("UNKNOWN_TOOL", `${entry}: tool "${tool}" is not among the input's tools`, { context: { entry, tool } });
+  }
 }

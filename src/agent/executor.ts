@@ -51,7 +51,7 @@ export async function executePlan(input: ExecutionInput): Promise<ExecutionOutpu
   }
   for (const id of cyclic) {
     const step = byId.get(id) as PlanStep;
-    done.set(id, skipped(step, input.round, "circular reference between steps"));
+    done.set(id, skippedOutcome(step, input.round, "circular reference between steps"));
   }
   const outcomes = input.steps.map((step) => done.get(step.id) as StepOutcome);
   return { outcomes, waves, ok: outcomes.every((outcome) => outcome.status === "ok") };
@@ -96,17 +96,15 @@ async function runStep(
 ): Promise<StepOutcome> {
   const earlier = input.reuse?.get(step.id);
   if (earlier?.status === "ok") return { ...earlier, round: input.round, reused: true };
-  if (step.error) {
-    return { ...skipped(step, input.round, step.error), ...(step.missing ? { missing: step.missing } : {}) };
-  }
+  if (step.error) return rejectedOutcome(step, step.error, input.round);
   const failedDependency = step.dependsOn.find((id) => done.get(id)?.status !== "ok");
-  if (failedDependency) return skipped(step, input.round, `depends on ${failedDependency}, which failed`);
+  if (failedDependency) return skippedOutcome(step, input.round, `depends on ${failedDependency}, which failed`);
 
   const fieldRefs = input.fieldRefs ?? true;
   const values = new Map([...done].map(([id, outcome]) => [id, fieldRefs ? outcome.value : outcome.text]));
   const resolved = resolveReferences(step.args, values, fieldRefs);
   if (resolved.problems.length > 0) {
-    return skipped(step, input.round, `cannot resolve references: ${resolved.problems.join("; ")}`);
+    return skippedOutcome(step, input.round, `cannot resolve references: ${resolved.problems.join("; ")}`);
   }
   const record = await input.runner.call({
     stage: "executor",
@@ -124,7 +122,12 @@ async function runStep(
   return { ...base, status: "error", error: text, ...(missing.length > 0 ? { missing } : {}) };
 }
 
-function skipped(step: PlanStep, round: number, error: string): StepOutcome {
+/** A step validation rejected: not run, with the parameters it lacks. */
+export function rejectedOutcome(step: PlanStep, error: string, round: number): StepOutcome {
+  return { ...skippedOutcome(step, round, error), ...(step.missing ? { missing: step.missing } : {}) };
+}
+
+function skippedOutcome(step: PlanStep, round: number, error: string): StepOutcome {
   return { id: step.id, tool: step.tool, round, status: "skipped", error, text: `ERROR: ${error}` };
 }
 

@@ -5,9 +5,11 @@
  */
 
 import type { ToolDefinition } from "../mcp/types.ts";
+import { rankOnsetlab } from "./filter-onsetlab.ts";
+import { type RetrievalSettings, retrieveTools } from "./retrieval.ts";
 import { contentWords, splitName, splitWords, stem } from "./text.ts";
 import { isBuiltin } from "./tool-schema.ts";
-import type { Builtins, ToolScore } from "./types.ts";
+import type { Builtins, Ranking, ToolScore } from "./types.ts";
 
 export const SCORE_NAME_WORD = 5;
 export const SCORE_NAME_SUBSTRING = 3;
@@ -102,24 +104,44 @@ export interface FilteredTools {
 /**
  * The top `limit` tools by score. `builtins: always` (OnsetLab) ranks only the server tools, shows the
  * built-ins first in any case, and filters nothing when there are no more server tools than `limit`.
+ * `ranking: onsetlab` scores as OnsetLab does (filter-onsetlab.ts) and, like it, leaves tools it does not
+ * cut in connection order. The retrieval techniques (retrieval.ts) choose among the tools when there
+ * are more than `limit`.
  */
 export function filterTools(
   query: string,
   tools: readonly ToolDefinition[],
   limit: number | "all",
   builtins: Builtins = "ranked",
+  ranking: Ranking = "plus",
+  retrieval: RetrievalSettings = NO_RETRIEVAL,
 ): FilteredTools {
   if (builtins === "always") {
-    // With no more server tools than `limit`, the top `limit` are all of them: nothing is filtered.
-    const ranked = filterTools(
-      query,
-      tools.filter((tool) => !isBuiltin(tool)),
-      limit,
-    );
+    const servers = tools.filter((tool) => !isBuiltin(tool));
+    const ranked = topTools(query, servers, limit, ranking, retrieval);
     return { tools: [...tools.filter(isBuiltin), ...ranked.tools], scores: ranked.scores };
   }
-  const scores = rankTools(query, tools);
-  const keep = limit === "all" ? scores : scores.slice(0, Math.max(0, limit));
+  return topTools(query, tools, limit, ranking, retrieval);
+}
+
+export const NO_RETRIEVAL: RetrievalSettings = { schemaTerms: false, clauses: false, workflows: false };
+
+function topTools(
+  query: string,
+  tools: readonly ToolDefinition[],
+  limit: number | "all",
+  ranking: Ranking,
+  retrieval: RetrievalSettings,
+): FilteredTools {
+  const scorer = ranking === "onsetlab" ? rankOnsetlab : rankTools;
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  return { tools: keep.map((entry) => byName.get(entry.name) as ToolDefinition), scores };
+  const pick = (names: readonly string[]) => names.map((name) => byName.get(name) as ToolDefinition);
+  if (limit !== "all" && tools.length > limit && Object.values(retrieval).some(Boolean)) {
+    const retrieved = retrieveTools(query, tools, limit, scorer, retrieval);
+    return { tools: pick(retrieved.names), scores: retrieved.scores };
+  }
+  const scores = scorer(query, tools);
+  if (ranking === "onsetlab" && (limit === "all" || tools.length <= limit)) return { tools: [...tools], scores };
+  const keep = limit === "all" ? scores : scores.slice(0, Math.max(0, limit));
+  return { tools: pick(keep.map((entry) => entry.name)), scores };
 }

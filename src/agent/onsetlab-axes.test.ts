@@ -10,13 +10,15 @@ import type { ServerSpec } from "../../mock-servers/kit/types.ts";
 import { coerceArguments, coerceBasic } from "../mcp/coerce.ts";
 import { type Script, ScriptedModel } from "../models/scripted.ts";
 import { LOOP_FAILURE_MESSAGE, runAgent } from "./agent.ts";
-import { filterTools } from "./filter.ts";
+import { filterTools, rankTools } from "./filter.ts";
+import { rankOnsetlab } from "./filter-onsetlab.ts";
 import { buildPlannerPrompt, PLAN_PREFIX } from "./planner.ts";
 import { routeByRules } from "./router.ts";
 import { buildSolverPrompt } from "./solver.ts";
 import { defineTool } from "./testing/definitions.ts";
 import { MemoryToolHost } from "./testing/memory-host.ts";
 import { type ChatState, chatSpec, type HubState, hubSpec } from "./testing/servers.ts";
+import { isBuiltin } from "./tool-schema.ts";
 import { type AgentConfigInput, ONSETLAB_AXES, PLUS_AXES } from "./types.ts";
 
 /** A one-tool stand-in for the registry's `builtin` server. */
@@ -102,6 +104,126 @@ describe("router: onsetlab | plus", () => {
     expect(routeByRules(query, tools, "onsetlab")).toMatchObject({ route: "REWOO", rule: "sequence" });
     // "find" about a file is not exploratory for OnsetLab
     expect(routeByRules("find the issues file in acme/webapp", tools, "onsetlab").rule).not.toBe("exploratory");
+  });
+});
+
+describe("relevance: onsetlab | plus", () => {
+  it("onsetlab: a built-in's verb found as a substring makes a general question relevant (REWOO); plus asks the model", async () => {
+    const query = "What is the capital of France?";
+    const onsetlab = await run(
+      query,
+      { planner: [' calculator(expression="1+1")'], solver: ["Paris."] },
+      withAxis({ relevance: "onsetlab" }),
+    );
+    // "what is" is one of the calculator's verbs in OnsetLab's router
+    expect(onsetlab.result.route).toMatchObject({ route: "REWOO", llmAsked: false });
+
+    const plus = await run(query, { router: ["DIRECT"], solver: ["Paris."] }, withAxis({ relevance: "plus" }));
+    expect(plus.result.route).toMatchObject({ route: "DIRECT", rule: "llm", llmAsked: true });
+    expect(plus.result.toolCalls).toEqual([]);
+  });
+});
+
+describe("ranking: onsetlab | plus", () => {
+  it("onsetlab: unstemmed words and names split on `_` only, so a hyphenated name never matches a word", async () => {
+    const tools = [
+      defineTool("calendar", "create-event", "Create a calendar event.", {}),
+      defineTool("github", "create_issue", "Create an issue.", {}),
+    ];
+    const top = (ranking: "onsetlab" | "plus") =>
+      filterTools("create an event", tools, 1, "ranked", ranking).tools.map((tool) => tool.name);
+    expect(top("plus")).toEqual(["create-event"]);
+    // OnsetLab: `create` is a whole name word of create_issue (5) but only a substring of create-event (3)
+    expect(top("onsetlab")).toEqual(["create_issue"]);
+
+    const query = "Check my profile";
+    const scored = async (ranking: "onsetlab" | "plus") =>
+      (await run(query, { planner: [" get_me()"], solver: ["octo-dev"] }, withAxis({ ranking }))).result.tools.scores;
+    const servers = host.listTools().filter((tool) => !isBuiltin(tool));
+    expect(await scored("onsetlab")).toEqual(rankOnsetlab(query, host.listTools()));
+    expect(await scored("plus")).toEqual(rankTools(query, host.listTools()));
+    expect(rankOnsetlab(query, servers)[0]).toEqual({ name: "get_me", score: 6.5 }); // check → get, unstemmed
+  });
+});
+
+describe("parser: onsetlab | tolerant", () => {
+  it("onsetlab: a call after prose on its line is no step (the fallback runs); tolerant reads it", async () => {
+    const plan = ' I will list them: list_issues(owner="acme", repo="webapp")';
+    const tolerant = await run(
+      "List the issues in acme/webapp",
+      { planner: [plan], solver: ["Two."] },
+      withAxis({ parser: "tolerant" }),
+    );
+    expect(tolerant.result.toolCalls.map((call) => call.tool)).toEqual(["list_issues"]);
+
+    const onsetlab = await run(
+      "List the issues in acme/webapp",
+      { planner: [plan], fallback: ["Final Answer: I could not list them."] },
+      withAxis({ parser: "onsetlab" }),
+    );
+    expect(onsetlab.result.plan?.steps).toEqual([]);
+    expect(onsetlab.result.fallback).toMatchObject({ used: true, reason: "the planner wrote no step" });
+  });
+
+  it("onsetlab: `word:digit` is rewritten inside values, and a step is checked against the tools shown", async () => {
+    const query = "List the issues in acme/webapp";
+    const plan = ' list_issues(owner="acme", repo="webapp", since="2026-03-01T13:00:00Z")';
+    const { result } = await run(query, { planner: [plan], solver: ["Two."] }, withAxis({ parser: "onsetlab" }));
+    expect(result.plan?.steps[0]?.args).toMatchObject({ since: "2026-03-01T13=00=00Z" });
+    const hidden = await run(
+      query,
+      { planner: [" get_me()"], fallback: ["Final Answer: no."] },
+      withAxis({ parser: "onsetlab", filter: 1, workflows: false, rankClauses: false }),
+    );
+    expect(hidden.result.tools.filtered).not.toContain("get_me");
+    expect(hidden.result.plan?.steps[0]).toMatchObject({ tool: "get_me", error: "Tool 'get_me' not found." });
+  });
+});
+
+/** Tool retrieval with only the given technique on (the others off), two tools shown; the plan's fate aside. */
+const retrieval = (change: AgentConfigInput) =>
+  withAxis({ filter: 2, toolTerms: "description", rankClauses: false, workflows: false, fallback: false, ...change });
+
+describe("tool_terms: description | schema", () => {
+  it("schema: everyday verbs meet operations, enum values and kinds of value meet parameters", async () => {
+    const query = "Mark issue #3 in acme/webapp as closed";
+    const script = (): Script => ({
+      planner: [' issue_write(method="update", owner="acme", repo="webapp", issue_number=3, state="closed")'],
+      solver: ["Closed."],
+    });
+    const description = await run(query, script(), retrieval({ toolTerms: "description" }));
+    expect(description.result.tools.filtered).toEqual(["list_issues", "issue_read"]);
+    const schema = await run(query, script(), retrieval({ toolTerms: "schema" }));
+    expect(schema.result.tools.filtered).toEqual(["issue_write", "issue_read"]);
+  });
+});
+
+describe("rank_clauses: off | on", () => {
+  it("on: each part of a two-part request gets its best tool", async () => {
+    const query = "Read issue 3 of acme/webapp, then post its title to #general";
+    const script = (): Script => ({
+      planner: [' issue_read(method="get", owner="acme", repo="webapp", issue_number=3)'],
+      solver: ["Done."],
+    });
+    const off = await run(query, script(), retrieval({ rankClauses: false }));
+    expect(off.result.tools.filtered).toEqual(["issue_read", "list_issues"]);
+    const on = await run(query, script(), retrieval({ rankClauses: true }));
+    expect(on.result.tools.filtered).toEqual(["issue_read", "slack_post_message"]);
+  });
+});
+
+describe("workflows: off | on", () => {
+  it("on: a tool needing a channel id the query names only as #general brings the channel lister", async () => {
+    const query = "post hello in #general";
+    const script = (): Script => ({
+      planner: [' slack_post_message(channel_id="C01GENERAL", text="hello")'],
+      solver: ["Posted."],
+    });
+    const off = await run(query, script(), retrieval({ workflows: false }));
+    expect(off.result.tools.filtered).toEqual(["slack_post_message", "calculator"]);
+    host.reset();
+    const on = await run(query, script(), retrieval({ workflows: true }));
+    expect(on.result.tools.filtered).toEqual(["slack_post_message", "slack_list_channels"]);
   });
 });
 

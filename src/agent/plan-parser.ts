@@ -174,7 +174,7 @@ function toStep(
     const missing = missingRequired(tool, args, validation);
     if (missing.length > 0) {
       step.missing = missing;
-      errors.push(`missing required parameter(s): ${missing.join(", ")}`);
+      errors.push(missingParamsError(missing));
     }
   }
   // An unclosed call was cut off (token limit): its last value may be partial, so it is not run.
@@ -194,6 +194,10 @@ function mapPositional(raw: RawStep, tool: ToolDefinition): { args: Record<strin
     if (name !== undefined) args[name] = value;
   });
   return { args, extra: Math.max(0, raw.positional.length - open.length) };
+}
+
+export function missingParamsError(missing: readonly string[]): string {
+  return `missing required parameter(s): ${missing.join(", ")}`;
 }
 
 /**

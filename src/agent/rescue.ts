@@ -29,6 +29,17 @@ export interface RescueOutput {
   patched: string[];
 }
 
+/** What a rescue records for one value it filled. */
+export function rescueRecord(
+  step: PlanStep,
+  param: string,
+  value: unknown,
+  pattern: string,
+  round: number,
+): RescueRecord {
+  return { stepId: step.id, tool: step.tool, param, value, pattern, round };
+}
+
 export function rescuePlan(input: RescueInput): RescueOutput {
   const rescues: RescueRecord[] = [];
   const patched: string[] = [];
@@ -66,14 +77,7 @@ function rescueStep(
     if (!found) return undefined;
     for (const [name, value] of [[param, found.value] as const, ...Object.entries(found.also ?? {})]) {
       args[name] = value;
-      records.push({
-        stepId: step.id,
-        tool: step.tool,
-        param: name,
-        value,
-        pattern: found.pattern,
-        round: input.round,
-      });
+      records.push(rescueRecord(step, name, value, found.pattern, input.round));
     }
   }
   const stillMissing = missingRequired(tool, args, input.validation);

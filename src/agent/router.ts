@@ -3,14 +3,23 @@
  * sequence words → REWOO; otherwise REWOO. When tools are connected and the rules found none relevant,
  * one short model call decides ACTION vs DIRECT (a meta/help question is never sent to it).
  *
- * `router: onsetlab` uses the doc-era OnsetLab rules instead: its meta patterns (`help` anywhere in the
- * message), sequence words checked before exploratory ones (a query with both is REWOO), the intent
- * check also for a meta DIRECT, and a model ACTION (or a failed check) always → REWOO.
+ * `router: onsetlab` uses the doc-era OnsetLab rules instead (router-onsetlab.ts): its meta patterns
+ * (`help` anywhere in the message), exploratory only without sequence words, the intent check for every
+ * DIRECT when server tools are connected, and a model ACTION (or a failed check) always → REWOO.
+ * `relevance` picks the relevance test: OnsetLab's router match, or the filter's best score ≥ 3.
  */
 
 import type { ToolDefinition } from "../mcp/types.ts";
 import { rankTools } from "./filter.ts";
-import type { Route, RouteDecision, RouterRules } from "./types.ts";
+import {
+  isExploratory,
+  isMeta,
+  isSequential,
+  onsetlabMatches,
+  onsetlabMatchScore,
+  onsetlabTask,
+} from "./router-onsetlab.ts";
+import type { Relevance, Route, RouteDecision, RouterRules } from "./types.ts";
 
 /** A tool scoring at least one name hit (or two description words) makes a query tool-relevant. */
 export const RELEVANCE_MIN = 3;
@@ -20,25 +29,39 @@ const META =
 const EXPLORATORY = /\b(search|find|explore|look up|lookup|look for|research|investigate|browse|discover|dig into)\b/i;
 const SEQUENCE = /\b(then|after|afterwards|first|next|finally|followed by|once)\b/i;
 
-/** OnsetLab's meta patterns: questions about the assistant itself, and `help` anywhere. */
-const ONSETLAB_META =
-  /\b(what tools|list\b.*\b(tools|capabilities)|what can you do|help|how do (you|i) use|what are your)\b/i;
-/** OnsetLab's words: exploratory ones ("find" unless about a file), and sequence ones (checked first). */
-const ONSETLAB_EXPLORATORY =
-  /\b(search|look for|explore|browse|discover)\b|\bfind\b(?!.*\bfiles?\b)|\bwhat\b.*\b(available|exists?)\b/i;
-const ONSETLAB_SEQUENCE = /\b(then|after that|next|finally)\b|\bfirst\b.*\bthen\b|\band\b.*\band\b/i;
+/** The relevance test: the best score it saw, and whether a tool passed. */
+function relevanceOf(query: string, tools: readonly ToolDefinition[], relevance: Relevance) {
+  if (tools.length === 0) return { score: 0, relevant: false };
+  if (relevance === "onsetlab") {
+    const task = onsetlabTask(query);
+    const score = Math.max(...tools.map((tool) => onsetlabMatchScore(task, tool)));
+    return { score, relevant: onsetlabMatches(task, tools).length > 0 };
+  }
+  const score = rankTools(query, tools)[0]?.score ?? 0;
+  return { score, relevant: score >= RELEVANCE_MIN };
+}
 
 export function routeByRules(
   query: string,
   tools: readonly ToolDefinition[],
   rules: RouterRules = "plus",
+  relevance: Relevance = "plus",
 ): RouteDecision {
-  const relevance = tools.length > 0 ? (rankTools(query, tools)[0]?.score ?? 0) : 0;
-  const decide = (route: Route, rule: string): RouteDecision => ({ route, rule, relevance, llmAsked: false });
-  if ((rules === "onsetlab" ? ONSETLAB_META : META).test(query)) return decide("DIRECT", "meta");
+  const relevant = relevanceOf(query, tools, relevance);
+  const decide = (route: Route, rule: string): RouteDecision => ({
+    route,
+    rule,
+    relevance: relevant.score,
+    llmAsked: false,
+  });
+  if (rules === "onsetlab" ? isMeta(onsetlabTask(query)) : META.test(query)) return decide("DIRECT", "meta");
   if (tools.length === 0) return decide("DIRECT", "no-tools");
-  if (relevance < RELEVANCE_MIN) return decide("DIRECT", "no-relevance");
-  return rules === "onsetlab" ? onsetlabActionRoute(query, decide) : actionRoute(query, decide);
+  if (!relevant.relevant) return decide("DIRECT", "no-relevance");
+  if (rules === "plus") return actionRoute(query, decide);
+  // OnsetLab's rules past meta and relevance: exploratory wins only without sequence words.
+  const task = onsetlabTask(query);
+  if (isSequential(task)) return decide("REWOO", "sequence");
+  return isExploratory(task) ? decide("REACT", "exploratory") : decide("REWOO", "default");
 }
 
 function actionRoute(query: string, decide: (route: Route, rule: string) => RouteDecision): RouteDecision {
@@ -47,19 +70,14 @@ function actionRoute(query: string, decide: (route: Route, rule: string) => Rout
   return decide("REWOO", "default");
 }
 
-function onsetlabActionRoute(query: string, decide: (route: Route, rule: string) => RouteDecision): RouteDecision {
-  if (ONSETLAB_SEQUENCE.test(query)) return decide("REWOO", "sequence");
-  if (ONSETLAB_EXPLORATORY.test(query)) return decide("REACT", "exploratory");
-  return decide("REWOO", "default");
-}
-
 /**
  * The rules' DIRECT gets a second opinion when tools are connected: in this project only when no tool
- * was relevant; in OnsetLab also for a meta/help DIRECT when server (MCP) tools are connected.
+ * was relevant; in OnsetLab for every DIRECT (meta questions included) when server (MCP) tools are
+ * connected, and never with built-ins alone.
  */
 export function needsRoutingLlm(decision: RouteDecision, rules: RouterRules = "plus", serverTools = 0): boolean {
   if (decision.route !== "DIRECT") return false;
-  return decision.rule === "no-relevance" || (rules === "onsetlab" && decision.rule === "meta" && serverTools > 0);
+  return rules === "onsetlab" ? serverTools > 0 : decision.rule === "no-relevance";
 }
 
 export function buildRouterPrompt(query: string, tools: readonly ToolDefinition[]): string {

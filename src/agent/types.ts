@@ -52,8 +52,19 @@ export interface AgentLimits {
 // ─── the OnsetLab axes: how the design document's pipeline (`onsetlab`) and this project's
 // (`onsetlab-plus`) differ, one switch per difference. The first value of each is OnsetLab's. ───
 
-/** Router rules: OnsetLab's meta patterns and sequence-before-exploratory order, or this project's. */
+/**
+ * Router rules: OnsetLab's (meta patterns with `help` anywhere, exploratory only without sequence words,
+ * the intent check for every DIRECT when server tools are connected) or this project's.
+ */
 export type RouterRules = "onsetlab" | "plus";
+/** Which tools make a query relevant: OnsetLab's router match (router-onsetlab.ts) or the filter's best score ≥ 3. */
+export type Relevance = "onsetlab" | "plus";
+/** How the filter scores tools: OnsetLab's tokens, synonyms and 100-character descriptions, or this project's. */
+export type Ranking = "onsetlab" | "plus";
+/** The text a tool is ranked by: its name and description, or also its schema (parameter names, enum values, kinds of value). */
+export type ToolTerms = "description" | "schema";
+/** The plan parser: OnsetLab's line-anchored one (plan-parser-onsetlab.ts) or this project's tolerant one. */
+export type PlanParser = "onsetlab" | "tolerant";
 /** The planner asks for one tool call (stops at a second step) or for a whole multi-step plan. */
 export type PlanSteps = "one" | "many";
 /** Planner tool lines: abstract placeholders plus an examples line, or concrete name-based values. */
@@ -89,6 +100,13 @@ export interface AgentConfig {
   exposure: Exposure;
   // The OnsetLab axes (types above; models.yaml documents every value).
   router: RouterRules;
+  relevance: Relevance;
+  ranking: Ranking;
+  /** Tool retrieval (retrieval.ts): what a tool is ranked by, a multi-part request ranked part by part, id finders added. */
+  toolTerms: ToolTerms;
+  rankClauses: boolean;
+  workflows: boolean;
+  parser: PlanParser;
   planSteps: PlanSteps;
   planExamples: PlanExamples;
   /** `#E1.items[0].id` field paths in references; off: a reference is the earlier result's whole text. */
@@ -133,6 +151,12 @@ export const DEFAULT_LIMITS: AgentLimits = {
 type OnsetlabAxes = Pick<
   AgentConfig,
   | "router"
+  | "relevance"
+  | "ranking"
+  | "toolTerms"
+  | "rankClauses"
+  | "workflows"
+  | "parser"
   | "planSteps"
   | "planExamples"
   | "fieldRefs"
@@ -151,6 +175,12 @@ type OnsetlabAxes = Pick<
 /** The design document's pipeline, with the doc-era code's parameters where the document leaves them open. */
 export const ONSETLAB_AXES: OnsetlabAxes = {
   router: "onsetlab",
+  relevance: "onsetlab",
+  ranking: "onsetlab",
+  toolTerms: "description",
+  rankClauses: false,
+  workflows: false,
+  parser: "onsetlab",
   planSteps: "one",
   planExamples: "placeholders",
   fieldRefs: false,
@@ -169,6 +199,12 @@ export const ONSETLAB_AXES: OnsetlabAxes = {
 /** This project's pipeline (the built-in default). */
 export const PLUS_AXES: OnsetlabAxes = {
   router: "plus",
+  relevance: "plus",
+  ranking: "plus",
+  toolTerms: "schema",
+  rankClauses: true,
+  workflows: true,
+  parser: "tolerant",
   planSteps: "many",
   planExamples: "concrete",
   fieldRefs: true,

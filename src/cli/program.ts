@@ -5,6 +5,7 @@ import { registerBenchCommand } from "./bench.ts";
 import { registerBfclCommands } from "./bfcl.ts";
 import { registerCacheCommands } from "./cache.ts";
 import { registerDatasetCommands } from "./dataset.ts";
+import { registerDecideCommand } from "./decide.ts";
 import { registerExportCommand } from "./export.ts";
 import { registerGateCommand } from "./gate.ts";
 import { registerMcpCommand } from "./mcp.ts";
@@ -26,6 +27,7 @@ export function buildProgram(): Command {
   registerBfclCommands(program);
   registerCacheCommands(program);
   registerDatasetCommands(program);
+  registerDecideCommand(program);
   registerExportCommand(program);
   registerGateCommand(program);
   registerMcpCommand(program);

@@ -166,7 +166,10 @@ function configText(result: AgentResult): string {
 /** The other OnsetLab axes, as models.yaml names their values. */
 function pipelineText(config: AgentResult["config"]): string[] {
   return [
-    `router ${config.router}`,
+    `router ${config.router}/${config.relevance}`,
+    `ranking ${config.ranking}`,
+    `retrieval ${config.toolTerms}${config.rankClauses ? "+clauses" : ""}${config.workflows ? "+workflows" : ""}`,
+    `parser ${config.parser}`,
     `plan ${config.planSteps}/${config.planExamples}`,
     `field refs ${config.fieldRefs ? "on" : "off"}`,
     `validation ${config.validation}`,

@@ -81,6 +81,12 @@ const axesSchema = z.strictObject({
   exposure: z.enum(EXPOSURES).optional(),
   // The OnsetLab axes (src/agent/types.ts): the first value of each is the design document's pipeline.
   router: z.enum(["onsetlab", "plus"]).optional(),
+  relevance: z.enum(["onsetlab", "plus"]).optional(),
+  ranking: z.enum(["onsetlab", "plus"]).optional(),
+  tool_terms: z.enum(["description", "schema"]).optional(),
+  rank_clauses: z.union([z.enum(["off", "on"]), z.boolean()]).optional(),
+  workflows: z.union([z.enum(["off", "on"]), z.boolean()]).optional(),
+  parser: z.enum(["onsetlab", "tolerant"]).optional(),
   plan_steps: z.enum(["one", "many"]).optional(),
   plan_examples: z.enum(["placeholders", "concrete"]).optional(),
   field_refs: z.union([z.enum(["off", "on"]), z.boolean()]).optional(),
@@ -317,6 +323,12 @@ function toAgentInput(axes: FileAxes | undefined): AgentConfigInput {
     routingLlm: axes.routing_llm,
     exposure: axes.exposure,
     router: axes.router,
+    relevance: axes.relevance,
+    ranking: axes.ranking,
+    toolTerms: axes.tool_terms,
+    rankClauses: onOff(axes.rank_clauses),
+    workflows: onOff(axes.workflows),
+    parser: axes.parser,
     planSteps: axes.plan_steps,
     planExamples: axes.plan_examples,
     fieldRefs: onOff(axes.field_refs),
@@ -450,7 +462,7 @@ export function resolveModel(config: ModelsConfig, name: string): ModelEntry {
 /** The resolved agent configuration: CLI > the model's entry > the configuration > defaults > built-in. */
 export function resolveConfiguration(
   config: ModelsConfig,
-  args: { model: ModelEntry; configName: string; cli?: AgentConfigInput },
+  args: { model?: ModelEntry; configName: string; cli?: AgentConfigInput },
 ): AgentConfig {
   const configuration = config.configurations[args.configName];
   if (!configuration) {
@@ -461,7 +473,7 @@ export function resolveConfiguration(
     );
   }
   // Lowest first: each layer overrides the one before it, limits key by key.
-  const layers = [config.defaults, configuration, args.model.agent, args.cli ?? {}];
+  const layers = [config.defaults, configuration, args.model?.agent ?? {}, args.cli ?? {}];
   const merged: AgentConfigInput = {};
   const limits: AgentConfigInput["limits"] = {};
   for (const layer of layers) {

@@ -20,6 +20,12 @@ describe("ablation axes", () => {
     const ids = Object.entries(PLUS_AXES).map(([key, value]) => axisFor({ [key]: value })?.id);
     expect(ids).toEqual([
       "router",
+      "relevance",
+      "ranking",
+      "tool-terms",
+      "rank-clauses",
+      "workflows",
+      "parser",
       "plan-steps",
       "plan-examples",
       "plan-steps",

@@ -31,6 +31,12 @@ export const ABLATION_AXES: readonly AblationAxis[] = [
   { id: "exposure", title: "Exposure: the item's servers vs its session vs every server", keys: ["exposure"] },
   // The OnsetLab axes: each improvement of onsetlab-plus alone over the reference `onsetlab`.
   { id: "router", title: "Router rules: OnsetLab vs this project's", keys: ["router"] },
+  { id: "relevance", title: "Router relevance: OnsetLab's tool match vs the filter's score", keys: ["relevance"] },
+  { id: "ranking", title: "Filter ranking: OnsetLab's scores vs this project's", keys: ["ranking"] },
+  { id: "tool-terms", title: "Tool retrieval: name and description vs the schema too", keys: ["toolTerms"] },
+  { id: "rank-clauses", title: "Tool retrieval: the whole request vs each part ranked", keys: ["rankClauses"] },
+  { id: "workflows", title: "Tool retrieval: id finders added (workflows) off/on", keys: ["workflows"] },
+  { id: "parser", title: "Plan parser: OnsetLab's vs tolerant", keys: ["parser"] },
   { id: "plan-steps", title: "Planner: one step vs a plan (with field references)", keys: ["planSteps", "fieldRefs"] },
   { id: "plan-examples", title: "Planner examples: placeholders vs concrete values", keys: ["planExamples"] },
   { id: "validation", title: "Validation: strict vs lenient", keys: ["validation"] },
