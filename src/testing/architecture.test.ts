@@ -189,6 +189,14 @@ describe("folder layering", () => {
     expect(describeCycles(imports)).toEqual([]);
   });
 
+  it("the stand-in Ollama renders prompts with code of its own, not the harness's renderer", () => {
+    const renderer = join(srcRoot, "models/prompt-text.ts");
+    const standin = files.filter((file) => unitOf(file, roots) === "mock-servers/ollama");
+    expect(standin.length).toBeGreaterThan(10);
+    const importers = standin.filter((file) => localImports(file).some(({ target }) => target === renderer));
+    expect(importers.map((file) => relative(repoRoot, file))).toEqual([]);
+  });
+
   it("every import from one folder to another is an edge of the table", () => {
     expect(violations(imports, layering)).toEqual([]);
   });

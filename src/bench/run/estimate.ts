@@ -13,7 +13,8 @@
 import { loadModelsConfig, type ModelEntry } from "../../config/models-yaml.ts";
 import { isDeterministic, type ModelIdentity, requestHash } from "../../models/caching-provider.ts";
 import { createProvider, modelIdentity, seededEntry } from "../../models/factory.ts";
-import { cachedAfter, estimateTokens, renderPrompt, sharedPrefixChars, wholeTokens } from "../../models/prompt-text.ts";
+import { estimateTokens, sharedPrefixChars, wholeTokens } from "../../models/prompt-size.ts";
+import { cachedAfter, renderPrompt } from "../../models/prompt-text.ts";
 import { type RequestCache, requestCacheAt } from "../../models/request-cache.ts";
 import { type BenchOptions, resolveWork, type Work } from "./bench.ts";
 import { type DryPass, type DryRequest, dryPass } from "./dry-pass.ts";
@@ -190,9 +191,9 @@ function estimateModel(
     }
     if (key !== undefined) sent.add(key);
     const prompt = renderPrompt(request.input);
-    const promptTokens = estimateTokens(prompt);
+    const promptTokens = estimateTokens.nominal(prompt.length);
     const evaluated = Math.max(Math.min(promptTokens, 1), promptTokens - wholeTokens(sharedPrefixChars(last, prompt)));
-    const completion = estimateTokens(request.output);
+    const completion = estimateTokens.nominal(request.output.length);
     last = cachedAfter(request.input, prompt, request.output);
     estimate.toSend += 1;
     estimate.sentPromptTokens += promptTokens;

@@ -9,9 +9,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StandinTokenizer } from "../../../mock-servers/ollama/behaviour.ts";
 import { type Standin, startStandin } from "../../../mock-servers/ollama/server.ts";
-import { estimateVerdict, promptChars } from "../../../src/models/context.ts";
+import { estimateVerdict } from "../../../src/models/context.ts";
 import { failureInvalid, PromptTooLongError } from "../../../src/models/errors.ts";
 import { OpenAIProvider } from "../../../src/models/openai.ts";
+import { promptChars } from "../../../src/models/prompt-text.ts";
 import type { ChatMessage } from "../../../src/models/types.ts";
 import { EchoModel } from "../../support/echo-model.ts";
 

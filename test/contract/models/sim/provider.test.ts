@@ -3,6 +3,7 @@ import { buildPlannerPrompt } from "../../../../src/agent/planner.ts";
 import { buildReactPrompt } from "../../../../src/agent/react.ts";
 import { SAMPLE_TOOLS } from "../../../../src/agent/testing/definitions.ts";
 import { ModelAbortedError, ModelTimeoutError } from "../../../../src/models/errors.ts";
+import { renderPrompt } from "../../../../src/models/prompt-text.ts";
 import { SimEngine } from "../../../../src/models/sim/engine.ts";
 import { createSimProvider } from "../../../../src/models/sim/provider.ts";
 import { TEST_ITEMS } from "../../../../src/models/sim/testing/items.ts";
@@ -65,11 +66,13 @@ describe("usage and timings", () => {
     expect((await provider.complete(request)).timings).toEqual(response.timings);
   });
 
-  it("counts a chat's messages and tool schemas as its prompt", async () => {
+  it("counts a chat's rendered prompt, its tool schemas included", async () => {
     const provider = createSimProvider({ profile: "oracle", gold: TEST_ITEMS });
     const tools = [{ name: "get_me", description: "Who am I", parameters: { type: "object" } }];
-    const response = await provider.chat({ stage: "native", messages: [{ role: "user", content: "hello" }], tools });
-    expect(response.usage.promptTokens).toBe(Math.ceil(`hello\n${JSON.stringify(tools[0])}`.length / 4));
+    const messages = [{ role: "user" as const, content: "hello" }];
+    const response = await provider.chat({ stage: "native", messages, tools });
+    expect(response.usage.promptTokens).toBe(Math.ceil(renderPrompt({ messages, tools }).length / 4));
+    expect(response.usage.promptTokens).toBeGreaterThan(Math.ceil(`hello${JSON.stringify(tools[0])}`.length / 4));
   });
 
   it("hands the text to onText when the caller streams", async () => {
