@@ -15,7 +15,7 @@ import type { RunSummary } from "../bench/run/compare-configs.ts";
 import { readManifest } from "../bench/run/manifest.ts";
 import { modelsOfMatrix } from "../bench/run/resolve-request.ts";
 import type { RunManifest, RunRecord } from "../bench/run/run-files.ts";
-import { listRunIds, RESULTS_DIR, RUN_FILES, runFile } from "../bench/run/store.ts";
+import { listRunIds, RUN_FILES, resultsRoot, runFile } from "../bench/run/store.ts";
 import { loadModelsConfig, matrixConfigs } from "../config/models-yaml.ts";
 import { InputError } from "../errors.ts";
 import { isSimulator } from "../models/provenance.ts";
@@ -158,7 +158,7 @@ export class HarnessService {
   private datasetItems: DatasetItem[] | undefined;
 
   constructor(options: ServiceOptions = {}) {
-    this.resultsRoot = resolve(options.resultsRoot ?? RESULTS_DIR);
+    this.resultsRoot = resolve(options.resultsRoot ?? resultsRoot());
     this.modelsFile = options.modelsFile;
   }
 

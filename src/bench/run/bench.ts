@@ -52,8 +52,8 @@ import {
   continueRunFile,
   forEachJsonl,
   newRunId,
-  RESULTS_DIR,
   RUN_FILES,
+  resultsRoot,
   runDir,
   runFile,
   writeJsonAtomic,
@@ -237,7 +237,7 @@ function cacheUse(cache: RequestCache, before: CacheCounters): CacheUse {
 
 /** Resolves the request (a resume's own) and reads which tasks are already on disk; writes nothing. */
 export function resolveWork(options: BenchOptions, models: ModelsConfig): Work {
-  const root = options.resultsRoot ?? RESULTS_DIR;
+  const root = options.resultsRoot ?? resultsRoot();
   const previous = options.resume ? readManifest(runDir(options.resume, root)) : undefined;
   const request = previous?.request ?? options.request;
   if ((request.record || request.replay) && request.repeats > 1) {

@@ -7,10 +7,13 @@ import { existsSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { REPO_ROOT } from "../../paths.ts";
 
-/** results/ of the repository, or ONSETLAB_RESULTS_DIR (tests and CI keep their runs apart with it). */
-export const RESULTS_DIR = process.env.ONSETLAB_RESULTS_DIR
-  ? resolve(process.env.ONSETLAB_RESULTS_DIR)
-  : join(REPO_ROOT, "results");
+/**
+ * results/ of the repository, or ONSETLAB_RESULTS_DIR (tests and CI keep their runs apart with it): read
+ * when a run is written or looked up, never when a module is imported, so a caller can set it any time.
+ */
+export function resultsRoot(env: NodeJS.ProcessEnv = process.env): string {
+  return env.ONSETLAB_RESULTS_DIR ? resolve(env.ONSETLAB_RESULTS_DIR) : join(REPO_ROOT, "results");
+}
 
 export const RUN_FILES = {
   run: "run.json",
@@ -31,7 +34,7 @@ export function runFile(dir: string, kind: "records" | "traces"): string {
   return !existsSync(file) && existsSync(plain) ? plain : file;
 }
 
-export function runDir(runId: string, root: string = RESULTS_DIR): string {
+export function runDir(runId: string, root: string = resultsRoot()): string {
   return join(root, runId);
 }
 
@@ -47,7 +50,7 @@ export function newRunId(label: string, now: Date = new Date()): string {
 }
 
 /** Run folders under results/, newest first (hidden folders, such as a merge's staging folder, are not runs). */
-export function listRunIds(root: string = RESULTS_DIR): string[] {
+export function listRunIds(root: string = resultsRoot()): string[] {
   if (!existsSync(root)) return [];
   return readdirSync(root, { withFileTypes: true })
     .filter(

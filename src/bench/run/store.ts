@@ -24,6 +24,6 @@ export {
   readRow,
   tornBytes,
 } from "./jsonl-read.ts";
-export { listRunIds, newRunId, PLAIN_RUN_FILES, RESULTS_DIR, RUN_FILES, runDir, runFile } from "./run-layout.ts";
+export { listRunIds, newRunId, PLAIN_RUN_FILES, RUN_FILES, resultsRoot, runDir, runFile } from "./run-layout.ts";
 export { CorruptRecordsError, ResultsError } from "./store-errors.ts";
 export { continueRunFile, truncateTorn } from "./torn-files.ts";
