@@ -19,7 +19,12 @@ export default defineConfig({
         test: {
           name: "unit",
           env: { ONSETLAB_CACHE_DIR: cacheDir },
-          include: ["src/**/*.test.ts", "mock-servers/**/*.test.ts", "test/unit/**/*.test.ts"],
+          include: [
+            "src/**/*.test.ts",
+            "mock-servers/**/*.test.ts",
+            "test/unit/**/*.test.ts",
+            "test/contract/**/*.test.ts",
+          ],
           exclude: ["**/*.e2e.test.ts", "**/*.slow.test.ts", "**/node_modules/**"],
         },
       },

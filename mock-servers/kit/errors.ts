@@ -11,6 +11,9 @@ export class ToolError extends Error {
   }
 }
 
+/** The client's table of JSON-RPC error codes, passed on so a server's tests need not import src/mcp. */
+export { TOOL_ERROR_CODES };
+
 /** JSON-RPC error code of an injected permanent failure (the others: TOOL_ERROR_CODES, src/mcp/retry.ts). */
 export const JSONRPC_PERMANENT_ERROR = TOOL_ERROR_CODES.permanent;
 

@@ -9,19 +9,14 @@
  */
 
 import { createHash } from "node:crypto";
-import {
-  cachedAfter,
-  callsText,
-  type PromptInput,
-  renderPrompt,
-  sharedPrefixChars,
-} from "../../src/models/prompt-text.ts";
+import { sharedPrefixChars } from "../../src/models/prompt-size.ts";
 import type { ModelProvider, NativeToolCall } from "../../src/models/types.ts";
 import type { StandinBehaviour } from "./behaviour.ts";
 import { fitToWindow, promptTokensOf, windowOf } from "./context-window.ts";
 import { type Exchange, HttpProblem } from "./http-io.ts";
 import { asProviderCounted, cutOutput, measureOutput, type Output } from "./output.ts";
 import { planTimings, type Rates, type TimingPlan } from "./pacing.ts";
+import { cachedAfterAnswer, renderStandinPrompt, toolCallsLine } from "./render.ts";
 import type { StandinInput, StandinRequest } from "./request.ts";
 import type { Scheduler } from "./scheduler.ts";
 import {
@@ -86,7 +81,7 @@ export async function serve(
   const window = windowOf(request.options.numCtx, context.behaviour.defaultNumCtx, contextLengthOf(model));
   const fitted = context.behaviour.truncate && !isEmpty(request.input) ? fitToWindow(request.input, window) : undefined;
   const seen = fitted?.input ?? request.input;
-  const prompt = renderPrompt(promptInput(seen));
+  const prompt = renderStandinPrompt(seen);
   await context.scheduler.run(model.name, prompt, exchange.signal, async (slot) => {
     const started = performance.now();
     const loaded = context.models.isLoaded(model.name, window);
@@ -109,7 +104,7 @@ export async function serve(
       loadMs,
     });
     const { output } = generated;
-    slot.cached = cachedAfter(promptInput(seen), prompt, output.thinking + output.text + callsText(output.toolCalls));
+    slot.cached = cachedAfterAnswer(seen, prompt, output.thinking + output.text + toolCallsLine(output.toolCalls));
     await responder.answered(generated);
     context.stats.served(slot, {
       promptTokens: generated.promptTokens,
@@ -182,10 +177,6 @@ async function generate(
   const measured = { loadMs, promptEvalMs: asked - started - loadMs, evalMs: answeredAt - asked };
   const plan = planTimings({ evaluatedTokens, completionTokens: output.tokens }, measured, context.rates);
   return { output, promptTokens, evaluatedTokens, plan, started };
-}
-
-function promptInput(input: StandinInput): PromptInput {
-  return input.kind === "complete" ? { prompt: input.prompt } : { messages: input.messages, tools: input.tools ?? [] };
 }
 
 function isEmpty(input: StandinInput): boolean {

@@ -7,7 +7,7 @@
  */
 
 import type { NativeToolCall } from "../../src/models/types.ts";
-import { charsOf, estimateTokens } from "./tokens.ts";
+import { charsOf, tokensOf } from "./tokens.ts";
 
 export interface Output {
   thinking: string;
@@ -20,7 +20,7 @@ export interface Output {
 
 export function measureOutput(thinking: string, text: string, toolCalls: readonly NativeToolCall[]): Output {
   const calls = toolCalls.map(callText).join("");
-  return { thinking, text, toolCalls: [...toolCalls], tokens: estimateTokens(thinking + text + calls), reason: "stop" };
+  return { thinking, text, toolCalls: [...toolCalls], tokens: tokensOf(thinking + text + calls), reason: "stop" };
 }
 
 /** The output stopped after `limit` tokens. */
@@ -50,7 +50,7 @@ export function cutOutput(output: Output, limit: number | undefined): Output {
  */
 export function asProviderCounted(output: Output, providerTokens: number, limit: number | undefined): Output {
   const reason = limit !== undefined && providerTokens >= limit ? "length" : "stop";
-  return { ...output, tokens: providerTokens + estimateTokens(output.thinking), reason };
+  return { ...output, tokens: providerTokens + tokensOf(output.thinking), reason };
 }
 
 function callText(call: NativeToolCall): string {

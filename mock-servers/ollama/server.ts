@@ -25,7 +25,6 @@ import { tokenizerRoutes } from "./tokenizer-routes.ts";
 
 export type { StandinBehaviour } from "./behaviour.ts";
 export type { StandinStatsReport } from "./stats.ts";
-export { estimateTokens } from "./tokens.ts";
 
 export const DEFAULT_STANDIN_PORT = 11434;
 

@@ -8,16 +8,14 @@
 
 import type { IncomingHttpHeaders } from "node:http";
 import { STAGE_HEADER } from "../../src/models/http.ts";
-import type { ModelStage } from "../../src/models/types.ts";
+import { isModelStage, type ModelStage, PROTOCOL } from "../../src/models/protocol.ts";
 import type { StandinInput } from "./request.ts";
-
-const STAGES: readonly ModelStage[] = ["router", "planner", "react", "fallback", "solver", "jsonl", "native"];
 
 /** The stage the header names, else the one the request's shape shows. */
 export function stageOf(headers: IncomingHttpHeaders, input: StandinInput): ModelStage {
   const header = headers[STAGE_HEADER];
   const named = Array.isArray(header) ? header[0] : header;
-  if (named && (STAGES as readonly string[]).includes(named)) return named as ModelStage;
+  if (named && isModelStage(named)) return named;
   return inferStage(input);
 }
 
@@ -25,20 +23,23 @@ export function inferStage(input: StandinInput): ModelStage {
   if (input.kind === "complete") return completionStage(input.prompt);
   if (input.tools && input.tools.length > 0) return "native";
   const system = input.messages.find((message) => message.role === "system")?.content ?? "";
-  if (system.includes('{"type":"tool_call"')) return "jsonl";
+  if (system.includes(PROTOCOL.jsonlToolCall)) return "jsonl";
   // A native conversation's last turn may come without tools (e.g. "answer with what you have").
   if (input.messages.some((message) => message.role === "tool" || message.toolCalls?.length)) return "native";
   // A completion protocol sent as chat (an OpenAI-compatible endpoint): the messages are the prompt.
   return completionStage(input.messages.map((message) => message.content).join("\n\n"));
 }
 
+/** The router's question: both of its words on one line, the action one first. */
+const ROUTE_QUESTION = new RegExp(`Reply ${PROTOCOL.routeAction}\\b.*\\b${PROTOCOL.routeDirect}\\b`);
+
 /** A text prompt's stage by its ending and markers; anything else is answered as a plain question. */
 function completionStage(prompt: string): ModelStage {
   const end = prompt.trimEnd();
-  if (/#E\d+ =$/.test(end)) return "planner";
-  if (end === "Thought:" || end.endsWith("\nThought:")) {
-    return prompt.includes("\nAn earlier attempt failed:\n") ? "fallback" : "react";
+  if (/#E\d+ =$/.test(end)) return "planner"; // PROTOCOL.planStep(n)
+  if (end === PROTOCOL.thought || end.endsWith(`\n${PROTOCOL.thought}`)) {
+    return prompt.includes(`\n${PROTOCOL.earlierAttemptFailed}\n`) ? "fallback" : "react";
   }
-  if (end.endsWith("Answer:") && /Reply ACTION\b.*\bDIRECT\b/.test(prompt)) return "router";
+  if (end.endsWith(PROTOCOL.answer) && ROUTE_QUESTION.test(prompt)) return "router";
   return "solver";
 }

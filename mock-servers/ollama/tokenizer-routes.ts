@@ -7,17 +7,17 @@
  * - `llamacpp`: `POST /tokenize` with `content` (`add_special`, `with_pieces`) → `{tokens}`, and
  *   `POST /apply-template` with a chat request's messages and tools → `{prompt}`.
  * A token is the stand-in's own (4 characters, tokens.ts), and the chat template is the stand-in's
- * rendering (src/models/prompt-text.ts), so a count equals the `prompt_eval_count` / `prompt_tokens` the
+ * rendering (render.ts), so a count equals the `prompt_eval_count` / `prompt_tokens` the
  * same request gets when it fits its window. The stand-in's vocabulary has no BOS: `add_special` adds
  * nothing.
  */
 
-import { renderPrompt } from "../../src/models/prompt-text.ts";
 import { hash32 } from "../../src/random.ts";
 import { promptTokensOf, windowOf } from "./context-window.ts";
 import { knownModel, type StandinContext } from "./generate.ts";
 import { type Exchange, HttpProblem, type RouteTable, readJsonBody, sendJson, sendText } from "./http-io.ts";
 import { readChatInput } from "./openai-request.ts";
+import { renderStandinPrompt } from "./render.ts";
 import { modelName, type StandinInput } from "./request.ts";
 import { contextLengthOf } from "./served-models.ts";
 import { CHARS_PER_TOKEN } from "./tokens.ts";
@@ -47,7 +47,7 @@ async function tokenize(context: StandinContext, exchange: Exchange): Promise<vo
   sendJson(exchange.response, 200, {
     count,
     max_model_len: windowOf(undefined, context.behaviour.defaultNumCtx, contextLengthOf(model)),
-    tokens: piecesOf(renderPrompt(input)).map(tokenId),
+    tokens: piecesOf(renderStandinPrompt(input)).map(tokenId),
   });
 }
 
@@ -55,7 +55,7 @@ async function applyTemplate(context: StandinContext, exchange: Exchange): Promi
   context.stats.tokenized();
   if (context.behaviour.tokenizer !== "llamacpp") return notFound(exchange);
   const input = readChatInput(await readJsonBody(exchange.request));
-  sendJson(exchange.response, 200, { prompt: renderPrompt(input) });
+  sendJson(exchange.response, 200, { prompt: renderStandinPrompt(input) });
 }
 
 /** What Ollama (and any server without the endpoint) answers. */

@@ -5,6 +5,7 @@
  */
 
 import type { ToolDefinition } from "../mcp/types.ts";
+import { PROTOCOL } from "../models/protocol.ts";
 import type { ChatMessage } from "../models/types.ts";
 import { parseLooseJson, stripFences } from "./loose-json.ts";
 import type { RunRecorder } from "./recorder.ts";
@@ -24,7 +25,7 @@ export interface ParsedJsonl {
 export function buildJsonlSystemPrompt(tools: readonly ToolDefinition[]): string {
   return [
     "You can call tools to answer the user. Reply with JSON objects, one per line, and nothing else.",
-    'To call a tool: {"type":"tool_call","name":"<tool name>","arguments":{...}}',
+    `To call a tool: ${PROTOCOL.jsonlToolCall},"name":"<tool name>","arguments":{...}}`,
     'To answer: {"type":"final_answer","content":"<answer>"}',
     'After your tool calls you get one {"type":"observation",...} line per call; then continue.',
     "",

@@ -6,6 +6,7 @@
  */
 
 import type { ToolDefinition } from "../mcp/types.ts";
+import { PROTOCOL } from "../models/protocol.ts";
 import type { GenerationOptions } from "../models/types.ts";
 import { describeTool, describeToolAbstract, exampleCallAbstract } from "./tool-schema.ts";
 import type { PlanExamples, PlanSteps } from "./types.ts";
@@ -24,7 +25,7 @@ export interface PlannerPromptInput {
 }
 
 /** The prompt ends inside the first step, so the model's first token is a tool name. */
-export const PLAN_PREFIX = "#E1 =";
+export const PLAN_PREFIX = PROTOCOL.planStep(1);
 
 const OPENING: Record<PlanSteps, string> = {
   many: 'Plan the tool calls that complete the task. Write each step as #E<n> = tool(param="value", ...).',

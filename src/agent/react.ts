@@ -6,6 +6,7 @@
  */
 
 import type { ToolDefinition } from "../mcp/types.ts";
+import { PROTOCOL } from "../models/protocol.ts";
 import type { GenerationOptions } from "../models/types.ts";
 import { parseCallArguments } from "./call-syntax.ts";
 import { parseActionInput } from "./loose-json.ts";
@@ -55,8 +56,8 @@ export function buildReactPrompt(input: ReactPromptInput): string {
     "Use this format:",
     "Thought: what to do next",
     ...FORMAT[protocol],
-    "Thought: I know the answer",
-    "Final Answer: the answer to the question",
+    `${PROTOCOL.thought} I know the answer`,
+    `${PROTOCOL.finalAnswer} the answer to the question`,
   ].join("\n");
   const scratchpad = input.turns
     .map((turn) =>
@@ -71,9 +72,9 @@ export function buildReactPrompt(input: ReactPromptInput): string {
     format,
     input.skillRules,
     input.errorContext
-      ? `An earlier attempt failed:\n${input.errorContext}\nFix what failed; do not repeat calls that succeeded.`
+      ? `${PROTOCOL.earlierAttemptFailed}\n${input.errorContext}\nFix what failed; do not repeat calls that succeeded.`
       : undefined,
-    `Question: ${input.query}\n${scratchpad}Thought:`,
+    `Question: ${input.query}\n${scratchpad}${PROTOCOL.thought}`,
   ];
   return sections.filter((section): section is string => Boolean(section)).join("\n\n");
 }

@@ -10,6 +10,7 @@
  */
 
 import type { ToolDefinition } from "../mcp/types.ts";
+import { PROTOCOL } from "../models/protocol.ts";
 import { rankTools } from "./filter.ts";
 import {
   isExploratory,
@@ -88,8 +89,8 @@ export function buildRouterPrompt(query: string, tools: readonly ToolDefinition[
     "Decide whether a request needs a tool.",
     `Available tools: ${names.join(", ")}`,
     `Request: ${query}`,
-    "Reply ACTION if answering needs one of the tools, or DIRECT if you can answer without them. Reply with one word.",
-    "Answer:",
+    `Reply ${PROTOCOL.routeAction} if answering needs one of the tools, or ${PROTOCOL.routeDirect} if you can answer without them. Reply with one word.`,
+    PROTOCOL.answer,
   ].join("\n");
 }
 

@@ -4,6 +4,7 @@
  * a last sentence cut off by the token limit.
  */
 
+import { PROTOCOL } from "../models/protocol.ts";
 import type { GenerationOptions } from "../models/types.ts";
 import { renderResult } from "./compact-data.ts";
 import { truncate } from "./text.ts";
@@ -29,7 +30,9 @@ export interface SolverPromptInput {
 
 export function buildSolverPrompt(input: SolverPromptInput): string {
   if (input.evidence.length === 0) {
-    return ["Answer the question in one or two short sentences.", `Question: ${input.query}`, "Answer:"].join("\n\n");
+    return ["Answer the question in one or two short sentences.", `Question: ${input.query}`, PROTOCOL.answer].join(
+      "\n\n",
+    );
   }
   const lines =
     input.data === "per_result"
@@ -39,7 +42,7 @@ export function buildSolverPrompt(input: SolverPromptInput): string {
     "Answer the question in one or two short sentences using the tool results. If a result is an ERROR, say what failed.",
     `Question: ${input.query}`,
     ["Tool results:", ...lines].join("\n"),
-    "Answer:",
+    PROTOCOL.answer,
   ].join("\n\n");
 }
 

@@ -4,6 +4,7 @@
  * the debugging loop behind every benchmark number. A dataset item's query is also scored as the bench
  * scores it; `--json` prints the whole AgentResult.
  */
+
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { DatasetItem } from "../bench/dataset/types.ts";
@@ -11,6 +12,7 @@ import { type AgentQueryOutcome, runAgentQuery, UnknownItemError } from "../benc
 import { harnessRedactor } from "../bench/run/secrets.ts";
 import { type AgentFile, agentFileRegistry, readAgentFile } from "../config/agent-file.ts";
 import { OnsetlabError } from "../errors.ts";
+import { isSimulatedProvenance, provenanceOf } from "../models/provenance.ts";
 import { defaultCacheDir } from "../models/request-cache.ts";
 import { STANDIN_LABEL } from "../report/provenance.ts";
 import { parseSeed } from "./bench.ts";
@@ -102,7 +104,7 @@ export function registerAgentCommand(program: Command): void {
       const { result, entry, item, score, standin } = outcome;
       const redactor = harnessRedactor(flags.models, flags.registry);
       if (outcome.closeItems) process.stderr.write(redactor.text(simulatorHint(entry.name, outcome.closeItems)));
-      const simulated = entry.provider === "sim" || standin === true;
+      const simulated = isSimulatedProvenance(provenanceOf(entry, { standin: standin === true }));
       process.stdout.write(
         redactor.text(
           flags.json

@@ -8,7 +8,7 @@ import { readManifest } from "../bench/run/manifest.ts";
 import { mergeRuns } from "../bench/run/merge.ts";
 import { pruneRuns, removeRuns } from "../bench/run/remove.ts";
 import type { RunManifest } from "../bench/run/run-files.ts";
-import { countRows, listRunIds, RESULTS_DIR, runDir, runFile } from "../bench/run/store.ts";
+import { countRows, listRunIds, resultsRoot, runDir, runFile } from "../bench/run/store.ts";
 import { InputError } from "../errors.ts";
 import { shownPath } from "../report/paths.ts";
 import { showRun } from "./results-show.ts";
@@ -39,7 +39,7 @@ export interface UnreadableRun {
   problem: string;
 }
 
-export function listRuns(root: string = RESULTS_DIR): (RunListing | UnreadableRun)[] {
+export function listRuns(root: string = resultsRoot()): (RunListing | UnreadableRun)[] {
   return listRunIds(root).map((id) => {
     const dir = runDir(id, root);
     let manifest: RunManifest;
@@ -150,7 +150,7 @@ function registerHousekeeping(results: Command): void {
 
 /** Within 100 columns: the run id names its models and start time, so the table leaves them out. */
 function renderListing(runs: readonly (RunListing | UnreadableRun)[]): string {
-  if (runs.length === 0) return `no runs under ${RESULTS_DIR}: run \`pnpm bench --model sim:slm-3b\` first\n`;
+  if (runs.length === 0) return `no runs under ${resultsRoot()}: run \`pnpm bench --model sim:slm-3b\` first\n`;
   const table = compactTable({
     head: ["run", "sim", "configs", "items", "records", "finished"],
     colAligns: ["left", "left", "right", "right", "right", "left"],

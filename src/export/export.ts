@@ -4,9 +4,11 @@
  * checked before the first file is written: the format, the output folder (empty, or `--force`), the
  * model's fitness for the format, and that no secret value would be written.
  */
+
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type AgentFile, formatAgentFile } from "../config/agent-file.ts";
+import { isSimulator } from "../models/provenance.ts";
 import { type AgentFileRequest, buildAgentFile } from "./agent-file-build.ts";
 import { composeFile, containerAgentFile, dockerfile, dockerReadme, type Engine, envExample } from "./docker.ts";
 import { ExportFlagError } from "./errors.ts";
@@ -64,7 +66,7 @@ function plan(agent: AgentFile, request: ExportRequest): [string, string | typeo
   const { format } = request;
   if (format === "config")
     return [[request.json ? "agent.json" : "agent.yaml", formatAgentFile(agent, request.json ? "json" : "yaml")]];
-  if (agent.model.provider === "sim") {
+  if (isSimulator(agent.model)) {
     throw new ExportFlagError(
       "EXPORT_SIM_MODEL",
       `--format ${format}: --model ${agent.model.name} is the simulator, which answers only the dataset's queries inside the harness; export a served model (e.g. qwen2.5:3b; \`pnpm standin\` serves the simulator behind Ollama's API)`,

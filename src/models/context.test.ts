@@ -1,26 +1,23 @@
 import { describe, expect, it } from "vitest";
-import {
-  answerInvalid,
-  autoWindow,
-  estimateTokens,
-  estimateVerdict,
-  minimumTokens,
-  overflowed,
-  promptChars,
-} from "./context.ts";
+import { answerInvalid, autoWindow, estimateVerdict, overflowed } from "./context.ts";
+import { estimateTokens } from "./prompt-size.ts";
+import { promptChars, renderPrompt } from "./prompt-text.ts";
 import type { CallContext } from "./types.ts";
 
 const set = (window: number): CallContext => ({ window, windowSource: "set", estimate: 0, countSource: "estimate" });
 
 describe("context accounting", () => {
-  it("counts the prompt, every message with its markers, and the tool schemas", () => {
+  it("measures a prompt by its rendering: the text, every message with its role, the tool schemas", () => {
     const tools = [{ name: "get_me", description: "me", parameters: { type: "object", properties: {} } }];
     expect(promptChars({ prompt: "x".repeat(100) })).toBe(100);
-    const chat = promptChars({ messages: [{ role: "user", content: "hello" }], tools });
-    expect(chat).toBe(5 + 16 + JSON.stringify(tools).length);
-    // the high estimate sizes windows, the low one proves overflows
-    expect(estimateTokens(3000)).toBe(1000);
-    expect(minimumTokens(3000)).toBe(600);
+    const messages = [{ role: "user" as const, content: "hello" }];
+    const chat = promptChars({ messages, tools });
+    expect(chat).toBe(renderPrompt({ messages, tools }).length);
+    expect(chat).toBeGreaterThan("user: hello".length + JSON.stringify(tools).length);
+    // the high estimate sizes windows, the low one proves overflows, the nominal one is the stand-in's
+    expect(estimateTokens.high(3000)).toBe(1000);
+    expect(estimateTokens.low(3000)).toBe(600);
+    expect(estimateTokens.nominal(3000)).toBe(750);
   });
 
   it("sizes an auto window to prompt + output cap, in steps of 2048, at most the model's maximum", () => {

@@ -13,6 +13,7 @@ import type { RetryPolicy } from "./http.ts";
 import { OllamaProvider, resolveOllamaHost } from "./ollama.ts";
 import { OpenAIProvider, resolveOpenAIBaseUrl } from "./openai.ts";
 import { type PrefixTracker, trackPrefixes } from "./prefix-tracker.ts";
+import { isSimulator } from "./provenance.ts";
 import { createPluginProvider } from "./provider-registry.ts";
 import type { RequestCache } from "./request-cache.ts";
 import { createSimProvider, type SimGoldItem } from "./sim/index.ts";
@@ -41,7 +42,7 @@ export interface ProviderDeps {
 
 /** The id a provider for `entry` has — what cassettes are keyed under, so record and replay agree. */
 export function providerId(entry: ProviderEntry): string {
-  if (entry.provider === "sim") return `sim:${entry.profile}`;
+  if (isSimulator(entry)) return `sim:${entry.profile}`;
   return `${entry.provider === "plugin" ? entry.plugin : entry.provider}:${entry.model}`;
 }
 
@@ -54,7 +55,7 @@ export function createProvider(entry: ProviderEntry, deps: ProviderDeps = {}): M
   const server = liveProvider(seeded, deps);
   const live = deps.prefixTracker ? trackPrefixes(server, deps.prefixTracker) : server;
   const cached =
-    deps.cache && (entry.provider !== "sim" || deps.cacheSimulator)
+    deps.cache && (!isSimulator(entry) || deps.cacheSimulator)
       ? new CachingProvider(live, modelIdentity(seeded), deps.cache)
       : live;
   return deps.record ? new RecordingProvider(cached, deps.record, providerId(entry)) : cached;
@@ -66,7 +67,7 @@ export function createProvider(entry: ProviderEntry, deps: ProviderDeps = {}): M
  * cached. An entry's own `seed` wins.
  */
 export function seededEntry(entry: ProviderEntry, seed: number | undefined): ProviderEntry {
-  if (entry.provider === "sim" || seed === undefined || entry.options.seed !== undefined) return entry;
+  if (isSimulator(entry) || seed === undefined || entry.options.seed !== undefined) return entry;
   return { ...entry, options: { ...entry.options, seed } };
 }
 

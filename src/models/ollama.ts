@@ -6,7 +6,7 @@
 
 import { type GenerateResponse, Ollama, type ChatResponse as OllamaChatResponse } from "ollama";
 import { onceUntilFailure } from "../memo.ts";
-import { answerInvalid, autoWindow, estimateTokens, promptChars } from "./context.ts";
+import { answerInvalid, autoWindow } from "./context.ts";
 import {
   type ModelError,
   ModelNotFoundError,
@@ -35,6 +35,8 @@ import {
   toOllamaOptions,
   toOllamaTools,
 } from "./ollama-wire.ts";
+import { estimateTokens } from "./prompt-size.ts";
+import { promptChars } from "./prompt-text.ts";
 import type {
   CallContext,
   ChatMessage,
@@ -192,7 +194,7 @@ export class OllamaProvider implements ModelProvider {
   ) {
     const merged = { ...this.settings.options, ...options };
     const chars = promptChars(content);
-    const estimate = estimateTokens(chars);
+    const estimate = estimateTokens.high(chars);
     const set = merged.numCtx !== undefined;
     const window = set
       ? merged.numCtx!

@@ -6,7 +6,7 @@
  */
 
 import { onceUntilFailure } from "../memo.ts";
-import { answerInvalid, CONTEXT_REFUSAL, estimateTokens, estimateVerdict, promptChars } from "./context.ts";
+import { answerInvalid, CONTEXT_REFUSAL, estimateVerdict } from "./context.ts";
 import {
   BadEndpointError,
   ContextOverflowError,
@@ -41,6 +41,8 @@ import {
   toOpenAISampling,
   toOpenAITools,
 } from "./openai-wire.ts";
+import { estimateTokens } from "./prompt-size.ts";
+import { promptChars } from "./prompt-text.ts";
 import { type CountInput, ServerTokenizer, type TokenizerProbes, type TokenizerSetting } from "./tokenizer.ts";
 import type {
   CallContext,
@@ -260,7 +262,7 @@ export class OpenAIProvider implements ModelProvider {
     const estimated: CallContext = dropUndefined({
       window,
       windowSource: "server" as const,
-      estimate: estimateTokens(chars),
+      estimate: estimateTokens.high(chars),
       countSource: "estimate" as const,
       maxWindow: window,
     });

@@ -6,14 +6,8 @@
  * that model in a run, below any cache of answers: only requests that reach the server count.
  */
 
-import {
-  cachedAfter,
-  callsText,
-  type PromptInput,
-  renderPrompt,
-  sharedPrefixChars,
-  wholeTokens,
-} from "./prompt-text.ts";
+import { sharedPrefixChars, wholeTokens } from "./prompt-size.ts";
+import { cachedAfter, callsText, type PromptInput, renderPrompt } from "./prompt-text.ts";
 import type { ChatResponse, CompletionResponse, ModelProvider } from "./types.ts";
 
 export class PrefixTracker {

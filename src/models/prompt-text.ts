@@ -1,28 +1,15 @@
 /**
- * A request as the model reads it, as one text: what a server's prompt cache (Ollama's and llama.cpp's
- * KV-cache reuse of the longest common prefix with the slot's previous request) compares. A completion
- * is its prompt; a chat is its system messages, then one JSON line per tool, then every other message
- * as `role: content` (assistant tool calls as JSON after it), joined by newlines — the order a chat
- * template lays them out, so the tool list sits before the conversation. The stand-in
- * (mock-servers/ollama) renders and caches with these same functions, so what the harness records as
- * shared is what the stand-in reuses.
- *
- * Tokens are estimated at 4 characters each (`Math.ceil(chars / 4)`), the stand-in's arithmetic.
+ * The harness's rendering of a request as one text: what a server's prompt cache (Ollama's and
+ * llama.cpp's KV-cache reuse of the longest common prefix with the slot's previous request) compares,
+ * and what the harness measures a prompt by. A completion is its prompt; a chat is its system messages,
+ * then one JSON line per tool, then every other message as `role: content` (assistant tool calls as
+ * JSON after it), joined by newlines — the order a chat template lays them out, so the tool list sits
+ * before the conversation. The stand-in (mock-servers/ollama/render.ts) renders with code of its own;
+ * test/contract/mock-servers/ollama/render.test.ts holds the two to the same text.
  */
 
+import { PROMPT_SEPARATOR, type PromptRenderer } from "./prompt-size.ts";
 import type { ChatMessage, ChatTool, NativeToolCall } from "./types.ts";
-
-export const CHARS_PER_TOKEN = 4;
-
-/** Tokens of a text: `Math.ceil(chars / 4)`. */
-export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / CHARS_PER_TOKEN);
-}
-
-/** Whole tokens held by the first `chars` characters of a text (a partly shared token is not reused). */
-export function wholeTokens(chars: number): number {
-  return Math.floor(chars / CHARS_PER_TOKEN);
-}
 
 /** What a request puts before the model. */
 export type PromptInput = { prompt: string } | { messages: readonly ChatMessage[]; tools?: readonly ChatTool[] };
@@ -34,7 +21,17 @@ export function renderPrompt(input: PromptInput): string {
     ...input.messages.filter((message) => message.role === "system").map(messageText),
     ...tools.map(toolText),
     ...input.messages.filter((message) => message.role !== "system").map(messageText),
-  ].join("\n");
+  ].join(PROMPT_SEPARATOR);
+}
+
+/** The characters a request puts in the prompt: its rendered length. */
+export function promptChars(input: {
+  prompt?: string;
+  messages?: readonly ChatMessage[];
+  tools?: readonly ChatTool[];
+}): number {
+  if (input.prompt !== undefined) return input.prompt.length;
+  return renderPrompt({ messages: input.messages ?? [], ...(input.tools ? { tools: input.tools } : {}) }).length;
 }
 
 /**
@@ -43,14 +40,6 @@ export function renderPrompt(input: PromptInput): string {
  */
 export function cachedAfter(input: PromptInput, prompt: string, output: string): string {
   return "prompt" in input ? prompt + output : `${prompt}\nassistant: ${output}`;
-}
-
-/** Characters two texts share from their start. */
-export function sharedPrefixChars(a: string, b: string): number {
-  const length = Math.min(a.length, b.length);
-  let index = 0;
-  while (index < length && a.charCodeAt(index) === b.charCodeAt(index)) index += 1;
-  return index;
 }
 
 export function messageText(message: ChatMessage): string {
@@ -65,3 +54,10 @@ export function callsText(calls: readonly NativeToolCall[] | undefined): string 
   if (!calls?.length) return "";
   return `\n${JSON.stringify(calls.map((call) => ({ name: call.name, arguments: call.arguments })))}`;
 }
+
+/** The harness's rendering, piece by piece, for `fitToWindow`. */
+export const promptRenderer: PromptRenderer = {
+  message: messageText,
+  calls: (message) => callsText(message.toolCalls),
+  tool: toolText,
+};

@@ -5,6 +5,7 @@
  */
 
 import { OnsetlabError } from "../errors.ts";
+import { estimateTokens } from "./prompt-size.ts";
 import type {
   ChatRequest,
   ChatResponse,
@@ -97,7 +98,10 @@ function withoutSignal<T extends { signal?: AbortSignal }>(request: T): Omit<T, 
   return rest;
 }
 
-/** Roughly four characters a token: enough for the cost columns of a test trace. */
+/** Nominal tokens: enough for the cost columns of a test trace. */
 function estimateUsage(prompt: string, output: string): ModelUsage {
-  return { promptTokens: Math.ceil(prompt.length / 4), completionTokens: Math.ceil(output.length / 4) };
+  return {
+    promptTokens: estimateTokens.nominal(prompt.length),
+    completionTokens: estimateTokens.nominal(output.length),
+  };
 }

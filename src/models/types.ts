@@ -2,8 +2,10 @@
 
 import type { JsonSchema } from "../mcp/types.ts";
 
-/** Which pipeline stage made a request: a cassette miss names it, the sim picks its protocol by it. */
-export type ModelStage = "router" | "planner" | "react" | "fallback" | "solver" | "jsonl" | "native";
+import type { ModelStage } from "./protocol.ts";
+
+/** Which pipeline stage made a request (protocol.ts): a cassette miss names it, the sim picks its protocol by it. */
+export type { ModelStage };
 
 export interface GenerationOptions {
   temperature?: number;

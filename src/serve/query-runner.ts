@@ -2,8 +2,10 @@
  * The QueryRunner of this harness: `runAgentQuery` (the one-query path `agent` uses) against the mock
  * servers, with the request checked first so a bad model or configuration is a 400 naming its field.
  */
+
 import { runAgentQuery, UnknownItemError } from "../bench/run/agent-query.ts";
 import { loadModelsConfig } from "../config/models-yaml.ts";
+import { isSimulator } from "../models/provenance.ts";
 import type { QueryRunner, RunQueryRequest } from "./agent-routes.ts";
 import { ApiError } from "./errors.ts";
 import { checkConfigName, checkModelName } from "./names.ts";
@@ -39,7 +41,7 @@ export function benchQueryRunner(options: QueryRunnerOptions = {}): QueryRunner 
       const { result, item, score, entry } = outcome;
       return {
         answer: result.answer,
-        label: runLabel({ simulated: entry.provider === "sim", standin: outcome.standin === true }),
+        label: runLabel({ simulated: isSimulator(entry), standin: outcome.standin === true }),
         result,
         ...(score ? { score } : {}),
         ...(item ? { item: { id: item.id, category: item.category } } : {}),

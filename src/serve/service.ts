@@ -4,6 +4,7 @@
  * a comparison), dataset queries for the playground, and benches started in this process with their
  * progress. Inputs are checked here; bad ones are ApiErrors (400 naming the field, 404 for unknown ids).
  */
+
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { closeItems } from "../bench/dataset/close-items.ts";
@@ -14,9 +15,10 @@ import type { RunSummary } from "../bench/run/compare-configs.ts";
 import { readManifest } from "../bench/run/manifest.ts";
 import { modelsOfMatrix } from "../bench/run/resolve-request.ts";
 import type { RunManifest, RunRecord } from "../bench/run/run-files.ts";
-import { listRunIds, RESULTS_DIR, RUN_FILES, runFile } from "../bench/run/store.ts";
+import { listRunIds, RUN_FILES, resultsRoot, runFile } from "../bench/run/store.ts";
 import { loadModelsConfig, matrixConfigs } from "../config/models-yaml.ts";
 import { InputError } from "../errors.ts";
+import { isSimulator } from "../models/provenance.ts";
 import { simProfileNames } from "../models/sim/catalog.ts";
 import { readSummary } from "../report/run-files.ts";
 import { type Check, recordChecks } from "./checks.ts";
@@ -156,7 +158,7 @@ export class HarnessService {
   private datasetItems: DatasetItem[] | undefined;
 
   constructor(options: ServiceOptions = {}) {
-    this.resultsRoot = resolve(options.resultsRoot ?? RESULTS_DIR);
+    this.resultsRoot = resolve(options.resultsRoot ?? resultsRoot());
     this.modelsFile = options.modelsFile;
   }
 
@@ -167,7 +169,7 @@ export class HarnessService {
     const entries = Object.values(loadModelsConfig(this.modelsFile).models).map((entry) => ({
       name: entry.name,
       provider: entry.provider,
-      simulated: entry.provider === "sim",
+      simulated: isSimulator(entry),
     }));
     const profiles = simProfileNames()
       .map((profile) => ({ name: `sim:${profile}`, provider: "sim", simulated: true }))

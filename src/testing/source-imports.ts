@@ -15,12 +15,12 @@ export function importedSpecifiers(source: string): string[] {
   return [...source.matchAll(IMPORT_FROM)].map((match) => (match[1] ?? match[2] ?? match[3])!);
 }
 
-/** Every `.ts` file under `dir` that is not a test (`*.test.ts`): the code that ships. */
-export function sourceFiles(dir: string): string[] {
+/** Every `.ts` file under `dir`: the code that ships, and its tests (`*.test.ts`) unless `tests` is false. */
+export function sourceFiles(dir: string, { tests = true }: { readonly tests?: boolean } = {}): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith(".ts") && !entry.name.endsWith(".test.ts") ? [path] : [];
+    if (entry.isDirectory()) return sourceFiles(path, { tests });
+    return entry.name.endsWith(".ts") && (tests || !entry.name.endsWith(".test.ts")) ? [path] : [];
   });
 }
 

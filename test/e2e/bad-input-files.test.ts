@@ -7,15 +7,14 @@
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { directItem } from "../../src/bench/dataset/testing/item.ts";
 import { RUN_FILES } from "../../src/bench/run/store.ts";
 import { runInProcess } from "../support/cli-in-process.ts";
+import { useTempResults } from "../support/temp-results.ts";
 
-// before any import reads it: the results folder of this test
-const { root, results } = await vi.hoisted(async () =>
-  (await import("../support/temp-results.ts")).useTempResults("onsetlab-bad-files-"),
-);
+// the results folder of this test (read when a run is written, not at import)
+const { root, results } = useTempResults("onsetlab-bad-files-");
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const file = (name: string, text: string) => {

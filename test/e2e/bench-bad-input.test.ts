@@ -10,11 +10,10 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { runInProcess } from "../support/cli-in-process.ts";
+import { useTempResults } from "../support/temp-results.ts";
 
-// before any import reads it: the results folder of this test
-const { root, results } = await vi.hoisted(async () =>
-  (await import("../support/temp-results.ts")).useTempResults("onsetlab-bad-input-"),
-);
+// the results folder of this test (read when a run is written, not at import)
+const { root, results } = useTempResults("onsetlab-bad-input-");
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** A port nothing listens on: bound once by us, then released. */

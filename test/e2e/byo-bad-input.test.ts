@@ -7,17 +7,17 @@
  */
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { mockServerFactories } from "../../mock-servers/index.ts";
 import { RUN_FILES, readJsonl } from "../../src/bench/run/store.ts";
 import { ClientPool } from "../../src/mcp/pool.ts";
 import { loadRegistries } from "../../src/mcp/registry.ts";
 import { REPO_ROOT } from "../support/bench-run.ts";
 import { runInProcess } from "../support/cli-in-process.ts";
+import { useTempResults } from "../support/temp-results.ts";
 
-const { root, results } = await vi.hoisted(async () =>
-  (await import("../support/temp-results.ts")).useTempResults("onsetlab-byo-bad-"),
-);
+// the results folder of this test (read when a run is written, not at import)
+const { root, results } = useTempResults("onsetlab-byo-bad-");
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const FILESYSTEM = join(REPO_ROOT, "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");

@@ -5,10 +5,11 @@
  */
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { REPO_ROOT, recordContents } from "../support/bench-run.ts";
 import { runInProcess } from "../support/cli-in-process.ts";
+import { tempResultsDir } from "../support/results-dir.ts";
 
 interface Step {
   name?: string;
@@ -19,8 +20,7 @@ interface Workflow {
 }
 
 const workflow = parse(readFileSync(join(REPO_ROOT, "docs/ci/bench-sharded.yml"), "utf8")) as Workflow;
-// the results folder is read when the store module loads: set before any import, as the workflow's env does
-const root = await vi.hoisted(async () => (await import("../support/results-dir.ts")).tempResultsDir("ci-workflow-"));
+const root = tempResultsDir("ci-workflow-");
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** A step's `run` line as CLI arguments (after `pnpm`), with the workflow's expressions filled in. */

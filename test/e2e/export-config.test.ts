@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { runAgentQuery } from "../../src/bench/run/agent-query.ts";
 import { withoutTiming } from "../../src/bench/run/record-content.ts";
@@ -16,11 +16,10 @@ import { agentRoutes } from "../../src/serve/agent-routes.ts";
 import { benchQueryRunner } from "../../src/serve/query-runner.ts";
 import { recordContents } from "../support/bench-run.ts";
 import { runInProcess } from "../support/cli-in-process.ts";
+import { useTempResults } from "../support/temp-results.ts";
 
-// before any import reads it: the results folder of this test
-const { root, results } = await vi.hoisted(async () =>
-  (await import("../support/temp-results.ts")).useTempResults("onsetlab-export-config-"),
-);
+// the results folder of this test (read when a run is written, not at import)
+const { root, results } = useTempResults("onsetlab-export-config-");
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 let folders = 0;

@@ -9,11 +9,9 @@
 import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv } from "ajv";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-const root = await vi.hoisted(async () =>
-  (await import("../support/results-dir.ts")).tempResultsDir("onsetlab-resume-retry-"),
-);
+const root = tempResultsDir("onsetlab-resume-retry-");
 
 import { type Standin, startStandin } from "../../mock-servers/ollama/server.ts";
 import { loadDataset } from "../../src/bench/dataset/load.ts";
@@ -28,6 +26,7 @@ import type { SpanLine } from "../../src/trace/jsonl-exporter.ts";
 import { benchRequest, REPO_ROOT } from "../support/bench-run.ts";
 import { runInProcess } from "../support/cli-in-process.ts";
 import { type FaultProxy, faultProxy } from "../support/fault-proxy.ts";
+import { tempResultsDir } from "../support/results-dir.ts";
 
 const modelsFile = join(root, "models.yaml");
 const request = benchRequest({

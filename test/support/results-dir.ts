@@ -1,7 +1,6 @@
 /**
- * A results folder of a test's own. The run store reads ONSETLAB_RESULTS_DIR when it is first imported, so
- * a test whose imports load the store sets it in \`vi.hoisted\`, before them:
- * \`const root = await vi.hoisted(async () => (await import("../support/results-dir.ts")).tempResultsDir("x-"));\`
+ * A results folder of a test's own: sets ONSETLAB_RESULTS_DIR, which the run store reads when a run is
+ * written or looked up (resultsRoot), never at import.
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";

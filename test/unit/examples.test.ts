@@ -9,9 +9,9 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { askWithModuleProvider } from "../../examples/module-provider/run.ts";
 import { askInventory } from "../../examples/own-server.ts";
 import { clearCustomMetrics } from "../../src/index.ts";
+import { tempResultsDir } from "../support/results-dir.ts";
 
-// the run store reads its folder when first imported, and the imports above load it: set it before them
-const results = await vi.hoisted(async () => (await import("../support/results-dir.ts")).tempResultsDir("examples-"));
+const results = tempResultsDir("examples-");
 const { buildProgram } = await import("../../src/cli/program.ts");
 
 afterAll(() => {

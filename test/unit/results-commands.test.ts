@@ -4,16 +4,15 @@
  */
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runBench } from "../../src/bench/run/bench.ts";
 import { shownPath } from "../../src/report/paths.ts";
 import { benchRequest, REPO_ROOT, strictRecordLines } from "../support/bench-run.ts";
 import { runInProcess } from "../support/cli-in-process.ts";
+import { useTempResults } from "../support/temp-results.ts";
 
-// before any import reads it: the results folder of this test
-const { root, results } = await vi.hoisted(async () =>
-  (await import("../support/temp-results.ts")).useTempResults("onsetlab-results-cmd-"),
-);
+// the results folder of this test (read when a run is written, not at import)
+const { root, results } = useTempResults("onsetlab-results-cmd-");
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 async function makeRun(configs: string[], first: number): Promise<string> {

@@ -7,6 +7,8 @@
 
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
+import { MemoryToolHost } from "../../../mock-servers/kit/memory-host.ts";
+import { chatSpec, hubSpec } from "../../../mock-servers/kit/sample-servers.ts";
 import { runAgent } from "../../agent/agent.ts";
 import { parseCallArguments, parseLooseValue } from "../../agent/call-syntax.ts";
 import { parseJsonl } from "../../agent/jsonl.ts";
@@ -18,8 +20,6 @@ import { parseRouterAnswer } from "../../agent/router.ts";
 import { cleanAnswer } from "../../agent/solver.ts";
 import { SAMPLE_TOOLS } from "../../agent/testing/definitions.ts";
 import { type FuzzInput, fuzzCorpus } from "../../agent/testing/fuzz-corpus.ts";
-import { MemoryToolHost } from "../../agent/testing/memory-host.ts";
-import { chatSpec, hubSpec } from "../../agent/testing/servers.ts";
 import type { Strategy } from "../../agent/types.ts";
 import { decodeOutput } from "../../bfcl/decode.ts";
 import { ScriptedModel } from "../../models/scripted.ts";

@@ -3,6 +3,7 @@
  * the mock servers, the mock world's date), scored when it is a dataset item's. Shared by `agent` (the
  * CLI), the HTTP server's `POST /run` and the MCP server's `run_query`.
  */
+
 import { mockServerFactories } from "../../../mock-servers/index.ts";
 import { type AgentConfig, type AgentEventListener, type AgentResult, runAgent } from "../../agent/index.ts";
 import { loadModelsConfig, type ModelEntry, resolveConfiguration, resolveModel } from "../../config/models-yaml.ts";
@@ -11,6 +12,7 @@ import { ClientPool } from "../../mcp/pool.ts";
 import { loadRegistries, type Registry } from "../../mcp/registry.ts";
 import type { ToolHost } from "../../mcp/types.ts";
 import { createProvider } from "../../models/factory.ts";
+import { isSimulator } from "../../models/provenance.ts";
 import { requestCacheAt } from "../../models/request-cache.ts";
 import { closeItems } from "../dataset/close-items.ts";
 import { loadDataset, resolveDatasetFiles } from "../dataset/load.ts";
@@ -79,7 +81,7 @@ export async function runAgentQuery(options: AgentQueryOptions): Promise<AgentQu
   const query = item?.query ?? (options.query ?? "").trim();
   const outage = new ModelOutageWatch();
   // the simulator answers from the gold labels: an item's query gets its item's, any other query its fallback
-  const cache = options.cacheDir && entry.provider !== "sim" ? requestCacheAt(options.cacheDir) : undefined;
+  const cache = options.cacheDir && !isSimulator(entry) ? requestCacheAt(options.cacheDir) : undefined;
   const model = outage.watch(createProvider(entry, { gold: items, seed: options.seed, cache }));
 
   const pool = await ClientPool.open(options.registry ?? loadRegistries(options.registries), {
@@ -99,14 +101,14 @@ export async function runAgentQuery(options: AgentQueryOptions): Promise<AgentQu
     });
     if (outage.outage) throw outage.outage;
     // read once by the provider before its first call: asking again costs nothing
-    const facts = entry.provider === "sim" ? undefined : await model.describe?.().catch(() => undefined);
+    const facts = isSimulator(entry) ? undefined : await model.describe?.().catch(() => undefined);
     const standin = facts?.standin ? ({ standin: true } as const) : {};
     if (!item) {
       return {
         result,
         entry,
         ...standin,
-        ...(entry.provider === "sim" ? { closeItems: closeItems(items, query) } : {}),
+        ...(isSimulator(entry) ? { closeItems: closeItems(items, query) } : {}),
       };
     }
     const stateChecks = await runStateChecks(pool, item.state ?? []);

@@ -5,6 +5,7 @@
  * exactly the matrix it started with and skips every key already on disk, except the items the model server
  * failed, which it runs again (retry-invalid.ts).
  */
+
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentConfigInput } from "../../agent/index.ts";
@@ -13,6 +14,7 @@ import { loadModelsConfig, type ModelEntry, type ModelsConfig } from "../../conf
 import { InputError } from "../../errors.ts";
 import type { ResetKind } from "../../mcp/registry.ts";
 import { resetKind } from "../../mcp/registry-entry.ts";
+import { isSimulator } from "../../models/provenance.ts";
 import { type CacheCounters, type RequestCache, requestCacheAt } from "../../models/request-cache.ts";
 import { hash32, seededRandom, shuffled } from "../../random.ts";
 import { requireSuiteServers } from "../dataset/known-tools.ts";
@@ -50,8 +52,8 @@ import {
   continueRunFile,
   forEachJsonl,
   newRunId,
-  RESULTS_DIR,
   RUN_FILES,
+  resultsRoot,
   runDir,
   runFile,
   writeJsonAtomic,
@@ -218,7 +220,7 @@ function requestCacheOf(
   entries: readonly ModelEntry[],
   request: BenchRequest,
 ): RequestCache | undefined {
-  if (!dir || request.replay || entries.every((entry) => entry.provider === "sim")) return undefined;
+  if (!dir || request.replay || entries.every(isSimulator)) return undefined;
   return requestCacheAt(dir);
 }
 
@@ -235,7 +237,7 @@ function cacheUse(cache: RequestCache, before: CacheCounters): CacheUse {
 
 /** Resolves the request (a resume's own) and reads which tasks are already on disk; writes nothing. */
 export function resolveWork(options: BenchOptions, models: ModelsConfig): Work {
-  const root = options.resultsRoot ?? RESULTS_DIR;
+  const root = options.resultsRoot ?? resultsRoot();
   const previous = options.resume ? readManifest(runDir(options.resume, root)) : undefined;
   const request = previous?.request ?? options.request;
   if ((request.record || request.replay) && request.repeats > 1) {
@@ -303,7 +305,7 @@ export function resolveWork(options: BenchOptions, models: ModelsConfig): Work {
   // Real models: one query at a time, so latencies are honest. The simulator in memory is pure CPU:
   // concurrency in one thread only interleaves (measured slower), threads do the work in parallel; over
   // stdio the servers work in processes of their own, so queries in flight overlap.
-  const simulated = entries.every((entry) => entry.provider === "sim");
+  const simulated = entries.every(isSimulator);
   // a reset command puts back state the pools share (on disk): their queries must not overlap
   const shared = Object.values(resets).includes("command");
   return {
@@ -388,7 +390,7 @@ function newManifest(work: Work, session: RunManifest["sessions"][number]): RunM
     tasks: work.tasks.length,
     versions: versions(),
     // a replayed simulator cassette is still the simulator's numbers
-    simulated: entries.some((entry) => entry.provider === "sim"),
+    simulated: entries.some(isSimulator),
     startedAt: session.startedAt,
     sessions: [session],
     ...(Object.keys(work.resets).length > 0 ? { resets: work.resets } : {}),

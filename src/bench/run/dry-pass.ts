@@ -5,8 +5,10 @@
  * in the order the run would send it, with its answer and the simulator's token counts — so for a `sim:`
  * model the counts are exactly those of the real run. Nothing is written.
  */
+
 import type { ModelEntry } from "../../config/models-yaml.ts";
 import { callsText, type PromptInput } from "../../models/prompt-text.ts";
+import { isSimulator } from "../../models/provenance.ts";
 import { createSimProvider } from "../../models/sim/index.ts";
 import type { ChatRequest, CompletionRequest, GenerationOptions, ModelProvider } from "../../models/types.ts";
 import type { Work } from "./bench.ts";
@@ -46,7 +48,7 @@ export async function dryPass(work: Work): Promise<DryPass> {
     if (existing) return existing;
     const entry = work.entries.find((candidate) => candidate.name === model) as ModelEntry;
     const sim = createSimProvider({
-      profile: entry.provider === "sim" ? entry.profile : DRY_PASS_PROFILE,
+      profile: isSimulator(entry) ? entry.profile : DRY_PASS_PROFILE,
       gold: work.items,
       seed: work.request.seed + repeat,
     });

@@ -10,10 +10,13 @@
  * Simulated answers stand in for the model's, so a real model's counts are an estimate; a `sim:`
  * model's are exact (no timed request: the simulator answers at once).
  */
+
 import { loadModelsConfig, type ModelEntry } from "../../config/models-yaml.ts";
 import { isDeterministic, type ModelIdentity, requestHash } from "../../models/caching-provider.ts";
 import { createProvider, modelIdentity, seededEntry } from "../../models/factory.ts";
-import { cachedAfter, estimateTokens, renderPrompt, sharedPrefixChars, wholeTokens } from "../../models/prompt-text.ts";
+import { estimateTokens, sharedPrefixChars, wholeTokens } from "../../models/prompt-size.ts";
+import { cachedAfter, renderPrompt } from "../../models/prompt-text.ts";
+import { isSimulator } from "../../models/provenance.ts";
 import { type RequestCache, requestCacheAt } from "../../models/request-cache.ts";
 import { type BenchOptions, resolveWork, type Work } from "./bench.ts";
 import { type DryPass, type DryRequest, dryPass } from "./dry-pass.ts";
@@ -45,7 +48,7 @@ function requestCacheView(
   return {
     keyOf: (request) => {
       const entry = entries.find((candidate) => candidate.name === request.model);
-      if (!entry || entry.provider === "sim") return undefined;
+      if (!entry || isSimulator(entry)) return undefined;
       const identityKey = `${request.model}#${request.repeat}`;
       let identity = identities.get(identityKey);
       if (!identity) {
@@ -118,7 +121,7 @@ export interface MeasuredModel {
 /** The estimate of what `runBench(bench)` would run (a resume: what it has left), looked up in its cache. */
 export async function estimateRun(bench: BenchOptions, options: EstimateOptions = {}): Promise<BenchEstimate> {
   const work = resolveWork(bench, loadModelsConfig(bench.modelsFile));
-  const real = work.entries.some((entry) => entry.provider !== "sim");
+  const real = !work.entries.every(isSimulator);
   const cacheDir = real && !work.request.replay ? bench.cacheDir : undefined;
   const cache = options.cache ?? (cacheDir ? requestCacheAt(cacheDir) : undefined);
   return estimateBench(work, { ...options, ...(cache ? { cache } : {}) });
@@ -190,9 +193,9 @@ function estimateModel(
     }
     if (key !== undefined) sent.add(key);
     const prompt = renderPrompt(request.input);
-    const promptTokens = estimateTokens(prompt);
+    const promptTokens = estimateTokens.nominal(prompt.length);
     const evaluated = Math.max(Math.min(promptTokens, 1), promptTokens - wholeTokens(sharedPrefixChars(last, prompt)));
-    const completion = estimateTokens(request.output);
+    const completion = estimateTokens.nominal(request.output.length);
     last = cachedAfter(request.input, prompt, request.output);
     estimate.toSend += 1;
     estimate.sentPromptTokens += promptTokens;
@@ -217,7 +220,7 @@ function spreadHarnessTime(pass: DryPass, work: Work, taskMs: Record<string, num
 async function measureModel(work: Work, model: string): Promise<MeasuredModel> {
   const entry = work.entries.find((candidate) => candidate.name === model);
   // the simulator answers at once; a replay asks no server
-  if (!entry || entry.provider === "sim" || work.request.replay) return {};
+  if (!entry || isSimulator(entry) || work.request.replay) return {};
   const provider = createProvider(entry, { gold: work.items, seed: work.request.seed });
   const digest = (await provider.describe?.())?.digest;
   return { speed: await measureServerSpeed(provider), ...(digest ? { digest } : {}) };

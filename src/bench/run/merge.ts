@@ -21,8 +21,8 @@ import {
   forEachJsonl,
   JsonlGzAppender,
   newRunId,
-  RESULTS_DIR,
   RUN_FILES,
+  resultsRoot,
   runDir,
   runFile,
   writeJsonAtomic,
@@ -61,7 +61,7 @@ export interface SourceRun {
 }
 
 export function mergeRuns(options: MergeOptions): MergeOutcome {
-  const root = options.root ?? RESULTS_DIR;
+  const root = options.root ?? resultsRoot();
   if (new Set(options.runIds).size < 2) {
     throw new MergeError(
       "MERGE_TOO_FEW",

@@ -3,9 +3,11 @@
  * on first use. A model that a server answers has one prefix tracker for all its repeats, so each call's
  * record says what it shared with the previous request to that server.
  */
+
 import { type ModelEntry, type ModelsConfig, resolveModel } from "../../config/models-yaml.ts";
 import { createProvider } from "../../models/factory.ts";
 import { PrefixTracker } from "../../models/prefix-tracker.ts";
+import { provenanceOf } from "../../models/provenance.ts";
 import type { RequestCache } from "../../models/request-cache.ts";
 import type { ModelProvider } from "../../models/types.ts";
 import type { DatasetItem } from "../dataset/types.ts";
@@ -52,7 +54,7 @@ export function providerCache(
     if (!provider) {
       const entry = entries.find((candidate) => candidate.name === model)!;
       // the simulator has no server cache, and a replay sends nothing
-      const tracked = entry.provider !== "sim" && !request.replay;
+      const tracked = provenanceOf(entry, request) === "live";
       const tracker = trackers.get(model) ?? new PrefixTracker();
       if (tracked) trackers.set(model, tracker);
       provider = outage.watch(

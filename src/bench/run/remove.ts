@@ -5,12 +5,12 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { readManifest } from "./manifest.ts";
-import { listRunIds, RESULTS_DIR, ResultsError, runDir } from "./store.ts";
+import { listRunIds, ResultsError, resultsRoot, runDir } from "./store.ts";
 
 const CALIBRATION = "calibration";
 
 /** Checks every id before deleting any, so a bad id deletes nothing; returns the folders removed. */
-export function removeRuns(runIds: readonly string[], root: string = RESULTS_DIR): string[] {
+export function removeRuns(runIds: readonly string[], root: string = resultsRoot()): string[] {
   const dirs = runIds.map((runId) => {
     const parts = runId.split(/[\\/]/).filter((part) => part !== "" && part !== ".");
     if (parts[0] === CALIBRATION) {
@@ -34,7 +34,7 @@ export function removeRuns(runIds: readonly string[], root: string = RESULTS_DIR
 
 /** The runs beyond the newest `keep` (run ids sort by start time), removed unless `dryRun`. */
 export function pruneRuns(keep: number, options: { dryRun?: boolean; root?: string } = {}): string[] {
-  const root = options.root ?? RESULTS_DIR;
+  const root = options.root ?? resultsRoot();
   const older = listRunIds(root)
     .filter((runId) => runId !== CALIBRATION)
     .slice(keep);

@@ -2,6 +2,7 @@
  * What a bench request resolves to before anything runs: the configurations, each model × configuration's
  * agent settings, how many items and threads, and what the run says about its models and versions.
  */
+
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
@@ -18,6 +19,7 @@ import {
 import { InputError } from "../../errors.ts";
 import { loadRegistries, type Registry } from "../../mcp/registry.ts";
 import { providerId } from "../../models/factory.ts";
+import { isSimulator } from "../../models/provenance.ts";
 import { REPO_ROOT } from "../../paths.ts";
 import { resolveDatasetFiles } from "../dataset/load.ts";
 import type { ItemCount } from "../dataset/select.ts";
@@ -39,7 +41,7 @@ export function threadCount(
   request: BenchRequest,
   tasks: number,
 ): number {
-  const eligible = entries.every((entry) => entry.provider === "sim") && !request.record && !request.replay;
+  const eligible = entries.every(isSimulator) && !request.record && !request.replay;
   if (requested !== undefined) {
     if (requested > 1 && !eligible) {
       throw new InputError(
@@ -106,7 +108,7 @@ export function describeModel(entry: ModelEntry, request: BenchRequest): RunMode
     name: entry.name,
     provider: entry.provider,
     id: providerId(entry),
-    simulated: entry.provider === "sim",
+    simulated: isSimulator(entry),
     ...(request.replay ? { replayedFrom: request.replay } : {}),
   };
 }

@@ -4,9 +4,9 @@
  * since a thread hands a finished task's lines on right after it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MemoryToolHost } from "../../../mock-servers/kit/memory-host.ts";
+import { chatSpec, hubSpec } from "../../../mock-servers/kit/sample-servers.ts";
 import { runAgent } from "../../agent/agent.ts";
-import { MemoryToolHost } from "../../agent/testing/memory-host.ts";
-import { chatSpec, hubSpec } from "../../agent/testing/servers.ts";
 import type { AgentResult } from "../../agent/types.ts";
 import { ScriptedModel } from "../../models/scripted.ts";
 import type { SpanLine } from "../../trace/jsonl-exporter.ts";

@@ -1,7 +1,7 @@
 /**
  * What the scorer reads. The scorer may not import src/agent, so the trace is described here as a
  * structural SUBSET of the agent's `AgentResult` (same field names and shapes, only what scoring
- * reads): the runner passes an AgentResult straight in. trace-view.test.ts fails to typecheck if
+ * reads): the runner passes an AgentResult straight in. test/contract/bench/scoring/trace-view.test.ts fails to typecheck if
  * AgentResult ever stops being assignable to `TraceView`. The tool view is likewise a subset of the
  * MCP layer's `ToolDefinition`.
  */

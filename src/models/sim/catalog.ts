@@ -31,7 +31,7 @@ export interface SimProfile {
   name: string;
   description: string;
   speed: SimSpeed;
-  /** Tokens the model reads; a longer prompt is seen from its tail (context-window.ts). */
+  /** Tokens the model reads; what does not fit is cut as Ollama cuts it (prompt-size.ts). */
   contextWindow: number;
   /** Base probability of each mistake at referenceTools tools, no skill rules, nothing to fix. */
   rates: Record<SimErrorType, number>;

@@ -4,10 +4,11 @@
  * `analyse` on recorded requests to get the same rates and decisions the run used.
  */
 
+import { fitToWindow } from "../prompt-size.ts";
+import { promptRenderer } from "../prompt-text.ts";
 import type { ModelStage, NativeToolCall } from "../types.ts";
 import { buildAction } from "./action.ts";
 import { type SimProfile, simProfile } from "./catalog.ts";
-import { fitContextWindow } from "./context-window.ts";
 import { decideMistakes, type SimDecision } from "./decide.ts";
 import type { RequestErrorType } from "./error-types.ts";
 import { GoldIndex, type SimGoldItem } from "./gold.ts";
@@ -88,7 +89,7 @@ export class SimEngine {
     streams: DrawStreams;
     analysis: SimAnalysis;
   } {
-    const reading = readRequest(fitContextWindow(request, this.profile.contextWindow), this.gold);
+    const reading = readRequest(fitToWindow(request, this.profile.contextWindow, promptRenderer).input, this.gold);
     const turn = planTurn(reading);
     const features = simFeatures(reading, turn);
     const rates = effectiveRates(this.profile, features);

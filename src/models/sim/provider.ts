@@ -5,6 +5,7 @@
  */
 
 import { ModelAbortedError, ModelTimeoutError } from "../errors.ts";
+import { promptChars } from "../prompt-text.ts";
 import type {
   ChatRequest,
   ChatResponse,
@@ -14,7 +15,6 @@ import type {
   ModelTimings,
   ModelUsage,
 } from "../types.ts";
-import { chatChars } from "./context-window.ts";
 import { type SimAnswer, SimEngine, type SimOptions } from "./engine.ts";
 import type { SimRequest } from "./reading.ts";
 import { pause, simTimings, simUsage } from "./usage.ts";
@@ -47,8 +47,8 @@ class SimProvider implements ModelProvider {
   }
 
   async chat(request: ChatRequest): Promise<ChatResponse> {
-    const promptChars = chatChars(request.messages, request.tools);
-    const { text, toolCalls, usage, timings } = await this.answer(request, promptChars, {
+    const chars = promptChars({ messages: request.messages, ...(request.tools ? { tools: request.tools } : {}) });
+    const { text, toolCalls, usage, timings } = await this.answer(request, chars, {
       kind: "chat",
       stage: request.stage,
       messages: request.messages,

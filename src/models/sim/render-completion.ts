@@ -4,6 +4,7 @@
  * as small models make them in each.
  */
 
+import { PROTOCOL } from "../protocol.ts";
 import type { SimAction } from "./action.ts";
 import { CALL_FLAWS, callSyntax, json } from "./call-format.ts";
 import type { RequestErrorType } from "./error-types.ts";
@@ -32,7 +33,7 @@ export function renderPlan(action: SimAction, formatting: Formatting | undefined
   const flaw = pick(random, CALL_FLAWS);
   const steps = action.calls.map((call, index) => callSyntax(call, index === flawed ? flaw : undefined));
   if (formatting === "duplicate_steps") steps.push(pick(random, steps) as string);
-  const lines = steps.map((step, index) => (index === 0 ? ` ${step}` : `#E${index + 1} = ${step}`));
+  const lines = steps.map((step, index) => (index === 0 ? ` ${step}` : `${PROTOCOL.planStep(index + 1)} ${step}`));
   if (formatting === "prose_around_call") {
     lines[0] = ` To do this I will call ${steps[0]}`;
     lines.push("This plan completes the task.");
@@ -50,7 +51,7 @@ export function renderReact(action: SimAction, formatting: Formatting | undefine
       formatting === "prose_around_call"
         ? " Let me sum up what I found. I now know the answer."
         : " I now know the answer.";
-    return `${thought}\nFinal Answer: ${answer}`;
+    return `${thought}\n${PROTOCOL.finalAnswer} ${answer}`;
   }
   let call = action.calls[0] as WrittenCall;
   if (formatting === "duplicate_steps" && action.repeatable.length > 0)
@@ -64,9 +65,9 @@ export function renderReact(action: SimAction, formatting: Formatting | undefine
 
 /** `Action:` and `Action Input:` lines; positional arguments go in call form on the Action line. */
 function reactAction(call: WrittenCall, malform: Random | undefined): string {
-  if (call.positional) return `Action: ${callSyntax(call)}`;
+  if (call.positional) return `${PROTOCOL.action} ${callSyntax(call)}`;
   const input = json(Object.fromEntries(call.args));
-  if (!malform) return `Action: ${call.tool}\nAction Input: ${input}`;
+  if (!malform) return `${PROTOCOL.action} ${call.tool}\n${PROTOCOL.actionInput} ${input}`;
   return pick(malform, [
     `I will call ${call.tool} with ${input}.`,
     `Action: ${call.tool}\nInput: ${input}`,

@@ -1,20 +1,20 @@
 /**
- * Simulated cost of a call: tokens estimated at ~4 characters each, durations derived from them at the
+ * Simulated cost of a call: nominal tokens (prompt-size.ts, 4 characters each), durations derived from them at the
  * profile's speeds. Deterministic; nothing sleeps unless a pace is asked for (the stand-in server's
  * imitation of a real model's timing).
  */
 
 import { ModelAbortedError } from "../errors.ts";
+import { estimateTokens } from "../prompt-size.ts";
 import type { ModelTimings, ModelUsage } from "../types.ts";
 import type { SimSpeed } from "./catalog.ts";
 
-function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
-}
-
 /** The prompt is measured by its caller (its length in characters); the completion is at hand. */
 export function simUsage(promptChars: number, completion: string): ModelUsage {
-  return { promptTokens: Math.ceil(promptChars / 4), completionTokens: estimateTokens(completion) };
+  return {
+    promptTokens: estimateTokens.nominal(promptChars),
+    completionTokens: estimateTokens.nominal(completion.length),
+  };
 }
 
 /** Load + prompt evaluation + generation; `evalTokensPerSec` overrides the profile's generation speed. */

@@ -1,6 +1,6 @@
 /**
  * Gold items for the simulator's tests, one or more per category, over the tools of the agent's test
- * servers (src/agent/testing/servers.ts: a GitHub-like and a Slack-like one) and its sample tool
+ * servers (mock-servers/kit/sample-servers.ts: a GitHub-like and a Slack-like one) and its sample tool
  * definitions. The expected strings are in those servers' fixture data.
  */
 

@@ -1,0 +1,35 @@
+/**
+ * The text protocol between the agent's stage prompts and a model, written once: the stage names and
+ * the markers the agent's prompts end with or ask for. The agent builds its prompts with them
+ * (src/agent), the simulator writes its answers with them (sim/), and the stand-in Ollama reads a
+ * request's stage from them (mock-servers/ollama/stage.ts). Each side parses with its own code: a
+ * shared parser would hide a disagreement the end-to-end tests are there to find.
+ */
+
+/** Which pipeline stage a request comes from; the simulator answers in that stage's protocol. */
+export const MODEL_STAGES = ["router", "planner", "react", "fallback", "solver", "jsonl", "native"] as const;
+
+export type ModelStage = (typeof MODEL_STAGES)[number];
+
+export function isModelStage(name: string): name is ModelStage {
+  return (MODEL_STAGES as readonly string[]).includes(name);
+}
+
+export const PROTOCOL = {
+  /** A plan step, `#E<n> = tool(...)`; the planner's prompt ends inside the first, so its first token is a tool. */
+  planStep: (n: number): string => `#E${n} =`,
+  /** ReAct: the prompt ends with `Thought:`; a turn is `Action:` (and `Action Input:` in the json protocol). */
+  thought: "Thought:",
+  action: "Action:",
+  actionInput: "Action Input:",
+  observation: "Observation:",
+  finalAnswer: "Final Answer:",
+  /** The fallback's ReAct prompt says what failed under this header. */
+  earlierAttemptFailed: "An earlier attempt failed:",
+  /** The router's two words; its prompt, like the solver's, ends with `Answer:`. */
+  routeAction: "ACTION",
+  routeDirect: "DIRECT",
+  answer: "Answer:",
+  /** How the text JSON protocol's system prompt shows a tool call. */
+  jsonlToolCall: '{"type":"tool_call"',
+} as const;
