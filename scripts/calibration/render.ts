@@ -1,11 +1,12 @@
 /**
  * reports/sim-calibration.md from a calibration run: how it is measured, then per profile and type the
  * configured base rate, the expected effective rate on the dataset, what the simulator drew and what the
- * scorer measured, with the 95% interval on the observable units. Deterministic: no dates, no timings.
+ * scorer measured, with the interval on the observable units (95% for all types together). Deterministic: no
+ * dates, no timings.
  */
 
 import { SIM_ERROR_TYPES } from "../../src/models/sim/index.ts";
-import { CALIBRATION_LEVEL, judge } from "./judge.ts";
+import { CALIBRATION_LEVEL, judge, PER_TYPE_LEVEL } from "./judge.ts";
 import { OBSERVABLE_RULES } from "./observable.ts";
 import type { CalibrationRun } from "./run.ts";
 import type { ProfileTally, TypeTally } from "./tally.ts";
@@ -14,6 +15,7 @@ export const REGENERATE_COMMAND = "pnpm exec tsx scripts/calibrate-sim.ts";
 
 export function renderCalibrationReport(run: CalibrationRun): string {
   const level = `${Math.round(CALIBRATION_LEVEL * 100)}%`;
+  const perType = `${(PER_TYPE_LEVEL * 100).toFixed(2)}%`;
   return [
     "# Simulator calibration (simulated)",
     "",
@@ -38,10 +40,11 @@ export function renderCalibrationReport(run: CalibrationRun): string {
     "  once per step it flags.",
     "- **Units**: planner outputs for request-level types; gold calls written for call-level ones (none when the",
     "  simulator answered directly).",
-    `- **Interval**: the ${level} two-sided acceptance interval of a binomial (n, expected rate) — the counts outside`,
-    "  both 2.5% tails. Rates vary per prompt, so the count's true law is Poisson-binomial, whose variance is",
-    "  smaller: the interval is the conservative one. The verdict (`inside`) compares the measured count with it on",
-    "  the observable units. At 95% per comparison about one type in twenty falls outside by chance alone.",
+    `- **Interval**: the ${perType} two-sided acceptance interval of a binomial (n, expected rate), so that the`,
+    `  ${SIM_ERROR_TYPES.length} types' intervals hold together at ${level} (Bonferroni): at ${level} per type, about one type in twenty`,
+    "  would fall outside by chance alone. Rates vary per prompt, so the count's true law is Poisson-binomial,",
+    "  whose variance is smaller: the interval is the conservative one. The verdict (`inside`) compares the",
+    "  measured count with it on the observable units.",
     "- **Observable units**: where the classifier can see an injection by construction, decided from the gold",
     "  labels, the tools the prompt showed and the request-level draw — never from the classifier's verdict. The",
     "  `all units` columns show everything, the invisible injections included.",
@@ -66,7 +69,7 @@ function renderProfile(profile: ProfileTally): string[] {
     `${profile.requests} planner requests, ${calls} gold calls written. Measured inside the interval: ${inside} of ` +
       `${profile.types.length} types.`,
     "",
-    "| type | level | base rate | all units: n | expected | drawn | measured | observable: n | expected | 95% interval | drawn | measured | inside |",
+    "| type | level | base rate | all units: n | expected | drawn | measured | observable: n | expected | interval | drawn | measured | inside |",
     "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
     ...profile.types.map(renderRow),
     "",
