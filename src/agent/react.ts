@@ -33,6 +33,8 @@ export interface ReactPromptInput {
   protocol?: ReactProtocol;
   /** Tool lines with concrete values (default) or OnsetLab's placeholders. */
   examples?: PlanExamples;
+  /** An agent definition's prompt in place of the tools, format and rules: the question and turns follow it. */
+  instructions?: string;
 }
 
 const FORMAT: Record<ReactProtocol, string[]> = {
@@ -65,6 +67,8 @@ export function buildReactPrompt(input: ReactPromptInput): string {
         : `Thought: ${turn.thought}\nAction: ${turn.action}\nAction Input: ${turn.input}\nObservation: ${turn.observation}\n`,
     )
     .join("");
+  const question = `Question: ${input.query}\n${scratchpad}Thought:`;
+  if (input.instructions !== undefined) return `${input.instructions}\n\n${question}`;
   const describe = input.examples === "placeholders" ? describeToolAbstract : describeTool;
   const sections = [
     ["Answer the question. You can use these tools:", ...input.tools.map(describe)].join("\n"),
@@ -73,7 +77,7 @@ export function buildReactPrompt(input: ReactPromptInput): string {
     input.errorContext
       ? `An earlier attempt failed:\n${input.errorContext}\nFix what failed; do not repeat calls that succeeded.`
       : undefined,
-    `Question: ${input.query}\n${scratchpad}Thought:`,
+    question,
   ];
   return sections.filter((section): section is string => Boolean(section)).join("\n\n");
 }

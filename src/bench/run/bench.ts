@@ -37,7 +37,9 @@ import {
   resolveAll,
   threadCount,
   versions,
+  withInjectedFiles,
   withProbe,
+  withRequestAgents,
   withSuiteDefaults,
 } from "./resolve-request.ts";
 import { dropRecords, serverFailed } from "./retry-invalid.ts";
@@ -234,7 +236,7 @@ function cacheUse(cache: RequestCache, before: CacheCounters): CacheUse {
 }
 
 /** Resolves the request (a resume's own) and reads which tasks are already on disk; writes nothing. */
-export function resolveWork(options: BenchOptions, models: ModelsConfig): Work {
+export function resolveWork(options: BenchOptions, yamlModels: ModelsConfig): Work {
   const root = options.resultsRoot ?? RESULTS_DIR;
   const previous = options.resume ? readManifest(runDir(options.resume, root)) : undefined;
   const request = previous?.request ?? options.request;
@@ -245,8 +247,9 @@ export function resolveWork(options: BenchOptions, models: ModelsConfig): Work {
       "--record and --replay work with --repeats 1 only (a cassette cannot tell repeats apart)",
     );
   }
+  const { models, agentNames } = withRequestAgents(yamlModels, request);
   const entries = resolveEntries(models, request);
-  const configs = configNames(models, request);
+  const configs = configNames(models, request, agentNames);
   const bfcl = isBfclDataset(request.dataset);
   const registry = requestRegistry(request);
   const resets = bfcl ? {} : Object.fromEntries(registry.servers.map((entry) => [entry.name, resetKind(entry)]));
@@ -317,7 +320,10 @@ export function resolveWork(options: BenchOptions, models: ModelsConfig): Work {
     bfcl,
     runId,
     dir,
-    resolved: resolveAll(withSuiteDefaults(models, suite), entries, configs, options.cli, request.timeoutS),
+    resolved: withInjectedFiles(
+      resolveAll(withSuiteDefaults(models, suite), entries, configs, options.cli, request.timeoutS),
+      request.files,
+    ),
     tasks,
     todo,
     retry,
