@@ -99,7 +99,8 @@ const parsed = new BoundedCache<string, Template[]>(32);
  */
 export function checkTemplate(definition: AgentDefinition): void {
   const template = parse(definition);
-  const analysis = engine.analyzeSync(template);
+  // partials are not followed: a template cannot include any (the trial render below says so)
+  const analysis = engine.analyzeSync(template, { partials: false });
   for (const [name, uses] of Object.entries(analysis.globals)) {
     if ((TEMPLATE_VARIABLES as readonly string[]).includes(name)) continue;
     const at = uses[0]?.location;
