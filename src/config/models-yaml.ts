@@ -279,7 +279,8 @@ function definitionInput(path: string, own: AgentConfigInput, file: string, key:
 
 /**
  * Adds a configuration per agent definition file (`--agent FILE`), named by the definition; returns the
- * models config and the names, in order. A name models.yaml already uses is refused.
+ * models config and the names, in order. A name models.yaml already uses for anything but this same
+ * definition is refused.
  */
 export function withAgentConfigurations(
   config: ModelsConfig,
@@ -289,6 +290,11 @@ export function withAgentConfigurations(
   const names: string[] = [];
   for (const { path, shown } of files) {
     const { definition, axes } = loadAgentDefinition(path, shown);
+    // the same definition as a configuration of models.yaml (`agent:`) is that configuration
+    if (configurations[definition.name]?.definition?.hash === definition.hash) {
+      names.push(definition.name);
+      continue;
+    }
     if (definition.name in configurations) {
       throw new UnknownConfigurationError(
         "AGENT_NAME_TAKEN",

@@ -61,7 +61,9 @@ describe("the example definition on the oracle", () => {
     expect(definition.text).toBe(readFileSync(EXAMPLE, "utf8"));
     expect(definition.hash).toMatch(/^[0-9a-f]{16}$/);
     expect(definition.files.map((file) => [file.name, file.truncated])).toEqual([["triage-policy.md", false]]);
-    const record = strictRecordLines(dir).find((line) => line.config === "support" && line.result.modelCalls.length > 0)!;
+    const record = strictRecordLines(dir).find(
+      (line) => line.config === "support" && line.result.modelCalls.length > 0,
+    )!;
     expect(record.result.definition).toMatchObject({ name: "support", hash: definition.hash, protocol: "jsonl" });
     expect(record.result.definition!.files[0]!.injectedChars).toBe(definition.files[0]!.content.length);
     expect(record.result.modelCalls[0]!.messages![0]!.content).toContain("Post incident updates in #incidents");
@@ -76,7 +78,8 @@ describe("the example definition on the oracle", () => {
       "---\nprotocol: react\n---\nAnswer with Thought, Action, Action Input, Final Answer.\nYou can use these tools:\n{{ tools }}\n",
     );
     const { dir, summary } = await bench(["native", "react"], [native, react]);
-    const success = (config: string) => summary.rows.find((row) => row.config === config && row.group === null)!.taskSuccess.k;
+    const success = (config: string) =>
+      summary.rows.find((row) => row.config === config && row.group === null)!.taskSuccess.k;
     expect(success("my-native")).toBe(success("native"));
     expect(success("my-react")).toBe(success("react"));
     expect(outcomesOf(dir, "my-react")).toEqual(outcomesOf(dir, "react"));
@@ -84,8 +87,7 @@ describe("the example definition on the oracle", () => {
 });
 
 describe("models.yaml configurations with agent:", () => {
-  const yaml = (configuration: string) =>
-    `configurations:\n  onsetlab: {}\n  support: ${configuration}\n`;
+  const yaml = (configuration: string) => `configurations:\n  onsetlab: {}\n  support: ${configuration}\n`;
 
   it("load the definition relative to the file; the definition sets the strategy and limits", () => {
     const models = parseModelsConfig(yaml("{ agent: examples/agents/support.md }"), join(REPO_ROOT, "models.yaml"));
@@ -123,7 +125,9 @@ describe("a changed definition is another measurement", () => {
     const gate = () => checkSameMatrix(baseline, set, loadOutcomes(set.runs[0]!), "baselines/support.json");
     expect(gate).toThrow(BaselineError);
     expect(gate).toThrow(
-      new RegExp(`sim:oracle × support ran agent definition ${hashes[0]} in the baseline, ${hashes[1]} \\(.*support\\.md\\)`),
+      new RegExp(
+        `sim:oracle × support ran agent definition ${hashes[0]} in the baseline, ${hashes[1]} \\(.*support\\.md\\)`,
+      ),
     );
     // the same definition again passes the check
     const again = loadRunSet([first.runId], first.resultsRoot);
@@ -138,14 +142,22 @@ describe("bad input: one line, exit 2, no run folder", () => {
     ["a missing definition file", ["--agent", "agents/nope.md"], /^agents\/nope\.md: cannot read the agent definition/],
     ["an unknown protocol", ["--agent", unknownProtocol], /p\.md:2:1: protocol: expected one of native, jsonl, react$/],
     ["an unknown template variable", ["--agent", unknownVariable], /v\.md:5:20: unknown variable "manual"/],
-    ["a missing --files file", ["--agent", EXAMPLE, "--files", "notes/none.md"], /^--files notes\/none\.md: cannot read it/],
-  ])("%s", async (_what, flags, message) => {
-    const results = mkdtempSync(join(tmpdir(), "agent-def-bad-"));
-    const outcome = await runCli(["bench", "--model", "sim:oracle", ...flags], { ONSETLAB_RESULTS_DIR: results });
-    expect(outcome.code).toBe(2);
-    const lines = outcome.stderr.trim().split("\n");
-    expect(lines).toHaveLength(1);
-    expect(lines[0]!.replace(/^error: /, "")).toMatch(message);
-    expect(readdirSync(results)).toEqual([]);
-  }, 60_000);
+    [
+      "a missing --files file",
+      ["--agent", EXAMPLE, "--files", "notes/none.md"],
+      /^--files notes\/none\.md: cannot read it/,
+    ],
+  ])(
+    "%s",
+    async (_what, flags, message) => {
+      const results = mkdtempSync(join(tmpdir(), "agent-def-bad-"));
+      const outcome = await runCli(["bench", "--model", "sim:oracle", ...flags], { ONSETLAB_RESULTS_DIR: results });
+      expect(outcome.code).toBe(2);
+      const lines = outcome.stderr.trim().split("\n");
+      expect(lines).toHaveLength(1);
+      expect(lines[0]!.replace(/^error: /, "")).toMatch(message);
+      expect(readdirSync(results)).toEqual([]);
+    },
+    60_000,
+  );
 });
