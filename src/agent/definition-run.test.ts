@@ -3,7 +3,7 @@
  * drive, the run records what it held, its `tools:` allow-list holds for calls too, and a template that
  * fails at run time ends the run with an error in the trace, not an exception.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { type Script, ScriptedModel } from "../models/scripted.ts";
 import { runAgent } from "./agent.ts";
 import { type AgentDefinition, definitionHash } from "./definition.ts";
@@ -13,11 +13,8 @@ import { chatSpec, hubSpec } from "./testing/servers.ts";
 let host: MemoryToolHost;
 beforeAll(async () => {
   host = await MemoryToolHost.open([hubSpec, chatSpec]);
+  return () => host.close();
 });
-afterAll(async () => {
-  await host.close();
-});
-beforeEach(() => host.reset());
 
 function definition(protocol: AgentDefinition["protocol"], body: string, extra: Partial<AgentDefinition> = {}) {
   const text = `---\nprotocol: ${protocol}\n---\n${body}`;
@@ -35,6 +32,7 @@ function definition(protocol: AgentDefinition["protocol"], body: string, extra: 
 }
 
 async function run(script: Script, def: AgentDefinition, history?: { role: "user" | "assistant"; content: string }[]) {
+  host.reset();
   const model = new ScriptedModel(script);
   const result = await runAgent("Who am I on GitHub?", {
     model,

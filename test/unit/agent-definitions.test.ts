@@ -8,6 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { runAgentQuery } from "../../src/bench/run/agent-query.ts";
 import { runBench } from "../../src/bench/run/bench.ts";
 import { parseModelsConfig, resolveConfiguration, resolveModel } from "../../src/config/models-yaml.ts";
 import { buildBaseline, DEFAULT_POLICY } from "../../src/report/baseline.ts";
@@ -86,6 +87,26 @@ describe("the example definition on the oracle", () => {
   }, 120_000);
 });
 
+describe("pnpm agent --agent FILE --files …", () => {
+  it("runs one query through the definition, with the files injected and recorded", async () => {
+    const outcome = await runAgentQuery({
+      itemId: "gh-s002",
+      model: "sim:oracle",
+      configName: "onsetlab",
+      seed: 1,
+      transport: "memory",
+      agent: EXAMPLE,
+      files: [POLICY],
+    });
+    expect(outcome.result.config.definition?.name).toBe("support");
+    expect(outcome.result.path).toBe("jsonl");
+    expect(outcome.result.definition?.files).toEqual([
+      expect.objectContaining({ path: "examples/agents/files/triage-policy.md", truncated: false }),
+    ]);
+    expect(outcome.score?.taskSuccess).toBe(true);
+  });
+});
+
 describe("models.yaml configurations with agent:", () => {
   const yaml = (configuration: string) => `configurations:\n  onsetlab: {}\n  support: ${configuration}\n`;
 
@@ -107,12 +128,19 @@ describe("models.yaml configurations with agent:", () => {
 
 describe("a changed definition is another measurement", () => {
   it("changes the recorded hash, and the gate refuses to compare the runs, naming both hashes", async () => {
-    const text = readFileSync(EXAMPLE, "utf8");
+    // a name of its own: the repository's models.yaml runs the example itself as `support`
+    const text = readFileSync(EXAMPLE, "utf8").replace("name: support", "name: my-support");
     const file = tempFile("support.md", text);
     const first = await bench([], [file]);
     writeFileSync(file, text.replace("Keep answers short", "Keep answers very short"));
+    // nor does a resume mix the two in one run
+    await expect(
+      runBench({ request: benchRequest(), resume: first.runId, resultsRoot: first.resultsRoot }),
+    ).rejects.toThrow(
+      /--resume .*: the agent definition of my-support changed since the run started \([0-9a-f]{16} → [0-9a-f]{16}\)/,
+    );
     const second = await bench([], [file], [], first.resultsRoot);
-    const hashes = [first, second].map((run) => run.manifest.resolved["sim:oracle"]!.support!.definition!.hash);
+    const hashes = [first, second].map((run) => run.manifest.resolved["sim:oracle"]!["my-support"]!.definition!.hash);
     expect(hashes[0]).not.toBe(hashes[1]);
 
     const baseline = buildBaseline(
@@ -126,7 +154,7 @@ describe("a changed definition is another measurement", () => {
     expect(gate).toThrow(BaselineError);
     expect(gate).toThrow(
       new RegExp(
-        `sim:oracle × support ran agent definition ${hashes[0]} in the baseline, ${hashes[1]} \\(.*support\\.md\\)`,
+        `sim:oracle × my-support ran agent definition ${hashes[0]} in the baseline, ${hashes[1]} \\(.*support\\.md\\)`,
       ),
     );
     // the same definition again passes the check

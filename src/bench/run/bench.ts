@@ -29,6 +29,7 @@ import { type ModelProbe, probeModels } from "./model-facts.ts";
 import { ModelOutageWatch } from "./model-outage.ts";
 import { providerCache, resolveEntries, serverSlots } from "./providers.ts";
 import {
+  checkResumeDefinitions,
   configNames,
   contextOf,
   describeModel,
@@ -309,6 +310,11 @@ export function resolveWork(options: BenchOptions, yamlModels: ModelsConfig): Wo
   const simulated = entries.every((entry) => entry.provider === "sim");
   // a reset command puts back state the pools share (on disk): their queries must not overlap
   const shared = Object.values(resets).includes("command");
+  const resolved = withInjectedFiles(
+    resolveAll(withSuiteDefaults(models, suite), entries, configs, options.cli, request.timeoutS),
+    request.files,
+  );
+  if (previous) checkResumeDefinitions(previous, resolved);
   return {
     request,
     ...(previous ? { previous } : {}),
@@ -320,10 +326,7 @@ export function resolveWork(options: BenchOptions, yamlModels: ModelsConfig): Wo
     bfcl,
     runId,
     dir,
-    resolved: withInjectedFiles(
-      resolveAll(withSuiteDefaults(models, suite), entries, configs, options.cli, request.timeoutS),
-      request.files,
-    ),
+    resolved,
     tasks,
     todo,
     retry,

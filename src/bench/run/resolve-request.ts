@@ -27,7 +27,7 @@ import type { ItemCount } from "../dataset/select.ts";
 import { type Suite, suiteOf } from "../dataset/suite.ts";
 import { worldContext } from "../dataset/world-clock.ts";
 import type { ModelProbe } from "./model-facts.ts";
-import type { BenchRequest, RunModel } from "./run-files.ts";
+import type { BenchRequest, RunManifest, RunModel } from "./run-files.ts";
 
 /** Below this many tasks a thread's start-up (its own servers, about a second) costs more than it saves. */
 const TASKS_PER_EXTRA_THREAD = 1000;
@@ -86,6 +86,31 @@ export function withRequestAgents(
   const files = (request.agents ?? []).map((path) => ({ path, shown: shownFile(path) }));
   const { config, names } = withAgentConfigurations(models, files);
   return { models: config, agentNames: names };
+}
+
+/**
+ * A resume runs the definitions the run started with: a definition (or an injected file) edited since
+ * would mix two measurements in one run.
+ */
+export function checkResumeDefinitions(
+  previous: Pick<RunManifest, "runId" | "resolved">,
+  resolved: Record<string, Record<string, AgentConfig>>,
+): void {
+  const fingerprint = (config: AgentConfig | undefined) =>
+    config?.definition
+      ? [config.definition.hash, ...config.definition.files.map((file) => `${file.path}:${file.hash}`)].join(" ")
+      : "none";
+  for (const [model, configs] of Object.entries(resolved)) {
+    for (const [name, config] of Object.entries(configs)) {
+      const before = fingerprint(previous.resolved[model]?.[name]);
+      const now = fingerprint(config);
+      if (before === now) continue;
+      throw new InputError(
+        "RESUME_DEFINITION_CHANGED",
+        `--resume ${previous.runId}: the agent definition of ${name} changed since the run started (${before} → ${now}); start a new run`,
+      );
+    }
+  }
 }
 
 /** A path as messages and records show it: relative to the working folder when inside it. */
