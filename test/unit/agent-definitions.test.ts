@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runAgentQuery } from "../../src/bench/run/agent-query.ts";
 import { runBench } from "../../src/bench/run/bench.ts";
+import { formatTrace } from "../../src/cli/trace-print.ts";
 import { parseModelsConfig, resolveConfiguration, resolveModel } from "../../src/config/models-yaml.ts";
 import { buildBaseline, DEFAULT_POLICY } from "../../src/report/baseline.ts";
 import { BaselineError } from "../../src/report/errors.ts";
@@ -104,6 +105,16 @@ describe("pnpm agent --agent FILE --files …", () => {
       expect.objectContaining({ path: "examples/agents/files/triage-policy.md", truncated: false }),
     ]);
     expect(outcome.score?.taskSuccess).toBe(true);
+    // the printed trace names the definition, its hash and what the files took in the prompt
+    const printed = formatTrace(outcome.result, {
+      model: "sim:oracle",
+      configName: "support",
+      simulated: true,
+      width: 200,
+    });
+    expect(printed).toMatch(
+      /^prompt +examples\/agents\/support\.md \(jsonl, hash [0-9a-f]{16}\): \d+ chars · files: examples\/agents\/files\/triage-policy\.md \d+$/m,
+    );
   });
 });
 
