@@ -77,7 +77,8 @@ describe("the example definition on the oracle", () => {
     const native = tempFile("my-native.md", "---\nprotocol: native\n---\nYou help with GitHub. {{ date }}\n");
     const react = tempFile(
       "my-react.md",
-      "---\nprotocol: react\n---\nAnswer with Thought, Action, Action Input, Final Answer.\nYou can use these tools:\n{{ tools }}\n",
+      // its own heading: the simulator reads the tool lines wherever the prompt puts them, as a model does
+      "---\nprotocol: react\n---\nAnswer with Thought, Action, Action Input, Final Answer.\nTools:\n{{ tools }}\n",
     );
     const { dir, summary } = await bench(["native", "react"], [native, react]);
     const success = (config: string) =>
