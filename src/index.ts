@@ -46,6 +46,12 @@ export {
   summarize,
 } from "./bench/scoring/index.ts";
 export {
+  type LoadedDefinition,
+  loadAgentDefinition,
+  parseAgentDefinition,
+  withFiles,
+} from "./config/agent-definition.ts";
+export {
   DEFAULT_MODELS_FILE,
   loadModelsConfig,
   // the name the issue and the docs use for the same loader

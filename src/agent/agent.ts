@@ -5,8 +5,11 @@
  */
 
 import { startDeadline } from "../abort.ts";
+import { RestrictedToolHost } from "../mcp/restricted-host.ts";
 import type { ToolDefinition, ToolHost } from "../mcp/types.ts";
-import type { ModelProvider } from "../models/types.ts";
+import type { ChatMessage, ModelProvider } from "../models/types.ts";
+import { TemplateError } from "./definition.ts";
+import { definitionPrompt } from "./definition-prompt.ts";
 import { ModelCallError, RunAbortedError } from "./errors.ts";
 import { type AgentEventListener, safeListener } from "./events.ts";
 import { executePlan, type StepOutcome } from "./executor.ts";
@@ -45,6 +48,8 @@ export interface RunAgentOptions {
   skills?: readonly Skill[];
   /** Stage events as they happen (events.ts), e.g. for a live view; the trace is the same without it. */
   onEvent?: AgentEventListener;
+  /** A conversation's earlier turns: an agent definition reads them as `{{ history }}` (none: a single turn). */
+  history?: readonly ChatMessage[];
 }
 
 /** Everything the stages of one run share. */
@@ -52,6 +57,7 @@ interface Run {
   query: string;
   config: AgentConfig;
   context?: string;
+  history?: readonly ChatMessage[];
   skills: readonly Skill[];
   allTools: readonly ToolDefinition[];
   recorder: RunRecorder;
@@ -67,7 +73,10 @@ interface Prepared {
 
 export async function runAgent(query: string, options: RunAgentOptions): Promise<AgentResult> {
   const config = resolveAgentConfig(options.config);
-  const allTools = options.tools.listTools();
+  // a definition's `tools:` allow-list: the others are neither shown nor callable
+  const allowed = config.definition?.tools;
+  const host = allowed ? RestrictedToolHost.ofTools(options.tools, allowed) : options.tools;
+  const allTools = host.listTools();
   const deadline = startDeadline(config.limits.totalTimeoutMs, options.signal);
   const recorder = new RunRecorder(
     options.model,
@@ -80,7 +89,7 @@ export async function runAgent(query: string, options: RunAgentOptions): Promise
   );
   const guard = config.writeGuard === "off" ? null : new WriteGuard(allTools, config.writeGuard);
   const runner = new ToolRunner({
-    host: options.tools,
+    host,
     tools: allTools,
     recorder,
     guard,
@@ -97,13 +106,17 @@ export async function runAgent(query: string, options: RunAgentOptions): Promise
     runner,
     result,
     ...(options.context ? { context: options.context } : {}),
+    ...(options.history ? { history: options.history } : {}),
   };
 
   try {
     await dispatch(run);
   } catch (error) {
-    if (!(error instanceof ModelCallError || error instanceof RunAbortedError)) throw error;
-    result.error = { stage: error.stage, code: error.code, message: error.message };
+    if (error instanceof TemplateError) {
+      result.error = { stage: config.definition?.protocol ?? "native", code: error.code, message: error.message };
+    } else if (error instanceof ModelCallError || error instanceof RunAbortedError) {
+      result.error = { stage: error.stage, code: error.code, message: error.message };
+    } else throw error;
   } finally {
     deadline.dispose();
   }
@@ -339,8 +352,11 @@ function toExecutedStep(outcome: StepOutcome): ExecutedStep {
 
 async function runReact(run: Run): Promise<void> {
   run.result.path = "react";
+  const prepared = prepareTools(run);
+  const instructions = definitionSystemPrompt(run, prepared.visible);
   const loop = await runReactLoop({
-    ...loopSettings(run, prepareTools(run)),
+    ...loopSettings(run, prepared),
+    ...(instructions === undefined ? {} : { instructions }),
     stage: "react",
     maxIterations: run.config.limits.reactMaxIterations,
   });
@@ -350,7 +366,9 @@ async function runReact(run: Run): Promise<void> {
 
 async function runNative(run: Run): Promise<void> {
   run.result.path = "native";
+  const systemPrompt = definitionSystemPrompt(run, run.allTools);
   const loop = await runNativeLoop({
+    ...(systemPrompt === undefined ? {} : { systemPrompt }),
     query: run.query,
     tools: run.allTools,
     maxCalls: run.config.limits.nativeMaxCalls,
@@ -364,7 +382,9 @@ async function runNative(run: Run): Promise<void> {
 
 async function runJsonl(run: Run): Promise<void> {
   run.result.path = "jsonl";
+  const systemPrompt = definitionSystemPrompt(run, run.allTools);
   const loop = await runJsonlLoop({
+    ...(systemPrompt === undefined ? {} : { systemPrompt }),
     query: run.query,
     tools: run.allTools,
     maxIterations: run.config.limits.jsonlMaxIterations,
@@ -382,6 +402,21 @@ async function runJsonl(run: Run): Promise<void> {
     code: "MAX_ITERATIONS",
     message: `no final_answer after ${run.config.limits.jsonlMaxIterations} turns`,
   };
+}
+
+/** The agent definition's filled-in prompt (recorded in the result), or undefined for the built-in prompt. */
+function definitionSystemPrompt(run: Run, tools: readonly ToolDefinition[]): string | undefined {
+  const definition = run.config.definition;
+  if (!definition) return undefined;
+  const { prompt, use } = definitionPrompt({
+    definition,
+    tools,
+    ...(run.context ? { context: run.context } : {}),
+    ...(run.history ? { history: run.history } : {}),
+    examples: run.config.planExamples,
+  });
+  run.result.definition = use;
+  return prompt;
 }
 
 // ─── shared stages ──────────────────────────────────────────────────────────────────────────────

@@ -34,7 +34,8 @@ export function buildJsonlSystemPrompt(tools: readonly ToolDefinition[]): string
   ].join("\n");
 }
 
-function jsonlToolLine(tool: ToolDefinition): string {
+/** A tool as the jsonl protocol shows it: one JSON object with its JSON Schema. */
+export function jsonlToolLine(tool: ToolDefinition): string {
   return JSON.stringify({ name: tool.name, description: tool.description, parameters: tool.inputSchema });
 }
 
@@ -98,6 +99,8 @@ export interface JsonlLoopInput {
   observationChars: number;
   recorder: RunRecorder;
   runner: ToolRunner;
+  /** An agent definition's prompt instead of the built-in one (buildJsonlSystemPrompt). */
+  systemPrompt?: string;
 }
 
 export interface JsonlLoopOutput {
@@ -107,7 +110,7 @@ export interface JsonlLoopOutput {
 
 export async function runJsonlLoop(input: JsonlLoopInput): Promise<JsonlLoopOutput> {
   const messages: ChatMessage[] = [
-    { role: "system", content: buildJsonlSystemPrompt(input.tools) },
+    { role: "system", content: input.systemPrompt ?? buildJsonlSystemPrompt(input.tools) },
     { role: "user", content: input.query },
   ];
   const iterations: LoopIteration[] = [];

@@ -18,6 +18,8 @@ export interface NativeLoopInput {
   observationChars: number;
   recorder: RunRecorder;
   runner: ToolRunner;
+  /** An agent definition's prompt instead of NATIVE_SYSTEM_PROMPT. */
+  systemPrompt?: string;
 }
 
 export interface NativeLoopOutput {
@@ -33,7 +35,7 @@ export function toChatTools(tools: readonly ToolDefinition[]): ChatTool[] {
 
 export async function runNativeLoop(input: NativeLoopInput): Promise<NativeLoopOutput> {
   const messages: ChatMessage[] = [
-    { role: "system", content: NATIVE_SYSTEM_PROMPT },
+    { role: "system", content: input.systemPrompt ?? NATIVE_SYSTEM_PROMPT },
     { role: "user", content: input.query },
   ];
   const chatTools = toChatTools(input.tools);

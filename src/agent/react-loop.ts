@@ -25,6 +25,8 @@ export interface ReactLoopInput {
   errorContext?: string;
   protocol: ReactProtocol;
   examples: PlanExamples;
+  /** An agent definition's prompt in place of the built-in instructions (react.ts). */
+  instructions?: string;
   recorder: RunRecorder;
   runner: ToolRunner;
 }
@@ -55,6 +57,7 @@ export async function runReactLoop(input: ReactLoopInput): Promise<ReactLoopOutp
       turns,
       protocol: input.protocol,
       examples: input.examples,
+      ...(input.instructions === undefined ? {} : { instructions: input.instructions }),
     });
     const response = await input.recorder.complete(input.stage, {
       stage: input.stage,

@@ -34,6 +34,8 @@ export interface ReactPromptInput {
   protocol?: ReactProtocol;
   /** Tool lines with concrete values (default) or OnsetLab's placeholders. */
   examples?: PlanExamples;
+  /** An agent definition's prompt in place of the tools, format and rules: the question and turns follow it. */
+  instructions?: string;
 }
 
 const FORMAT: Record<ReactProtocol, string[]> = {
@@ -66,6 +68,8 @@ export function buildReactPrompt(input: ReactPromptInput): string {
         : `Thought: ${turn.thought}\nAction: ${turn.action}\nAction Input: ${turn.input}\nObservation: ${turn.observation}\n`,
     )
     .join("");
+  const question = `Question: ${input.query}\n${scratchpad}${PROTOCOL.thought}`;
+  if (input.instructions !== undefined) return `${input.instructions}\n\n${question}`;
   const describe = input.examples === "placeholders" ? describeToolAbstract : describeTool;
   const sections = [
     ["Answer the question. You can use these tools:", ...input.tools.map(describe)].join("\n"),
@@ -74,7 +78,7 @@ export function buildReactPrompt(input: ReactPromptInput): string {
     input.errorContext
       ? `${PROTOCOL.earlierAttemptFailed}\n${input.errorContext}\nFix what failed; do not repeat calls that succeeded.`
       : undefined,
-    `Question: ${input.query}\n${scratchpad}${PROTOCOL.thought}`,
+    question,
   ];
   return sections.filter((section): section is string => Boolean(section)).join("\n\n");
 }

@@ -14,6 +14,8 @@ import type {
   ModelUsage,
   NativeToolCall,
 } from "../models/types.ts";
+import type { AgentDefinition } from "./definition.ts";
+import type { DefinitionUse } from "./definition-prompt.ts";
 
 // ─── configuration ──────────────────────────────────────────────────────────────────────────────
 
@@ -126,6 +128,11 @@ export interface AgentConfig {
   /** The skill's rules in the ReAct and fallback prompts too; off (OnsetLab): in the planner's only. */
   skillsInReact: boolean;
   limits: AgentLimits;
+  /**
+   * A user's own prompt (agents/<name>.md, src/agent/definition.ts) in place of the built-in one of the
+   * protocol it drives (`strategy` is that protocol): its text, hash and injected files, as measured.
+   */
+  definition?: AgentDefinition;
 }
 
 export interface AgentConfigInput extends Partial<Omit<AgentConfig, "limits" | "rescue" | "writeGuard">> {
@@ -242,6 +249,8 @@ export function resolveAgentConfig(input: AgentConfigInput = {}): AgentConfig {
       ? {}
       : { writeGuard: typeof writeGuard === "boolean" ? (writeGuard ? "per_call" : "off") : writeGuard }),
     limits: { ...DEFAULT_LIMITS, ...stripUndefined(input.limits ?? {}) },
+    // a definition drives its own protocol
+    ...(rest.definition ? { strategy: rest.definition.protocol } : {}),
   };
 }
 
@@ -500,5 +509,7 @@ export interface AgentResult {
   answeredBy: "direct" | "solver" | "react" | "fallback" | "native" | "jsonl" | "none";
   /** The stage that failed (model error, time limit); the answer may still be partial. */
   error?: AgentRunError;
+  /** With an agent definition: its name and hash, and what its filled-in prompt held (the files' share). */
+  definition?: DefinitionUse;
   timings: AgentTimings;
 }

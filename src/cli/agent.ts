@@ -36,6 +36,8 @@ interface AgentFlags {
   registry?: string[];
   timeout?: string;
   agentFile?: string;
+  agent?: string;
+  files?: string[];
   dryRun?: boolean;
   verbose?: boolean;
   json?: boolean;
@@ -58,12 +60,17 @@ export function registerAgentCommand(program: Command): void {
     .option(REGISTRY_FLAG.flags, REGISTRY_FLAG.description, repeated)
     .option("--timeout <seconds>", "time limit of the query")
     .option("--agent-file <file>", "run an exported agent file: its model, configuration and servers (pnpm export)")
+    .option("--agent <file>", "an agent definition (agents/<name>.md): its prompt drives its protocol")
+    .option("--files <paths...>", "files injected into the agent definition's prompt (put the query first)")
     .option("--dry-run", "write tools answer with a preview of the call instead of running it")
     .option("--verbose", "also print every model call's prompt and raw output")
     .option("--json", "print the whole AgentResult as JSON")
     .option("--no-cache", "send every model request to the server (default: answer repeats from the request cache)")
     .action(async (query: string | undefined, rawFlags: AgentFlags, command: Command) => {
       const { flags, agentFile } = withAgentFile(rawFlags, command);
+      if (flags.agent !== undefined && command.getOptionValueSource("config") === "cli") {
+        throw new FlagError("BAD_FLAG", "--agent makes the configuration: leave out --config");
+      }
       if (!flags.model) {
         throw new FlagError(
           "BAD_FLAG",
@@ -92,6 +99,8 @@ export function registerAgentCommand(program: Command): void {
           ...(flags.cache ? { cacheDir: defaultCacheDir() } : {}),
           ...(agentFile ? { registry: agentFileRegistry(agentFile.agent, agentFile.file) } : {}),
           ...(flags.dryRun ? { dryRun: true } : {}),
+          ...(flags.agent ? { agent: resolve(flags.agent) } : {}),
+          ...(flags.files ? { files: flags.files.map((file) => resolve(file)) } : {}),
           signal: controller.signal,
         });
       } catch (error) {
@@ -112,7 +121,7 @@ export function registerAgentCommand(program: Command): void {
             : formatTrace(result, {
                 model: entry.name,
                 modelNote: standin ? STANDIN_NOTE : simulated ? simulationNote(item) : undefined,
-                configName: flags.config,
+                configName: result.config.definition?.name ?? flags.config,
                 simulated,
                 verbose: flags.verbose,
                 score,
@@ -141,7 +150,9 @@ function withAgentFile(
   command: Command,
 ): { flags: AgentFlags; agentFile?: { agent: AgentFile; file: string } } {
   if (!flags.agentFile) return { flags };
-  const clash = (["model", "config", "models"] as const).find((flag) => command.getOptionValueSource(flag) === "cli");
+  const clash = (["model", "config", "models", "agent"] as const).find(
+    (flag) => command.getOptionValueSource(flag) === "cli",
+  );
   if (clash) throw new FlagError("BAD_FLAG", `--agent-file gives the model and configuration: leave out --${clash}`);
   const file = resolve(flags.agentFile);
   const agent = readAgentFile(file);

@@ -72,6 +72,8 @@ interface BenchFlags {
   margin?: string;
   looks: string;
   agentFile?: string;
+  agent?: string[];
+  files?: string[];
   dryRun?: boolean;
   estimate?: boolean;
   json?: boolean;
@@ -128,6 +130,8 @@ export function registerBenchCommand(program: Command): void {
     .option("--margin <d>", "with --until-significant: also stop once |B − A| is known to be below d (e.g. 0.05)")
     .option("--looks <n>", "with --until-significant: how many times the comparison is tested", "10")
     .option("--agent-file <file>", "benchmark an exported agent file (its model and configuration; pnpm export)")
+    .option("--agent <files...>", "agent definition(s) (agents/<name>.md): each a configuration, named by it")
+    .option("--files <paths...>", "files injected into the agent definitions' prompts ({{ files }})")
     .option("--dry-run", "write tools answer with previews instead of running; end state is not measured")
     .option(
       "--estimate",
@@ -301,6 +305,8 @@ function benchRequest(flags: BenchFlags): BenchRequest {
     ...(flags.registry ? { registries: flags.registry.map((file) => resolve(file)) } : {}),
     ...(flags.shuffle === undefined ? {} : { shuffle: parseSeed(flags.shuffle, "--shuffle") }),
     ...(flags.dryRun ? { dryRun: true } : {}),
+    ...(flags.agent ? { agents: flags.agent.map((file) => resolve(file)) } : {}),
+    ...(flags.files ? { files: flags.files.map((file) => resolve(file)) } : {}),
     ...sequentialOf(flags, list),
   };
 }
@@ -334,7 +340,9 @@ function sequentialOf(flags: BenchFlags, list: (text: string | undefined) => str
  */
 function withAgentFile(flags: BenchFlags): BenchFlags {
   if (!flags.agentFile) return flags;
-  const clash = (["model", "config", "matrix", "models", "resume"] as const).find((flag) => flags[flag] !== undefined);
+  const clash = (["model", "config", "matrix", "models", "resume", "agent"] as const).find(
+    (flag) => flags[flag] !== undefined,
+  );
   if (clash) {
     throw new FlagError("BAD_FLAG", `--agent-file gives the model and configuration: leave out --${clash}`);
   }

@@ -46,6 +46,15 @@ export function formatTrace(result: AgentResult, options: TracePrintOptions): st
   line("query", result.query);
   line("model", options.modelNote ? `${options.model} (${options.modelNote})` : options.model);
   line("config", `${options.configName}: ${configText(result)}`);
+  const prompt = result.definition;
+  if (prompt && result.config.definition) {
+    const files = prompt.files.map((file) => `${file.path} ${file.injectedChars}${file.truncated ? " (cut)" : ""}`);
+    line(
+      "prompt",
+      `${result.config.definition.file} (${prompt.protocol}, hash ${prompt.hash}): ${prompt.promptChars} chars` +
+        (files.length > 0 ? ` · files: ${files.join(", ")}` : ""),
+    );
+  }
   if (result.route) {
     const { route, rule, relevance, llmAsked, llmAnswer } = result.route;
     const llm = llmAsked ? `model asked: ${llmAnswer ?? "no answer"}` : "model not asked";

@@ -36,7 +36,10 @@ describe("agent file", () => {
   it("its schema names every configuration axis and limit, and requires them all", () => {
     const configuration = schema.definitions.Configuration;
     expect([...configuration.required].sort()).toEqual(Object.keys(DEFAULT_AGENT_CONFIG).sort());
-    expect(Object.keys(configuration.properties).sort()).toEqual(Object.keys(DEFAULT_AGENT_CONFIG).sort());
+    // every axis, and the optional agent definition (models.yaml `agent:`)
+    expect(Object.keys(configuration.properties).sort()).toEqual(
+      [...Object.keys(DEFAULT_AGENT_CONFIG), "definition"].sort(),
+    );
     expect([...configuration.properties.limits.required].sort()).toEqual(Object.keys(DEFAULT_LIMITS).sort());
   });
 

@@ -10,3 +10,6 @@ export class UnknownConfigurationError extends InputError {}
 
 /** An agent file (`--agent-file`) that cannot be read or breaks docs/schemas/agent-file.schema.json. */
 export class AgentFileError extends InputError {}
+
+/** An agent definition (agents/<name>.md) or a file it is given that cannot be read, parsed or rendered. */
+export class AgentDefinitionError extends InputError {}

@@ -34,7 +34,13 @@ describe("the shipped models.yaml", () => {
       "own-servers",
       "all-servers",
       "no-write-guard",
+      "support",
     ]);
+    // a user's own prompt, in no matrix but `all`: the example definition driving jsonl
+    expect(shipped.configurations.support).toMatchObject({
+      strategy: "jsonl",
+      definition: { name: "support", protocol: "jsonl", file: "examples/agents/support.md" },
+    });
     expect(matrixConfigs(shipped, "default")).toEqual([
       "onsetlab",
       "onsetlab-plus",

@@ -9,13 +9,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
-import {
-  type AgentConfig,
-  type AgentConfigInput,
-  type AgentLimits,
-  EXPOSURES,
-  resolveAgentConfig,
-} from "../agent/types.ts";
+import { type AgentConfig, type AgentConfigInput, EXPOSURES, resolveAgentConfig } from "../agent/types.ts";
 import type { PooledUrl, ProviderEntry } from "../models/entry.ts";
 import { dropUndefined } from "../models/json.ts";
 import { fromOllamaOptions } from "../models/ollama-wire.ts";
@@ -23,8 +17,10 @@ import { BUILT_IN_PROVIDERS } from "../models/provider-registry.ts";
 import { TOKENIZER_SETTINGS } from "../models/tokenizer.ts";
 import type { GenerationOptions } from "../models/types.ts";
 import { REPO_ROOT } from "../paths.ts";
+import { loadAgentDefinition } from "./agent-definition.ts";
 import { type AgentFile, isAgentFileValue, validateAgentFile } from "./agent-file.ts";
 import { ModelsConfigError, UnknownConfigurationError } from "./errors.ts";
+import { limitsSchema, positiveInt, toLimits } from "./limits.ts";
 import { yamlValue } from "./yaml-text.ts";
 
 export const DEFAULT_MODELS_FILE = join(REPO_ROOT, "models.yaml");
@@ -52,25 +48,6 @@ export interface ModelsConfig {
 }
 
 // ─── the file's schema (snake_case, as written) ─────────────────────────────────────────────────
-
-/** models.yaml's key for each limit. `Record<keyof AgentLimits, …>`: a new limit fails to compile here. */
-const LIMIT_KEYS: Record<keyof AgentLimits, string> = {
-  plannerMaxTokens: "planner_max_tokens",
-  solverMaxTokens: "solver_max_tokens",
-  reactMaxIterations: "react_max_iterations",
-  nativeMaxCalls: "native_max_calls",
-  jsonlMaxIterations: "jsonl_max_iterations",
-  toolTimeoutMs: "tool_timeout_ms",
-  totalTimeoutMs: "total_timeout_ms",
-  solverDataChars: "solver_data_chars",
-  observationChars: "observation_chars",
-};
-
-const positiveInt = z.number().int().min(1);
-
-const limitsSchema = z.strictObject(
-  Object.fromEntries(Object.values(LIMIT_KEYS).map((key) => [key, positiveInt.optional()])),
-);
 
 const axesSchema = z.strictObject({
   strategy: z.enum(["auto", "rewoo", "react", "native", "jsonl"]).optional(),
@@ -199,7 +176,8 @@ const fileSchema = z
   .strictObject({
     defaults: axesSchema.optional(),
     models: z.record(z.string(), modelSchema).optional(),
-    configurations: z.record(z.string(), axesSchema),
+    // `agent: agents/support.md`: an agent definition (agent-definition.ts), relative to this file
+    configurations: z.record(z.string(), axesSchema.extend({ agent: z.string().min(1).optional() })),
     matrices: z.record(z.string(), matrixSchema).optional(),
     default_matrix: z.string().optional(),
     metrics: z.array(z.string().min(1)).optional(),
@@ -271,7 +249,12 @@ export function parseModelsConfig(text: string, file: string): ModelsConfig {
       ]),
     ),
     configurations: Object.fromEntries(
-      Object.entries(data.configurations).map(([name, axes]) => [name, toAgentInput(axes)]),
+      Object.entries(data.configurations).map(([name, { agent, ...axes }]) => [
+        name,
+        agent === undefined
+          ? toAgentInput(axes)
+          : definitionInput(agent, toAgentInput(axes), file, `configurations.${name}`),
+      ]),
     ),
     matrices: Object.fromEntries(
       Object.entries(data.matrices ?? {}).map(([name, matrix]) => [
@@ -282,6 +265,53 @@ export function parseModelsConfig(text: string, file: string): ModelsConfig {
     ...(data.default_matrix === undefined ? {} : { defaultMatrix: data.default_matrix }),
     metricModules: (data.metrics ?? []).map((path) => resolve(dirname(file), path)),
   };
+}
+
+/**
+ * A configuration with an agent definition: the definition's axes (its protocol as the strategy, its
+ * limits), then the configuration's own keys over them; a strategy other than the protocol is refused.
+ */
+function definitionInput(path: string, own: AgentConfigInput, file: string, key: string): AgentConfigInput {
+  const { definition, axes } = loadAgentDefinition(resolve(dirname(file), path), path);
+  if (own.strategy !== undefined && own.strategy !== definition.protocol) {
+    throw new ModelsConfigError(
+      "MODELS_CONFIG_INVALID",
+      `${file}: ${key}.strategy: "${own.strategy}" clashes with agent ${path}, which drives the ${definition.protocol} protocol; leave strategy out`,
+      { context: { file } },
+    );
+  }
+  return { ...axes, ...own, limits: { ...axes.limits, ...own.limits }, definition };
+}
+
+/**
+ * Adds a configuration per agent definition file (`--agent FILE`), named by the definition; returns the
+ * models config and the names, in order. A name models.yaml already uses for anything but this same
+ * definition is refused.
+ */
+export function withAgentConfigurations(
+  config: ModelsConfig,
+  files: readonly { path: string; shown: string }[],
+): { config: ModelsConfig; names: string[] } {
+  const configurations = { ...config.configurations };
+  const names: string[] = [];
+  for (const { path, shown } of files) {
+    const { definition, axes } = loadAgentDefinition(path, shown);
+    // the same definition as a configuration of models.yaml (`agent:`) is that configuration
+    if (configurations[definition.name]?.definition?.hash === definition.hash) {
+      names.push(definition.name);
+      continue;
+    }
+    if (definition.name in configurations) {
+      throw new UnknownConfigurationError(
+        "AGENT_NAME_TAKEN",
+        `--agent ${shown}: its name "${definition.name}" is already a configuration (in ${config.file} or another --agent); set \`name:\` in its front matter`,
+        { context: { file: shown } },
+      );
+    }
+    configurations[definition.name] = { ...axes, definition };
+    names.push(definition.name);
+  }
+  return { config: { ...config, configurations }, names };
 }
 
 /**
@@ -308,13 +338,7 @@ function keyPath(path: readonly PropertyKey[]): string {
 
 function toAgentInput(axes: FileAxes | undefined): AgentConfigInput {
   if (!axes) return {};
-  const limits = axes.limits
-    ? dropUndefined(
-        Object.fromEntries(
-          Object.entries(LIMIT_KEYS).map(([camel, snake]) => [camel, (axes.limits as Record<string, number>)[snake]]),
-        ) as Partial<AgentLimits>,
-      )
-    : undefined;
+  const limits = axes.limits ? toLimits(axes.limits) : undefined;
   return dropUndefined({
     strategy: axes.strategy,
     filter: axes.filter,

@@ -4,6 +4,7 @@
  * live model's metric fails when it dropped by more than the tolerance AND the paired test says the
  * drop is real, or when it is beyond the baseline's absolute floor (ceiling).
  */
+import type { AgentDefinition } from "../agent/index.ts";
 import { canonicalJson } from "../models/json.ts";
 import { differingKeys } from "./ablation.ts";
 import type { Baseline } from "./baseline.ts";
@@ -82,6 +83,31 @@ export function checkSameMatrix(baseline: Baseline, set: RunSet, outcomes: Outco
     set.sources.filter(isDeterministic).map((source) => source.model),
   );
   differ("items × repeats", [baseline.outcomes.keys.join(",")], [outcomes.keys.join(",")]);
+  checkSameDefinitions(baseline, set, file);
+}
+
+/**
+ * An agent definition is part of what was measured: a changed prompt (another hash) is a different
+ * configuration, so its outcomes are not compared with the baseline's, whatever they are.
+ */
+function checkSameDefinitions(baseline: Baseline, set: RunSet, file: string): void {
+  for (const run of set.runs) {
+    for (const [model, configs] of Object.entries(run.manifest.resolved)) {
+      for (const [config, now] of Object.entries(configs)) {
+        const before = baseline.resolved[model]?.[config];
+        if (!before) continue;
+        const then = before.definition;
+        const hash = (definition: AgentDefinition | undefined) => definition?.hash ?? "none (built-in prompt)";
+        if (hash(then) === hash(now.definition)) continue;
+        throw new BaselineError(
+          "BASELINE_OTHER_DEFINITION",
+          `${file}: ${model} × ${config} ran agent definition ${hash(then)} in the baseline, ` +
+            `${hash(now.definition)}${now.definition ? ` (${now.definition.file})` : ""} in run ${run.id}: ` +
+            "a changed prompt is another measurement. Run the baseline's definition, or --update the baseline on purpose",
+        );
+      }
+    }
+  }
 }
 
 export function runGate(baseline: Baseline, set: RunSet, outcomes: Outcomes): GateResult {

@@ -52,7 +52,14 @@ export function createMcpServer({ service, runner, redactor }: McpServices): Mcp
       description: "Agent configurations of models.yaml, and the matrices (sets of configurations) that hold them",
       inputSchema: {},
       outputSchema: {
-        configurations: z.array(z.object({ name: z.string(), matrix: z.array(z.string()).optional() })),
+        configurations: z.array(
+          z.object({
+            name: z.string(),
+            matrix: z.array(z.string()).optional(),
+            // the agent definition the configuration runs (models.yaml `agent:`)
+            agent: z.object({ file: z.string(), protocol: z.string(), hash: z.string() }).optional(),
+          }),
+        ),
         matrices: z.record(z.string(), z.array(z.string())),
       },
     },

@@ -177,12 +177,20 @@ export class HarnessService {
     return [...profiles, ...entries];
   }
 
-  listConfigs(): { name: string; matrix?: string[] }[] {
+  /** Each configuration, the matrices that hold it, and the agent definition it runs (`agent:`), if any. */
+  listConfigs(): { name: string; matrix?: string[]; agent?: { file: string; protocol: string; hash: string } }[] {
     const models = loadModelsConfig(this.modelsFile);
     const matrices = this.listMatrices();
-    return Object.keys(models.configurations).map((name) => {
+    return Object.entries(models.configurations).map(([name, configuration]) => {
       const inMatrices = Object.keys(matrices).filter((matrix) => matrices[matrix]!.includes(name));
-      return { name, ...(inMatrices.length > 0 ? { matrix: inMatrices } : {}) };
+      const definition = configuration.definition;
+      return {
+        name,
+        ...(inMatrices.length > 0 ? { matrix: inMatrices } : {}),
+        ...(definition
+          ? { agent: { file: definition.file, protocol: definition.protocol, hash: definition.hash } }
+          : {}),
+      };
     });
   }
 

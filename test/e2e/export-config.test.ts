@@ -55,6 +55,22 @@ describe("export --format config", () => {
     expect((fromFile as { toolCalls: unknown[] }).toolCalls.length).toBeGreaterThan(0);
   });
 
+  it("carries an agent definition (models.yaml agent:): its text and hash travel, and the file runs it as measured", async () => {
+    const out = await exportConfig(["--model", "sim:slm-3b", "--config", "support"]);
+    const file = join(out, "agent.yaml");
+    const definition = readAgentFile(file).configuration.definition;
+    expect(definition?.text).toBe(readFileSync(join(import.meta.dirname, "../../examples/agents/support.md"), "utf8"));
+    expect(definition).toMatchObject({
+      name: "support",
+      protocol: "jsonl",
+      hash: expect.stringMatching(/^[0-9a-f]{16}$/),
+    });
+    const fromFile = await agentTrace(["--agent-file", file, "--item", "gh-s002"]);
+    const direct = await agentTrace(["--model", "sim:slm-3b", "--config", "support", "--item", "gh-s002"]);
+    expect(fromFile).toEqual(direct);
+    expect((fromFile as { definition?: { hash: string } }).definition?.hash).toBe(definition?.hash);
+  });
+
   it("holds the resolved configuration, the model entry, the servers' env names and the provenance", async () => {
     const out = await exportConfig(["--model", "qwen2.5:1.5b", "--config", "onsetlab-plus"]);
     const agent = readAgentFile(join(out, "agent.yaml"));

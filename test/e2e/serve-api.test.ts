@@ -86,8 +86,15 @@ describe("HTTP API", () => {
     const models = (await get("/models")).body as { name: string; simulated: boolean }[];
     expect(models.length).toBeGreaterThan(0);
     expect(models.every((model) => typeof model.simulated === "boolean")).toBe(true);
-    const configs = (await get("/configs")).body as { name: string; matrix?: string[] }[];
+    const configs = (await get("/configs")).body as { name: string; matrix?: string[]; agent?: unknown }[];
     expect(configs.map((config) => config.name)).toEqual(expect.arrayContaining(CONFIGS));
+    // a configuration running an agent definition says which, so the playground can offer it as such
+    expect(configs.find((config) => config.name === "support")?.agent).toMatchObject({
+      file: "examples/agents/support.md",
+      protocol: "jsonl",
+      hash: expect.stringMatching(/^[0-9a-f]{16}$/),
+    });
+    expect(configs.find((config) => config.name === "onsetlab")?.agent).toBeUndefined();
     const matrices = (await get("/matrices")).body as Record<string, string[]>;
     for (const [matrix, names] of Object.entries(matrices)) {
       for (const name of names) expect(configs.find((config) => config.name === name)?.matrix).toContain(matrix);

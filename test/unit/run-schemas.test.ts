@@ -37,16 +37,23 @@ describe("run file schemas", () => {
   it("describe a fresh run's run.json, every record and summary.json", async () => {
     const root = mkdtempSync(join(tmpdir(), "onsetlab-schemas-"));
     const { dir } = await runBench({
-      request: benchRequest({ configs: ["onsetlab", "native", "jsonl"], first: 6 }),
+      // with an agent definition and a file injected: their fields are described too
+      request: benchRequest({
+        configs: ["onsetlab", "native", "jsonl"],
+        first: 6,
+        agents: [join(REPO_ROOT, "examples/agents/support.md")],
+        files: [join(REPO_ROOT, "examples/agents/files/triage-policy.md")],
+      }),
       resultsRoot: root,
       threads: 1,
     });
     expect(problems(schemas.run, readJsonFile(join(dir, RUN_FILES.run)))).toBe("");
     const records = strictRecordLines(dir);
-    expect(records).toHaveLength(18);
+    expect(records).toHaveLength(24);
+    expect(records.some((record) => record.result.definition !== undefined)).toBe(true);
     for (const record of records) expect(problems(schemas.record, record), record.key).toBe("");
     expect(problems(schemas.summary, readJsonFile(join(dir, RUN_FILES.summary)))).toBe("");
-  });
+  }, 60_000);
 
   it("reject a record with a field no type declares", async () => {
     const root = mkdtempSync(join(tmpdir(), "onsetlab-schemas-"));

@@ -10,6 +10,7 @@ import { loadModelsConfig, type ModelEntry, resolveConfiguration, resolveModel }
 import { InputError } from "../../errors.ts";
 import { ClientPool } from "../../mcp/pool.ts";
 import { loadRegistries, type Registry } from "../../mcp/registry.ts";
+import { RestrictedToolHost } from "../../mcp/restricted-host.ts";
 import type { ToolHost } from "../../mcp/types.ts";
 import { createProvider } from "../../models/factory.ts";
 import { isSimulator } from "../../models/provenance.ts";
@@ -20,9 +21,9 @@ import { suiteOf } from "../dataset/suite.ts";
 import type { DatasetItem } from "../dataset/types.ts";
 import { type ItemScore, scoreItem } from "../scoring/index.ts";
 import { DryRunToolHost, dryRunItem } from "./dry-run.ts";
-import { RestrictedToolHost, runStateChecks } from "./environment.ts";
+import { runStateChecks } from "./environment.ts";
 import { ModelOutageWatch } from "./model-outage.ts";
-import { contextOf, withSuiteDefaults } from "./resolve-request.ts";
+import { contextOf, withInjectedFiles, withRequestAgents, withSuiteDefaults } from "./resolve-request.ts";
 import { sessionServers } from "./session.ts";
 
 /** `itemId` names no dataset item. */
@@ -45,6 +46,10 @@ export interface AgentQueryOptions {
   /** Write tools answer with previews (dry-run.ts); a dataset item's end state is then not scored. */
   dryRun?: boolean;
   timeoutS?: number;
+  /** An agent definition file: the configuration is the one it makes (`configName` is then not read). */
+  agent?: string;
+  /** Files injected into the definition's prompt (`--files`). */
+  files?: readonly string[];
   /** The request cache's folder (real models only); none: every request goes to the server. */
   cacheDir?: string;
   signal?: AbortSignal;
@@ -69,13 +74,19 @@ export interface AgentQueryOutcome {
 export async function runAgentQuery(options: AgentQueryOptions): Promise<AgentQueryOutcome> {
   const paths = options.dataset && options.dataset.length > 0 ? options.dataset : undefined;
   const suite = suiteOf(resolveDatasetFiles(paths));
-  const models = withSuiteDefaults(loadModelsConfig(options.modelsFile), suite);
+  const { models, agentNames } = withRequestAgents(withSuiteDefaults(loadModelsConfig(options.modelsFile), suite), {
+    agents: options.agent === undefined ? [] : [options.agent],
+  });
   const entry = resolveModel(models, options.model);
-  const config = resolveConfiguration(models, {
+  const configName = agentNames[0] ?? options.configName;
+  const resolved = resolveConfiguration(models, {
     model: entry,
-    configName: options.configName,
+    configName,
     ...(options.timeoutS === undefined ? {} : { cli: { limits: { totalTimeoutMs: options.timeoutS * 1000 } } }),
   });
+  const config = withInjectedFiles({ [entry.name]: { [configName]: resolved } }, options.files)[entry.name]![
+    configName
+  ]!;
   const items = loadDataset(paths).map((loaded) => loaded.item);
   const item = findItem(items, options);
   const query = item?.query ?? (options.query ?? "").trim();

@@ -31,6 +31,7 @@ import { type ModelProbe, probeModels } from "./model-facts.ts";
 import { ModelOutageWatch } from "./model-outage.ts";
 import { providerCache, resolveEntries, serverSlots } from "./providers.ts";
 import {
+  checkResumeDefinitions,
   configNames,
   contextOf,
   describeModel,
@@ -39,7 +40,9 @@ import {
   resolveAll,
   threadCount,
   versions,
+  withInjectedFiles,
   withProbe,
+  withRequestAgents,
   withSuiteDefaults,
 } from "./resolve-request.ts";
 import { dropRecords, serverFailed } from "./retry-invalid.ts";
@@ -236,7 +239,7 @@ function cacheUse(cache: RequestCache, before: CacheCounters): CacheUse {
 }
 
 /** Resolves the request (a resume's own) and reads which tasks are already on disk; writes nothing. */
-export function resolveWork(options: BenchOptions, models: ModelsConfig): Work {
+export function resolveWork(options: BenchOptions, yamlModels: ModelsConfig): Work {
   const root = options.resultsRoot ?? resultsRoot();
   const previous = options.resume ? readManifest(runDir(options.resume, root)) : undefined;
   const request = previous?.request ?? options.request;
@@ -247,8 +250,9 @@ export function resolveWork(options: BenchOptions, models: ModelsConfig): Work {
       "--record and --replay work with --repeats 1 only (a cassette cannot tell repeats apart)",
     );
   }
+  const { models, agentNames } = withRequestAgents(yamlModels, request);
   const entries = resolveEntries(models, request);
-  const configs = configNames(models, request);
+  const configs = configNames(models, request, agentNames);
   const bfcl = isBfclDataset(request.dataset);
   const registry = requestRegistry(request);
   const resets = bfcl ? {} : Object.fromEntries(registry.servers.map((entry) => [entry.name, resetKind(entry)]));
@@ -308,6 +312,11 @@ export function resolveWork(options: BenchOptions, models: ModelsConfig): Work {
   const simulated = entries.every(isSimulator);
   // a reset command puts back state the pools share (on disk): their queries must not overlap
   const shared = Object.values(resets).includes("command");
+  const resolved = withInjectedFiles(
+    resolveAll(withSuiteDefaults(models, suite), entries, configs, options.cli, request.timeoutS),
+    request.files,
+  );
+  if (previous) checkResumeDefinitions(previous, resolved);
   return {
     request,
     ...(previous ? { previous } : {}),
@@ -319,7 +328,7 @@ export function resolveWork(options: BenchOptions, models: ModelsConfig): Work {
     bfcl,
     runId,
     dir,
-    resolved: resolveAll(withSuiteDefaults(models, suite), entries, configs, options.cli, request.timeoutS),
+    resolved,
     tasks,
     todo,
     retry,

@@ -9,7 +9,8 @@ import type { Exposure } from "../../agent/index.ts";
 import type { FaultConfig } from "../../mcp/faults.ts";
 import { ClientPool, type ResetsRun } from "../../mcp/pool.ts";
 import type { Registry } from "../../mcp/registry.ts";
-import type { CallOptions, ToolCallResult, ToolDefinition, ToolHost } from "../../mcp/types.ts";
+import { RestrictedToolHost } from "../../mcp/restricted-host.ts";
+import type { ToolDefinition, ToolHost } from "../../mcp/types.ts";
 import { cached } from "../../memo.ts";
 import { isToolCallCheck, runToolCallCheck } from "../dataset/state-checks.ts";
 import type { DatasetItem, StateCheckSpec } from "../dataset/types.ts";
@@ -40,51 +41,6 @@ export interface ToolEnvironment {
   definitions(item?: DatasetItem): readonly ToolDefinition[];
   open(item: DatasetItem, exposure: Exposure): Promise<ItemSession>;
   close(): Promise<void>;
-}
-
-/**
- * Part of a host's tools: those an item allows (BFCL-style items carry their own function set), or
- * those of a session's servers. A tool left out does not exist for the query. The list is made once
- * per list of the host, so the agent's caches keyed by it (prompt lines, the write guard) hold.
- */
-export class RestrictedToolHost implements ToolHost {
-  private source: readonly ToolDefinition[] | undefined;
-  private listed: readonly ToolDefinition[] = [];
-  private names: ReadonlySet<string> = new Set();
-
-  constructor(
-    private readonly inner: ToolHost,
-    private readonly keep: (tool: ToolDefinition) => boolean,
-  ) {}
-
-  /** Only the named tools. */
-  static ofTools(inner: ToolHost, names: readonly string[]): RestrictedToolHost {
-    const allowed = new Set(names);
-    return new RestrictedToolHost(inner, (tool) => allowed.has(tool.name));
-  }
-
-  /** Only the tools of the named servers. */
-  static ofServers(inner: ToolHost, servers: readonly string[]): RestrictedToolHost {
-    const allowed = new Set(servers);
-    return new RestrictedToolHost(inner, (tool) => allowed.has(tool.server));
-  }
-
-  listTools(): readonly ToolDefinition[] {
-    const all = this.inner.listTools();
-    if (all !== this.source) {
-      this.source = all;
-      this.listed = Object.freeze(all.filter(this.keep));
-      this.names = new Set(this.listed.map((tool) => tool.name));
-    }
-    return this.listed;
-  }
-
-  async callTool(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<ToolCallResult> {
-    this.listTools();
-    if (this.names.has(name)) return this.inner.callTool(name, args, options);
-    const message = `Unknown tool "${name}"`;
-    return { ok: false, text: message, error: { kind: "unknown_tool", message }, attempts: [], durationMs: 0 };
-  }
 }
 
 export interface MockEnvironmentOptions {

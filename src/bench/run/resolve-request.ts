@@ -6,8 +6,9 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { join } from "node:path";
-import type { AgentConfig, AgentConfigInput } from "../../agent/index.ts";
+import { isAbsolute, join, relative } from "node:path";
+import type { AgentConfig, AgentConfigInput, AgentDefinition } from "../../agent/index.ts";
+import { withFiles } from "../../config/agent-definition.ts";
 import {
   loadModelsConfig,
   type ModelEntry,
@@ -15,9 +16,11 @@ import {
   matrixConfigs,
   matrixModels,
   resolveConfiguration,
+  withAgentConfigurations,
 } from "../../config/models-yaml.ts";
 import { InputError } from "../../errors.ts";
 import { loadRegistries, type Registry } from "../../mcp/registry.ts";
+import { cached } from "../../memo.ts";
 import { providerId } from "../../models/factory.ts";
 import { isSimulator } from "../../models/provenance.ts";
 import { REPO_ROOT } from "../../paths.ts";
@@ -26,7 +29,7 @@ import type { ItemCount } from "../dataset/select.ts";
 import { type Suite, suiteOf } from "../dataset/suite.ts";
 import { worldContext } from "../dataset/world-clock.ts";
 import type { ModelProbe } from "./model-facts.ts";
-import type { BenchRequest, RunModel } from "./run-files.ts";
+import type { BenchRequest, RunManifest, RunModel } from "./run-files.ts";
 
 /** Below this many tasks a thread's start-up (its own servers, about a second) costs more than it saves. */
 const TASKS_PER_EXTRA_THREAD = 1000;
@@ -65,10 +68,89 @@ export function itemCount(request: Pick<BenchRequest, "limit" | "first" | "seed"
   return { limit: request.limit, first: request.first, seed: request.seed };
 }
 
-export function configNames(models: ModelsConfig, request: BenchRequest): string[] {
-  if (request.configs.length > 0) return request.configs;
+/**
+ * The run's configurations: `--config`'s, else the matrix's; then one per `--agent` definition (alone,
+ * without --config or --matrix, they are the whole run).
+ */
+export function configNames(models: ModelsConfig, request: BenchRequest, agentNames: readonly string[] = []): string[] {
+  if (request.configs.length > 0 || (agentNames.length > 0 && !request.matrix)) {
+    return [...request.configs, ...agentNames];
+  }
   const matrix = request.matrix ?? models.defaultMatrix ?? "default";
-  return matrixConfigs(models, matrix);
+  return [...matrixConfigs(models, matrix), ...agentNames];
+}
+
+/** models.yaml with a configuration per `--agent` definition of the request, and their names. */
+export function withRequestAgents(
+  models: ModelsConfig,
+  request: Pick<BenchRequest, "agents">,
+): { models: ModelsConfig; agentNames: string[] } {
+  const files = (request.agents ?? []).map((path) => ({ path, shown: shownFile(path) }));
+  const { config, names } = withAgentConfigurations(models, files);
+  return { models: config, agentNames: names };
+}
+
+/**
+ * A resume runs the definitions the run started with: a definition (or an injected file) edited since
+ * would mix two measurements in one run.
+ */
+export function checkResumeDefinitions(
+  previous: Pick<RunManifest, "runId" | "resolved">,
+  resolved: Record<string, Record<string, AgentConfig>>,
+): void {
+  const fingerprint = (config: AgentConfig | undefined) =>
+    config?.definition
+      ? [config.definition.hash, ...config.definition.files.map((file) => `${file.path}:${file.hash}`)].join(" ")
+      : "none";
+  for (const [model, configs] of Object.entries(resolved)) {
+    for (const [name, config] of Object.entries(configs)) {
+      const before = fingerprint(previous.resolved[model]?.[name]);
+      const now = fingerprint(config);
+      if (before === now) continue;
+      throw new InputError(
+        "RESUME_DEFINITION_CHANGED",
+        `--resume ${previous.runId}: the agent definition of ${name} changed since the run started (${before} → ${now}); start a new run`,
+      );
+    }
+  }
+}
+
+/** A path as messages and records show it: relative to the working folder when inside it. */
+export function shownFile(path: string): string {
+  const inside = relative(process.cwd(), path);
+  return inside && !inside.startsWith("..") && !isAbsolute(inside) ? inside : path;
+}
+
+/**
+ * `--files`: injected into every configuration of the run that has an agent definition (read and capped
+ * once per configuration); refused when none has one.
+ */
+export function withInjectedFiles(
+  resolved: Record<string, Record<string, AgentConfig>>,
+  files: readonly string[] | undefined,
+): Record<string, Record<string, AgentConfig>> {
+  if (!files || files.length === 0) return resolved;
+  const configs = Object.values(resolved).flatMap((byConfig) => Object.entries(byConfig));
+  if (!configs.some(([, config]) => config.definition)) {
+    throw new InputError(
+      "BAD_FLAG",
+      `--files goes with an agent definition (--agent FILE, or a configuration with agent:); none of ${[...new Set(configs.map(([name]) => name))].join(", ")} has one`,
+    );
+  }
+  const shown = files.map(shownFile);
+  const injected = new Map<string, AgentDefinition>();
+  return Object.fromEntries(
+    Object.entries(resolved).map(([model, byConfig]) => [
+      model,
+      Object.fromEntries(
+        Object.entries(byConfig).map(([name, config]) => {
+          if (!config.definition) return [name, config];
+          const definition = config.definition;
+          return [name, { ...config, definition: cached(injected, name, () => withFiles(definition, files, shown)) }];
+        }),
+      ),
+    ]),
+  );
 }
 
 /** Models a matrix names itself (when `--model` is not given): exported for the CLI. */

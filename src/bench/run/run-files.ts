@@ -45,6 +45,10 @@ export interface BenchRequest {
   shuffle?: number;
   /** `--dry-run`: write tools answer with previews (dry-run.ts); end-state checks are not measured. */
   dryRun?: boolean;
+  /** `--agent FILE…`: agent definitions (absolute paths), each a configuration of the run named by it. */
+  agents?: string[];
+  /** `--files A B…`: files injected into the agent definitions' prompts (absolute paths). */
+  files?: string[];
 }
 
 /** Where the request cache was and how a session used it (src/models/request-cache.ts). */

@@ -7,7 +7,13 @@
 import type { ChatMessage, ChatTool, ModelStage } from "../types.ts";
 import type { GoldIndex, SimGoldItem } from "./gold.ts";
 import { chatSeedText, type SeedText } from "./seed.ts";
-import { readJsonlSystemTools, readToolSection, type ShownTool, toolFromSchema } from "./shown-tools.ts";
+import {
+  readJsonlSystemTools,
+  readToolLinesIn,
+  readToolSection,
+  type ShownTool,
+  toolFromSchema,
+} from "./shown-tools.ts";
 import {
   emptyTranscript,
   jsonlTranscript,
@@ -55,9 +61,16 @@ export function readRequest(request: SimRequest, gold: GoldIndex): SimReading {
   };
 }
 
+const REACT_TOOLS_HEADING = "You can use these tools:\n";
+
 function completionTools(protocol: ModelStage, prompt: string): ShownTool[] {
   if (protocol === "planner") return readToolSection(prompt, "\nTools:\n");
-  if (protocol === "react" || protocol === "fallback") return readToolSection(prompt, "You can use these tools:\n");
+  if (protocol === "react" || protocol === "fallback") {
+    if (prompt.includes(REACT_TOOLS_HEADING)) return readToolSection(prompt, REACT_TOOLS_HEADING);
+    // no built-in heading (an agent definition's own prompt): the tool lines before the question
+    const question = prompt.lastIndexOf("\nQuestion: ");
+    return readToolLinesIn(question < 0 ? prompt : prompt.slice(0, question));
+  }
   if (protocol === "router") {
     const line = /^Available tools: (.*)$/m.exec(prompt)?.[1] ?? "";
     return line

@@ -69,6 +69,14 @@ export function readToolSection(prompt: string, heading: string): ShownTool[] {
   return readToolLines(prompt.slice(from, end < 0 ? undefined : end));
 }
 
+/**
+ * Every tool line of a text, whatever heading it is under: an agent definition's own ReAct prompt lists
+ * the tools where its author put them, and a model reads them there.
+ */
+export function readToolLinesIn(text: string): ShownTool[] {
+  return readToolLines(text);
+}
+
 /** A tool's line repeats on every turn of a run and in every run that shows the tool: read once. */
 const readLines = new BoundedCache<string, ShownTool | null>(4096);
 

@@ -17,6 +17,8 @@ export interface ModelInfo {
 export interface ConfigInfo {
   name: string;
   matrix?: string[];
+  /** The agent definition the configuration runs (models.yaml `agent:`). */
+  agent?: { file: string; protocol: string; hash: string };
 }
 
 export interface QueryHit {

@@ -21,7 +21,14 @@ export const playgroundPage: PageRender = async (root, route, signal) => {
   const config = el(
     "select",
     { name: "config", id: "pg-config" },
-    configs.map((entry) => el("option", { value: entry.name, selected: entry.name === "onsetlab" }, entry.name)),
+    configs.map((entry) =>
+      el(
+        "option",
+        { value: entry.name, selected: entry.name === "onsetlab" },
+        // a user's own prompt says so: its file and the protocol it drives
+        entry.agent ? `${entry.name} (agent ${entry.agent.file}, ${entry.agent.protocol})` : entry.name,
+      ),
+    ),
   );
   const query = el("textarea", {
     name: "query",
