@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { mockServerFactories } from "../../mock-servers/index.ts";
-import { goldArgs } from "../../src/bench/dataset/gold.ts";
+import { goldArgs } from "../../src/gold-value.ts";
 import { loadDataset } from "../../src/bench/dataset/load.ts";
 import { ClientPool } from "../../src/mcp/pool.ts";
 import { loadRegistry } from "../../src/mcp/registry.ts";

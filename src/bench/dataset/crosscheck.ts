@@ -16,7 +16,7 @@ import {
   goldValue,
   isMatcher,
   mayOmit,
-} from "./gold.ts";
+} from "../../gold-value.ts";
 import { datasetRegex } from "./regex.ts";
 import { isToolCallCheck } from "./state-checks.ts";
 import type { DatasetItem, LoadedItem } from "./types.ts";
