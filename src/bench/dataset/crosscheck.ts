@@ -6,8 +6,6 @@
  */
 import { Ajv, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
-import type { ToolDefinition } from "../../mcp/types.ts";
-import type { DatasetProblem } from "./errors.ts";
 import {
   alternativesOf,
   concreteAlternatives,
@@ -17,6 +15,8 @@ import {
   isMatcher,
   mayOmit,
 } from "../../gold-value.ts";
+import type { ToolDefinition } from "../../mcp/types.ts";
+import type { DatasetProblem } from "./errors.ts";
 import { datasetRegex } from "./regex.ts";
 import { isToolCallCheck } from "./state-checks.ts";
 import type { DatasetItem, LoadedItem } from "./types.ts";
