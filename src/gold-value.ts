@@ -94,3 +94,20 @@ export function goldArgs(call: GoldSource, inputSchema?: JsonSchema): Record<str
   }
   return args;
 }
+
+/**
+ * A concrete value → the dataset's form of it, the inverse of `goldValue`: an array is wrapped (one
+ * alternative), and so is an array inside a dict or inside a list of dicts. `dataset new` writes its
+ * drafts through it, so a draft whose TODOs are filled passes `dataset check`.
+ */
+export function expectedForm(value: unknown, schema?: JsonSchema): unknown {
+  if (isPlainObject(value)) return dictForm(value);
+  if (!Array.isArray(value)) return value;
+  return [
+    holdsDicts(value, schema) ? value.map((element) => (isPlainObject(element) ? dictForm(element) : element)) : value,
+  ];
+}
+
+function dictForm(dict: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(dict).map(([key, inner]) => [key, Array.isArray(inner) ? [inner] : inner]));
+}

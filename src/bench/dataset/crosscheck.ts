@@ -31,6 +31,10 @@ export interface ServerSurface {
   readOnly: (tool: ToolDefinition) => boolean;
 }
 
+/** Why a gold array often arrives unwrapped: an array in the dataset lists alternatives. */
+const WRAP_HINT =
+  'an array value is written wrapped, as its one alternative: "contents": [["a", "b"]] (datasets/README.md)';
+
 type Properties = Record<string, Record<string, unknown>>;
 
 /** Compiled validators, one per tool (whole arguments) and per (tool, parameter). */
@@ -53,7 +57,11 @@ class SchemaCache {
   }
 
   errors(validate: ValidateFunction): string {
-    return this.ajv.errorsText(validate.errors, { dataVar: "" }).replace(/^\//, "");
+    const text = this.ajv.errorsText(validate.errors, { dataVar: "" }).replace(/^\//, "");
+    const wantsArray = (validate.errors ?? []).some(
+      (error) => error.keyword === "type" && String(error.params.type).split(",").includes("array"),
+    );
+    return wantsArray ? `${text}; ${WRAP_HINT}` : text;
   }
 }
 
