@@ -97,6 +97,16 @@ export function rankTools(query: string, tools: readonly ToolDefinition[]): Tool
 export interface FilteredTools {
   tools: ToolDefinition[];
   scores: ToolScore[];
+  /**
+   * The filter left tools out although no tool matched a word of the query (every score 0): what it
+   * showed is the first tools in connection order, not a choice. Absent otherwise.
+   */
+  blind?: true;
+}
+
+/** Tools were left out, and the scores could not tell any tool from another (all 0). */
+function isBlind(scores: readonly ToolScore[], kept: number): boolean {
+  return kept < scores.length && scores.every((entry) => entry.score === 0);
 }
 
 /**
@@ -116,10 +126,14 @@ export function filterTools(
       tools.filter((tool) => !isBuiltin(tool)),
       limit,
     );
-    return { tools: [...tools.filter(isBuiltin), ...ranked.tools], scores: ranked.scores };
+    return { ...ranked, tools: [...tools.filter(isBuiltin), ...ranked.tools] };
   }
   const scores = rankTools(query, tools);
   const keep = limit === "all" ? scores : scores.slice(0, Math.max(0, limit));
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  return { tools: keep.map((entry) => byName.get(entry.name) as ToolDefinition), scores };
+  return {
+    tools: keep.map((entry) => byName.get(entry.name) as ToolDefinition),
+    scores,
+    ...(isBlind(scores, keep.length) ? { blind: true as const } : {}),
+  };
 }
