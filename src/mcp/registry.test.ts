@@ -46,7 +46,7 @@ describe("registry", () => {
     ],
     [
       { servers: [{ name: "h", purpose: "p", transport: "http", url: "nope" }] },
-      'r.json: servers[0] (h): field "url" must be an http:// or https:// URL for an http server, not \"nope\"',
+      'r.json: servers[0] (h): field "url" must be an http:// or https:// URL for an http server, not "nope"',
     ],
     [
       { servers: [{ ...good, reset: "reboot" }] },
