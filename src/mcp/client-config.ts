@@ -3,8 +3,10 @@
  * Claude Code (`.mcp.json`) write `{"mcpServers": {name: {command, args, env} | {type, url, headers}}}`;
  * VS Code (`.vscode/mcp.json`) writes `{"servers": {name: {type, command, args, env, cwd} | {type, url,
  * headers}}}`. Fields a registry has and these files lack take their defaults (the purpose from the
- * server itself, the reset kind by transport); fields of the client's own (`disabled`, `autoApprove`, …)
- * are not the harness's and are passed over. The entries then go through the registry's own checks.
+ * server itself, the reset kind by transport), unless the entry carries the registry's own field (a
+ * client passes over what it does not know, so `reset`, `fixture_dir`, … may sit beside `command`); fields
+ * of the client's own (`disabled`, `autoApprove`, …) are not the harness's and are passed over. The entries
+ * then go through the registry's own checks.
  */
 import { RegistryError } from "./errors.ts";
 
@@ -57,9 +59,21 @@ export function clientConfigEntries(raw: Record<string, unknown>, shape: "mcpSer
           : server.headers;
       }
     }
+    for (const field of HARNESS_FIELDS) if (server[field] !== undefined) entry[field] = server[field];
     return [entry];
   });
 }
+
+/** Registry fields a client config does not have, taken when an entry carries them. */
+const HARNESS_FIELDS = [
+  "purpose",
+  "reset",
+  "fixture_dir",
+  "reset_command",
+  "read_only_tools",
+  "start_timeout_s",
+  "tools",
+] as const;
 
 /** A client's server name as a registry name: lower case, other characters as `-`. */
 function registryName(given: string): string {
