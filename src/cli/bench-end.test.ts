@@ -1,7 +1,11 @@
+import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
+import { startStandin } from "../../mock-servers/ollama/server.ts";
 import { groundedAnswer } from "../models/sim/answer.ts";
+import { createSimProvider } from "../models/sim/index.ts";
 import { benchEndLines } from "./bench-end.ts";
 import { defaultReportFolder } from "./report.ts";
+import { portTaken } from "./standin.ts";
 
 describe("after the bench's table", () => {
   const end = { runId: "2026-11-26-abc", dir: "/w/results/2026-11-26-abc", records: 40, before: [], standin: false };
@@ -27,5 +31,25 @@ describe("after the bench's table", () => {
   it("a user's report goes beside its run, not into the tracked reports/", () => {
     expect(defaultReportFolder([{ dir: "/w/results/r1" }])).toBe("/w/results/r1/report");
     expect(defaultReportFolder([{ dir: "/w/results/r1" }, { dir: "/w/results/r2" }])).toBe("/w/results/r1/report+1");
+  });
+});
+
+describe("pnpm standin on a port that is taken", () => {
+  it("says so in one line naming --port and OLLAMA_HOST, not a raw EADDRINUSE", async () => {
+    const taken = createServer();
+    await new Promise<void>((done) => taken.listen(0, "127.0.0.1", done));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      const error = await startStandin({ provider: createSimProvider({ profile: "oracle", gold: [] }), port }).catch(
+        (thrown: unknown) => thrown,
+      );
+      expect(portTaken(error, port)?.message).toBe(
+        `port ${port} is taken (Ollama itself, or another stand-in?): start the stand-in on another with --port N, ` +
+          "and point the bench at it with OLLAMA_HOST=http://127.0.0.1:N",
+      );
+      expect(portTaken(new Error("other"), port)).toBeUndefined();
+    } finally {
+      taken.close();
+    }
   });
 });
