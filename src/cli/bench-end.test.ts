@@ -4,6 +4,7 @@ import { startStandin } from "../../mock-servers/ollama/server.ts";
 import { groundedAnswer } from "../models/sim/answer.ts";
 import { createSimProvider } from "../models/sim/index.ts";
 import { benchEndLines } from "./bench-end.ts";
+import { runHint } from "./export.ts";
 import { defaultReportFolder } from "./report.ts";
 import { portTaken } from "./standin.ts";
 
@@ -51,5 +52,14 @@ describe("pnpm standin on a port that is taken", () => {
     } finally {
       taken.close();
     }
+  });
+});
+
+describe("pnpm export's last line", () => {
+  it("says how to run what it wrote, per format", () => {
+    expect(runHint("config", "/a", ["agent.yaml"])).toBe('pnpm agent --agent-file /a/agent.yaml "your query"');
+    expect(runHint("config", "/a", ["agent.json"])).toBe('pnpm agent --agent-file /a/agent.json "your query"');
+    expect(runHint("script", "/a", ["agent.mjs", "agent.yaml"])).toBe('node /a/agent.mjs "your query" (or --serve)');
+    expect(runHint("docker", "/a", [])).toMatch(/^cd \/a && docker compose up/);
   });
 });
