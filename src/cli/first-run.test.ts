@@ -1,3 +1,7 @@
+/**
+ * What a new user reads from the CLI after the main jobs (issue 32, item 8): where the run went and what
+ * next, the stand-in's own dataset, a taken port, how to run an export, an ETA not misled by the start.
+ */
 import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
 import { startStandin } from "../../mock-servers/ollama/server.ts";
@@ -5,6 +9,7 @@ import { groundedAnswer } from "../models/sim/answer.ts";
 import { createSimProvider } from "../models/sim/index.ts";
 import { benchEndLines } from "./bench-end.ts";
 import { runHint } from "./export.ts";
+import { TaskPace } from "./progress.ts";
 import { defaultReportFolder } from "./report.ts";
 import { portTaken } from "./standin.ts";
 
@@ -61,5 +66,20 @@ describe("pnpm export's last line", () => {
     expect(runHint("config", "/a", ["agent.json"])).toBe('pnpm agent --agent-file /a/agent.json "your query"');
     expect(runHint("script", "/a", ["agent.mjs", "agent.yaml"])).toBe('node /a/agent.mjs "your query" (or --serve)');
     expect(runHint("docker", "/a", [])).toMatch(/^cd \/a && docker compose up/);
+  });
+});
+
+describe("the progress ETA", () => {
+  it("is measured from the first finished task on: a slow start is not read as every task's time", () => {
+    let now = 0;
+    const pace = new TaskPace(() => now);
+    now = 5_000; // servers starting: the first task finishes after 5 s
+    pace.update(1);
+    expect(pace.secondsLeft(200)).toBeUndefined();
+    now = 6_000; // then 10 tasks a second
+    pace.update(11);
+    expect(pace.secondsLeft(200)).toBeCloseTo(18.9, 5);
+    pace.update(11);
+    expect(pace.secondsLeft(11)).toBe(0);
   });
 });
