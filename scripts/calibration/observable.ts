@@ -8,9 +8,9 @@
  * units on the request-level draw (no malformed_syntax) leaves the call-level rates unbiased.
  */
 
-import { alternativesOf, concreteAlternatives, isMatcher, mayOmit } from "../../src/bench/dataset/gold.ts";
 import type { DatasetItem } from "../../src/bench/dataset/types.ts";
 import type { ToolCatalog } from "../../src/bench/scoring/index.ts";
+import { alternativesOf, concreteAlternatives, isMatcher, mayOmit } from "../../src/gold-value.ts";
 import { type CallErrorType, type GoldCall, goldCalls, type RequestErrorType } from "../../src/models/sim/index.ts";
 
 /** One planner request as the calibration sees it. */

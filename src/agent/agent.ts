@@ -426,6 +426,7 @@ function prepareTools(run: Run): Prepared {
   const filtered = shownTools(run.query, run.allTools, run.config);
   run.result.tools.filtered = filtered.tools.map((tool) => tool.name);
   run.result.tools.scores = filtered.scores;
+  if (filtered.blind) run.result.tools.blind = true;
   run.recorder.emit({
     type: "tools_shown",
     available: run.allTools.length,

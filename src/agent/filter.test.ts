@@ -66,3 +66,15 @@ describe("rankTools, asked again", () => {
     expect(rankTools(query, SAMPLE_TOOLS)[0]!.name).toBe("list_issues");
   });
 });
+
+describe("a filter that cannot tell the tools apart", () => {
+  it("says so when it leaves tools out and every tool scored 0", () => {
+    const blind = filterTools("Remember that Ana lives in Porto", SAMPLE_TOOLS, 3);
+    expect(blind.scores.every((entry) => entry.score === 0)).toBe(true);
+    expect(blind.tools.map((tool) => tool.name)).toEqual(SAMPLE_TOOLS.slice(0, 3).map((tool) => tool.name));
+    expect(blind.blind).toBe(true);
+    expect(filterTools("Remember that Ana lives in Porto", SAMPLE_TOOLS, "all").blind).toBeUndefined();
+    expect(filterTools("list issues", SAMPLE_TOOLS, 3).blind).toBeUndefined();
+    expect(filterTools("Remember that Ana lives in Porto", SAMPLE_TOOLS, 3, "always").blind).toBe(true);
+  });
+});

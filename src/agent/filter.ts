@@ -99,6 +99,16 @@ export function rankTools(query: string, tools: readonly ToolDefinition[]): Tool
 export interface FilteredTools {
   tools: ToolDefinition[];
   scores: ToolScore[];
+  /**
+   * The filter left tools out although no tool matched a word of the query (every score 0): what it
+   * showed is the first tools in connection order, not a choice. Absent otherwise.
+   */
+  blind?: true;
+}
+
+/** Tools were left out, and the scores could not tell any tool from another (all 0). */
+function isBlind(scores: readonly ToolScore[], kept: number): boolean {
+  return kept < scores.length && scores.every((entry) => entry.score === 0);
 }
 
 /**
@@ -119,7 +129,7 @@ export function filterTools(
   if (builtins === "always") {
     const servers = tools.filter((tool) => !isBuiltin(tool));
     const ranked = topTools(query, servers, limit, ranking, retrieval);
-    return { tools: [...tools.filter(isBuiltin), ...ranked.tools], scores: ranked.scores };
+    return { ...ranked, tools: [...tools.filter(isBuiltin), ...ranked.tools] };
   }
   return topTools(query, tools, limit, ranking, retrieval);
 }
@@ -138,10 +148,15 @@ function topTools(
   const pick = (names: readonly string[]) => names.map((name) => byName.get(name) as ToolDefinition);
   if (limit !== "all" && tools.length > limit && Object.values(retrieval).some(Boolean)) {
     const retrieved = retrieveTools(query, tools, limit, scorer, retrieval);
-    return { tools: pick(retrieved.names), scores: retrieved.scores };
+    return shown(pick(retrieved.names), retrieved.scores);
   }
   const scores = scorer(query, tools);
-  if (ranking === "onsetlab" && (limit === "all" || tools.length <= limit)) return { tools: [...tools], scores };
+  if (ranking === "onsetlab" && (limit === "all" || tools.length <= limit)) return shown([...tools], scores);
   const keep = limit === "all" ? scores : scores.slice(0, Math.max(0, limit));
-  return { tools: pick(keep.map((entry) => entry.name)), scores };
+  return shown(pick(keep.map((entry) => entry.name)), scores);
+}
+
+/** The tools kept, marked `blind` when some were left out although every tool scored 0. */
+function shown(kept: ToolDefinition[], scores: ToolScore[]): FilteredTools {
+  return { tools: kept, scores, ...(isBlind(scores, kept.length) ? { blind: true as const } : {}) };
 }

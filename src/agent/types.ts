@@ -487,6 +487,8 @@ export interface AgentResult {
      * first; empty when no ranking was made (native, jsonl).
      */
     scores: ToolScore[];
+    /** The filter left tools out without a score to tell them apart (filter.ts `blind`). */
+    blind?: true;
   };
   /**
    * ReWOO only. `steps` as last executed (after a rescue, the patched steps); `waves` the step ids run

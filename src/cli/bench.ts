@@ -21,7 +21,7 @@ import { FAULTS_ENV, type FaultConfig, parseFaults } from "../mcp/faults.ts";
 import { checkRecordTarget } from "../models/cassette.ts";
 import { defaultCacheDir } from "../models/request-cache.ts";
 import { INVALID_LIMIT, invalidText, rowsOverInvalidLimit } from "../report/invalid.ts";
-import { shownPath } from "../report/paths.ts";
+import { benchEndLines } from "./bench-end.ts";
 import { durationText, estimateText } from "./estimate-text.ts";
 import { ModelEta } from "./eta.ts";
 import {
@@ -208,9 +208,8 @@ export function registerBenchCommand(program: Command): void {
         ...(skipped ? [`${skipped} from before the resume`] : []),
         ...(retried ? [`${retried} run again after a server error`] : []),
       ];
-      process.stderr.write(
-        `run ${runId}: ${summary.records} records${before.length > 0 ? ` (${before.join(", ")})` : ""} → ${shownPath(dir, process.cwd())}/\n`,
-      );
+      const standin = manifest.standin === true;
+      process.stderr.write(`${benchEndLines({ runId, dir, records: summary.records, before, standin }).join("\n")}\n`);
       if (cache) {
         process.stderr.write(
           `request cache ${cache.dir}: ${cache.hits} answered from it, ${cache.misses} sent, ${cache.coalesced} joined one in flight\n`,

@@ -4,7 +4,7 @@
  * harness as a runnable agent (src/export/). Prints the files written; `--json` with `config` writes and
  * prints agent.json.
  */
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { formatAgentFile } from "../config/agent-file.ts";
 import { exportAgent, parseFormat } from "../export/export.ts";
@@ -63,7 +63,18 @@ export function registerExportCommand(program: Command): void {
         return;
       }
       process.stdout.write(
-        `exported ${outcome.agent.model.name} × ${outcome.agent.config} as ${format} → ${outcome.dir}/: ${outcome.files.join(", ")}\n`,
+        `exported ${outcome.agent.model.name} × ${outcome.agent.config} as ${format} → ${outcome.dir}/: ${outcome.files.join(", ")}\n` +
+          `run it: ${runHint(format, outcome.dir, outcome.files)}\n`,
       );
     });
+}
+
+/** How to run what an export wrote, as one command line. */
+export function runHint(format: string, dir: string, files: readonly string[]): string {
+  if (format === "script") return `node ${join(dir, "agent.mjs")} "your query" (or --serve)`;
+  if (format === "config") {
+    const file = files.find((name) => name.startsWith("agent.")) ?? "agent.yaml";
+    return `pnpm agent --agent-file ${join(dir, file)} "your query"`;
+  }
+  return `cd ${dir} && docker compose up -d --build (its README.md: the three commands)`;
 }

@@ -33,7 +33,7 @@ function barProgress(options: ProgressOptions, stream: NodeJS.WriteStream): Prog
   const bar = new cliProgress.SingleBar(
     {
       stream,
-      format: `${options.label} [{bar}] {value}/{total} {percentage}% | {rate}/s | ETA ${options.eta ? "{etaModel}" : "{eta_formatted}"} {detail}`,
+      format: `${options.label} [{bar}] {value}/{total} {percentage}% | {rate}/s | ETA {etaModel} {detail}`,
       hideCursor: true,
       barsize: 24,
       etaBuffer: 50,
@@ -41,11 +41,17 @@ function barProgress(options: ProgressOptions, stream: NodeJS.WriteStream): Prog
     cliProgress.Presets.shades_classic,
   );
   const started = performance.now();
+  const pace = new TaskPace();
+  let total = options.total;
   bar.start(options.total, 0, { rate: "0.0", detail: "", etaModel: "—" });
   return {
-    setTotal: (total) => bar.setTotal(total),
+    setTotal: (value) => {
+      total = value;
+      bar.setTotal(value);
+    },
     update: (done, detail = "") => {
-      const eta = options.eta?.(done, (performance.now() - started) / 1000);
+      pace.update(done);
+      const eta = options.eta ? options.eta(done, (performance.now() - started) / 1000) : pace.secondsLeft(total);
       bar.update(done, { rate: rate(done, started), detail, etaModel: eta === undefined ? "—" : secondsText(eta) });
     },
     stop: () => bar.stop(),
@@ -60,12 +66,11 @@ function lineProgress(options: ProgressOptions, stream: NodeJS.WriteStream): Pro
   let last = { done: 0, detail: "" };
   // no line for work that never started (a bad flag stops the command first: its error stays the one line)
   let updated = false;
+  const pace = new TaskPace();
   const write = () => {
     const { done, detail } = last;
     const elapsed = (performance.now() - started) / 1000;
-    const perSecond = done / Math.max(elapsed, 1e-9);
-    const fromRate = done > 0 ? (total - done) / perSecond : undefined;
-    const modelled = options.eta ? options.eta(done, elapsed) : fromRate;
+    const modelled = options.eta ? options.eta(done, elapsed) : pace.secondsLeft(total);
     const eta = modelled === undefined ? undefined : Math.round(modelled);
     const etaText = eta === undefined ? "" : ` ETA ${eta}s`;
     stream.write(
@@ -77,6 +82,7 @@ function lineProgress(options: ProgressOptions, stream: NodeJS.WriteStream): Pro
       total = value;
     },
     update: (done, detail = "") => {
+      pace.update(done);
       last = { done, detail };
       updated = true;
       const now = performance.now();
@@ -89,6 +95,31 @@ function lineProgress(options: ProgressOptions, stream: NodeJS.WriteStream): Pro
       if (updated) write();
     },
   };
+}
+
+/**
+ * The ETA from the pace of the work itself: measured from the first finished task on, so that the start
+ * (servers starting, models loading) is not read as the time every task takes. No ETA before two tasks.
+ */
+export class TaskPace {
+  private first: { done: number; at: number } | undefined;
+  private last: { done: number; at: number } | undefined;
+
+  constructor(private readonly now: () => number = () => performance.now()) {}
+
+  update(done: number): void {
+    if (done <= 0) return;
+    const at = this.now();
+    this.first ??= { done, at };
+    this.last = { done, at };
+  }
+
+  /** Seconds left for `total`, or undefined until tasks finished after the first one. */
+  secondsLeft(total: number): number | undefined {
+    if (!this.first || !this.last || this.last.done <= this.first.done) return undefined;
+    const msPerTask = (this.last.at - this.first.at) / (this.last.done - this.first.done);
+    return (Math.max(0, total - this.last.done) * msPerTask) / 1000;
+  }
 }
 
 function rate(done: number, started: number): string {

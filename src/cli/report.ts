@@ -10,7 +10,6 @@ import { compareRunsTable, type RunSide } from "../report/compare-runs.ts";
 import { renderCsv } from "../report/csv.ts";
 import { markdownTable } from "../report/markdown.ts";
 import { loadOutcomes, mergeOutcomes, writeOutcomesFile } from "../report/outcomes.ts";
-import { REPORTS_DIR } from "../report/paths.ts";
 import { buildReport } from "../report/report.ts";
 import { loadRunSet } from "../report/runs.ts";
 import { renderTerminal } from "../report/terminal.ts";
@@ -30,9 +29,12 @@ interface ReportFlags {
 export function registerReportCommand(program: Command): void {
   program
     .command("report")
-    .description("turn runs into reports/: markdown, csv, a self-contained html page and summary.json")
+    .description("turn runs into a report beside the run: markdown, csv, a self-contained html page and summary.json")
     .argument("[runs...]", "run ids under results/ or run folders (default: the newest run); several = one report")
-    .option("--out <dir>", "the report folder (default: reports/<run-id>)")
+    .option(
+      "--out <dir>",
+      "the report folder (default: report/ in the run's folder; published reports: --out reports/NAME)",
+    )
     .option("--reference <config>", "the configuration ablations are compared with", DEFAULT_REFERENCE)
     .option("--compare", "compare two runs (RUN_A RUN_B): deltas per model × configuration with significance")
     .option(
@@ -51,7 +53,7 @@ export function registerReportCommand(program: Command): void {
       }
       const report = buildReport(set, { reference: flags.reference });
       const ids = set.runs.map((run) => run.id);
-      const out = flags.out ?? join(REPORTS_DIR, ids.length === 1 ? ids[0]! : `${ids[0]}+${ids.length - 1}`);
+      const out = flags.out ?? defaultReportFolder(set.runs);
       const files = writeReport(report, out);
       if (flags.json) {
         process.stdout.write(`${JSON.stringify({ runIds: ids, out, files })}\n`);
@@ -61,6 +63,14 @@ export function registerReportCommand(program: Command): void {
       process.stdout.write(renderTerminal(leaderboard, terminalWidth()));
       process.stderr.write(`report: ${files.length} files → ${out}/ (open report.html for the charts)\n`);
     });
+}
+
+/**
+ * A user's report belongs beside its run (results/<run>/report/; several runs: beside the first, named by
+ * their count), not in the tracked reports/, which holds the published ones (written with --out).
+ */
+export function defaultReportFolder(runs: readonly { dir: string }[]): string {
+  return join(runs[0]!.dir, runs.length === 1 ? "report" : `report+${runs.length - 1}`);
 }
 
 function compareCommand(runs: string[], flags: ReportFlags): void {

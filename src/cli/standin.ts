@@ -87,7 +87,18 @@ export function registerStandinCommand(program: Command): void {
       const gold = loadDataset(flags.dataset).map((loaded) => loaded.item);
       const provider = createSimProvider({ profile, gold, seed });
       const real = flags.real === true;
-      const standin = await startStandin({ provider, port, pace, promptRate, genRate, timeScale, real, behaviour });
+      const standin = await startStandin({
+        provider,
+        port,
+        pace,
+        promptRate,
+        genRate,
+        timeScale,
+        real,
+        behaviour,
+      }).catch((error: unknown) => {
+        throw portTaken(error, port) ?? error;
+      });
       const mode = real ? "real mode (truncation, output cut, known models only)" : "lenient mode";
       const lines = [
         `stand-in Ollama at ${standin.url} (the OpenAI API under /v1)`,
@@ -170,4 +181,15 @@ function parsePositive(flag: string, value: string | undefined, what: string): n
     throw new FlagError("BAD_FLAG", `${flag} must be ${what} > 0, not "${value}"`);
   }
   return number;
+}
+
+/** A port something else listens on (often Ollama itself, on 11434): a flag to change, said so. */
+export function portTaken(error: unknown, port: number): FlagError | undefined {
+  if ((error as NodeJS.ErrnoException | undefined)?.code !== "EADDRINUSE") return undefined;
+  return new FlagError(
+    "PORT_TAKEN",
+    `port ${port} is taken (Ollama itself, or another stand-in?): start the stand-in on another with --port N, ` +
+      "and point the bench at it with OLLAMA_HOST=http://127.0.0.1:N",
+    { cause: error },
+  );
 }

@@ -92,3 +92,18 @@ describe("colour", () => {
     expect(colorEnabled({ isTTY: true }, { FORCE_COLOR: "0" })).toBe(false);
   });
 });
+
+describe("a blind tool filter", () => {
+  it("gets one warning line per row it happened in", () => {
+    const summary = calibrationSummary();
+    const [first, second, ...rest] = summary.rows.filter((row) => row.group === null);
+    const rows = [{ ...first!, filterBlind: 6 }, second!, ...rest];
+    const text = renderSummaryTable({ ...summary, rows });
+    const warnings = text.split("\n").filter((line) => line.includes("tool filter was blind"));
+    expect(warnings).toEqual([
+      `Warning: ${first!.model} × ${first!.config}: the tool filter was blind in 6 of ${first!.n} items ` +
+        "(no tool shared a word with the query, so it showed the first in registry order)",
+    ]);
+    expect(text).toContain("calls: tool calls per item");
+  });
+});

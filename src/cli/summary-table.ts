@@ -5,13 +5,14 @@
  */
 import type { RunSummary } from "../bench/run/compare-configs.ts";
 import { customMetrics, invalidTotal, type Rate, type SummaryRow } from "../bench/scoring/index.ts";
+import { filterBlindWarnings } from "../report/filter-blind.ts";
 import { NOT_APPLICABLE, numberText, percentText } from "../report/format.ts";
 import { invalidWarnings } from "../report/invalid.ts";
 import { stackedTable, TERMINAL_WIDTH } from "../report/terminal.ts";
 
 const LEGEND = [
   "success: task success [95% CI] · tool: tool choice · args: parameter accuracy",
-  "calls: model calls per item · gold: gold tools shown · ms: per item, p50/p95",
+  "calls: tool calls per item · gold: gold tools shown · ms: per item, p50/p95",
   "rescue, fallback, either: of the items whose first plan failed, those recovered",
   "  by the rescue, by the ReAct fallback, by either (k/n)",
   "inv: invalid items (context overflow, output cut, server error), not in any rate",
@@ -82,7 +83,7 @@ export function renderSummaryTable(summary: RunSummary, width: number = TERMINAL
   });
   const repeatsLegend = withRepeats ? ["pass^k: every one of k tries succeeded [95% CI] · pass@k: at least one"] : [];
   const customLegend = custom.map((metric) => `${metric.name}: ${metric.label}`);
-  const warnings = invalidWarnings(summary.rows);
+  const warnings = [...invalidWarnings(summary.rows), ...filterBlindWarnings(summary.rows)];
   return `${blocks.join("\n")}\n${[...LEGEND, ...customLegend, ...repeatsLegend, ...warnings].join("\n")}\n`;
 }
 

@@ -181,4 +181,22 @@ describe("formatTrace", () => {
     expect(section(text, "error")).toMatch(/^error {7}planner MODEL_CALL_FAILED: .*connection reset/);
     expect(section(text, "model calls")).toContain("FAILED: connection reset");
   });
+
+  it("says when the filter could not tell the tools apart", async () => {
+    const query = "Remember that Ana lives in Porto";
+    const blind = await trace(
+      query,
+      { react: [" Nothing fits.\nFinal Answer: I cannot."] },
+      { strategy: "react", filter: 2 },
+    );
+    expect(section(formatTrace(blind, print), "tools")).toMatch(
+      /^tools {7}2 of \d+ shown to the model: .*\n {12}warning: the filter could not tell the tools apart .*\n {14}these are the first tools in registry order/,
+    );
+    const all = await trace(
+      query,
+      { react: [" Nothing fits.\nFinal Answer: I cannot."] },
+      { strategy: "react", filter: "all" },
+    );
+    expect(formatTrace(all, print)).not.toContain("could not tell the tools apart");
+  });
 });

@@ -66,6 +66,10 @@ export function formatTrace(result: AgentResult, options: TracePrintOptions): st
     result.skill ? `${result.skill.name} (score ${round(result.skill.score)}, from ${result.skill.source})` : "none",
   );
   line("tools", toolsText(result, options.topTools ?? 5));
+  if (result.tools.blind) {
+    more("warning: the filter could not tell the tools apart (no tool shared a word with the query):");
+    more("  these are the first tools in registry order (models.yaml `filter: all` shows every tool)");
+  }
 
   if (result.plan) {
     const { raw, steps, notes, waves } = result.plan;

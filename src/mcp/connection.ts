@@ -1,11 +1,13 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ServerConnectError } from "./errors.ts";
+import { RemoteServerError, ServerConnectError } from "./errors.ts";
 import { commandLine, indent, type Launch, redact, StderrTail, stdioLaunch } from "./launch.ts";
 import type { RegistryEntry } from "./registry.ts";
+import { HEADER_VARIABLE, isRemote } from "./registry-entry.ts";
 
 /** Anything with the SDK server's `connect`/`close` (Server or McpServer). */
 export interface InProcessServer {
@@ -20,7 +22,7 @@ export type TransportKind = "stdio" | "memory";
 
 export interface ServerConnection {
   entry: RegistryEntry;
-  transport: TransportKind | "http";
+  transport: TransportKind | "http" | "sse";
   client: Client;
   /** Child process id for stdio servers (to kill on a hard exit). */
   pid: number | null;
@@ -41,7 +43,7 @@ const CLIENT_INFO = { name: "onsetlab-bench", version: "0.1.0" };
 /** Connects one server: in-process when asked and a factory exists, otherwise by its registry transport. */
 export async function openConnection(entry: RegistryEntry, options: ConnectOptions): Promise<ServerConnection> {
   if (options.transport === "memory" && options.inProcess) return openInMemory(entry, options.inProcess);
-  if (entry.transport === "http") return openHttp(entry, options);
+  if (isRemote(entry)) return openRemote(entry, options);
   return openStdio(entry, options);
 }
 
@@ -124,18 +126,79 @@ function startFailure(
   );
 }
 
-async function openHttp(entry: RegistryEntry, options: ConnectOptions): Promise<ServerConnection> {
+/**
+ * A remote server, over Streamable HTTP or the legacy SSE transport, with its headers filled from the
+ * environment. A variable a header names that is unset is bad input; a server that does not answer in
+ * time, or refuses the connection, is a run error naming it (nothing of the user's input is wrong).
+ */
+async function openRemote(entry: RegistryEntry, options: ConnectOptions): Promise<ServerConnection> {
+  const headers = remoteHeaders(entry);
+  const url = new URL(entry.url as string);
+  const requestInit = { headers };
+  const transport =
+    entry.transport === "sse"
+      ? new SSEClientTransport(url, { requestInit })
+      : new StreamableHTTPClientTransport(url, { requestInit });
   const client = new Client(CLIENT_INFO);
+  const timeoutMs = options.timeoutMs ?? 15_000;
   try {
-    await client.connect(new StreamableHTTPClientTransport(new URL(entry.url as string)), {
-      timeout: options.timeoutMs ?? 15_000,
-    });
+    await withTimeout(client.connect(transport, { timeout: timeoutMs }), timeoutMs);
   } catch (cause) {
-    throw new ServerConnectError(
-      "SERVER_CONNECT_FAILED",
-      `server "${entry.name}" at ${entry.url} is not reachable: ${(cause as Error).message}`,
+    await transport.close().catch(() => undefined);
+    const secrets = Object.values(headers);
+    const why =
+      cause instanceof RemoteTimeout
+        ? `no answer to the MCP handshake within ${timeoutMs / 1000} s`
+        : (cause as Error).message.split("\n")[0];
+    throw new RemoteServerError(
+      "REMOTE_SERVER_UNREACHABLE",
+      `server "${entry.name}" (${entry.transport}) at ${entry.url} did not connect: ${redact(why ?? "", secrets)}`,
       { cause, context: { server: entry.name } },
     );
   }
-  return { entry, transport: "http", client, pid: null, close: () => client.close() };
+  return {
+    entry,
+    transport: entry.transport === "sse" ? "sse" : "http",
+    client,
+    pid: null,
+    close: () => client.close(),
+  };
+}
+
+/** The entry's headers with each `${NAME}` replaced by that variable's value; an unset one is bad input. */
+function remoteHeaders(entry: RegistryEntry): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(entry.headers ?? {}).map(([name, template]) => [
+      name,
+      template.replace(HEADER_VARIABLE, (_, variable: string) => {
+        const value = process.env[variable];
+        if (value === undefined || value === "") {
+          throw new ServerConnectError(
+            "HEADER_VARIABLE_UNSET",
+            `server "${entry.name}": header ${name} names \${${variable}}, which is not set in the environment`,
+            { context: { server: entry.name, header: name, variable } },
+          );
+        }
+        return value;
+      }),
+    ]),
+  );
+}
+
+class RemoteTimeout extends Error {}
+
+/**
+ * The SDK's handshake timeout covers the initialize request only; an SSE server that never opens its
+ * stream leaves `connect` waiting on the stream itself, so the whole connect has the same limit.
+ */
+async function withTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, fail) => {
+    timer = setTimeout(() => fail(new RemoteTimeout()), timeoutMs);
+  });
+  try {
+    return await Promise.race([work, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -9,6 +9,9 @@ export class RegistryError extends InputError {}
  */
 export class ServerConnectError extends InputError {}
 
+/** A remote server (http, sse) did not connect: it refused or did not answer in time. A run error, not bad input. */
+export class RemoteServerError extends OnsetlabError {}
+
 /** A server could not be put back between tasks (its reset command failed, it would not restart): a run error. */
 export class ServerResetError extends OnsetlabError {}
 

@@ -102,6 +102,28 @@ export class ClientPool implements ToolHost {
     return [...this.servers.keys()];
   }
 
+  /**
+   * What a server is for: its registry `purpose`, or else the first sentence of the `instructions` it
+   * sent at the handshake, or else the name and version it gave (`serverInfo`).
+   */
+  purposeOf(server: string): { purpose: string; from: "registry" | "instructions" | "serverInfo" } {
+    const live = this.servers.get(server);
+    if (!live) throw new UnknownServerError("UNKNOWN_SERVER", `no connected server named "${server}"`);
+    if (live.entry.purpose) return { purpose: live.entry.purpose, from: "registry" };
+    const instructions = live.connection.client.getInstructions()?.trim();
+    if (instructions) {
+      // the first sentence, a Markdown heading's marks dropped
+      const first = instructions
+        .replace(/^#+\s*/, "")
+        .split(/(?<=[.!?])\s|\n/)[0]!
+        .trim();
+      return { purpose: first, from: "instructions" };
+    }
+    const info = live.connection.client.getServerVersion();
+    const title = info?.title ?? info?.name ?? server;
+    return { purpose: info?.version ? `${title} ${info.version}` : title, from: "serverInfo" };
+  }
+
   restartCount(server: string): number {
     return this.servers.get(server)?.restarts ?? 0;
   }

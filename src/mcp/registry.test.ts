@@ -34,7 +34,7 @@ describe("registry", () => {
     [{ servers: [good, good] }, 'r.json: servers[1] (github): field "name" is used by an earlier entry'],
     [
       { servers: [{ ...good, transport: "ws" }] },
-      'r.json: servers[0] (github): field "transport" must be "stdio" or "http"',
+      'r.json: servers[0] (github): field "transport" must be "stdio", "http" or "sse"',
     ],
     [
       { servers: [{ ...good, command: undefined }] },
@@ -46,7 +46,7 @@ describe("registry", () => {
     ],
     [
       { servers: [{ name: "h", purpose: "p", transport: "http", url: "nope" }] },
-      'r.json: servers[0] (h): field "url" must be an absolute URL for an http server',
+      'r.json: servers[0] (h): field "url" must be an http:// or https:// URL for an http server, not "nope"',
     ],
     [
       { servers: [{ ...good, reset: "reboot" }] },
@@ -79,7 +79,7 @@ describe("registry", () => {
     ],
     [
       { servers: [{ name: "h", purpose: "p", transport: "http", url: "http://127.0.0.1:9/mcp", reset: "restart" }] },
-      'r.json: servers[0] (h): field "reset" cannot be "restart" for an http server',
+      'r.json: servers[0] (h): field "reset" cannot be "restart" for a remote server',
     ],
   ])("names the entry and field: %j", (raw, message) => {
     expect(() => parseRegistry(raw, "r.json")).toThrow(message);

@@ -1,8 +1,9 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { REPO_ROOT } from "../paths.ts";
+import { clientConfigEntries, type RegistryShape, registryShape } from "./client-config.ts";
 import { RegistryError } from "./errors.ts";
-import { FIXTURE_PLACEHOLDER, resetKind } from "./registry-entry.ts";
+import { FIXTURE_PLACEHOLDER, HEADER_VARIABLE, isRemote, resetKind } from "./registry-entry.ts";
 import type { ToolDefinition } from "./types.ts";
 
 /**
@@ -16,8 +17,10 @@ export type ResetKind = (typeof RESET_KINDS)[number];
 /** One server in a registry file (DESIGN §5). Mock servers and a user's real servers look the same. */
 export interface RegistryEntry {
   name: string;
-  purpose: string;
-  transport: "stdio" | "http";
+  /** What the server is for; without it, the server's own `instructions` or name say (pool.ts `purposeOf`). */
+  purpose?: string;
+  /** `http`: Streamable HTTP; `sse`: the legacy HTTP+SSE transport of older remote servers. */
+  transport: "stdio" | "http" | "sse";
   /** stdio: the program and its arguments; `node` means the running Node binary. */
   command?: string;
   args?: string[];
@@ -28,8 +31,13 @@ export interface RegistryEntry {
   env?: string[] | Record<string, string | null>;
   /** stdio: working directory, relative to the registry file (default: the registry's folder, or the fixture copy). */
   cwd?: string;
-  /** http: the Streamable HTTP endpoint. */
+  /** http: the Streamable HTTP endpoint; sse: the SSE stream's URL. */
   url?: string;
+  /**
+   * http, sse: request headers whose values come from environment variables only, named as `${NAME}`
+   * (`"Authorization": "Bearer ${API_TOKEN}"`); the values are never stored and are redacted like every secret.
+   */
+  headers?: Record<string, string>;
   /** The tool names the server is expected to list (checked by tests, informative for users). */
   tools?: string[];
   /** A mock of this project: has the hidden __reset/__state/__check/__faults tools and can run in-process. */
@@ -54,6 +62,8 @@ export interface Registry {
   servers: RegistryEntry[];
   /** Per server, the folder of the file that declares it, where registries were merged from several folders. */
   baseDirs?: Record<string, string>;
+  /** How the file was read: this project's registry, or a client's config (one file only). */
+  shape?: RegistryShape;
 }
 
 export const DEFAULT_REGISTRY = join(REPO_ROOT, "mock-servers", "registry.json");
@@ -70,6 +80,7 @@ export const REGISTRY_FIELDS: ReadonlySet<string> = new Set([
   "env",
   "cwd",
   "url",
+  "headers",
   "tools",
   "mock",
   "reset",
@@ -93,7 +104,7 @@ export function loadRegistry(file: string = DEFAULT_REGISTRY): Registry {
     throw new RegistryError("REGISTRY_INVALID", `${file}: not valid JSON (${(cause as Error).message})`, { cause });
   }
   const baseDir = dirname(resolve(file));
-  return { file, baseDir, servers: parseRegistry(raw, file, baseDir) };
+  return { file, baseDir, servers: parseRegistry(raw, file, baseDir), shape: registryShape(raw) ?? "registry" };
 }
 
 /**
@@ -147,11 +158,24 @@ export function parseRegistry(raw: unknown, file: string, baseDir?: string): Reg
   const fail = (where: string, problem: string): never => {
     throw new RegistryError("REGISTRY_INVALID", `${file}: ${where}: ${problem}`, { context: { file, where } });
   };
-  if (!isObject(raw) || !Array.isArray(raw.servers)) fail("top level", 'expected {"servers": [ … ]}');
-  const servers = (raw as { servers: unknown[] }).servers;
+  const shape = registryShape(raw);
+  if (shape === undefined) {
+    fail(
+      "top level",
+      'expected {"servers": [ … ]} (this project\'s registry), {"mcpServers": { … }} (Claude Desktop, Cursor, ' +
+        'Windsurf, Claude Code .mcp.json) or {"servers": { … }} (VS Code .vscode/mcp.json)',
+    );
+  }
+  const record = raw as Record<string, unknown>;
+  const servers = shape === "registry" ? (record.servers as unknown[]) : clientConfigEntries(record, shape!, file);
+  const key = shape === "mcpServers" ? "mcpServers" : "servers";
   const seen = new Set<string>();
   return servers.map((item, index) => {
-    const where = `servers[${index}]${isObject(item) && typeof item.name === "string" ? ` (${item.name})` : ""}`;
+    const named = isObject(item) && typeof item.name === "string";
+    const where =
+      shape === "registry"
+        ? `servers[${index}]${named ? ` (${item.name})` : ""}`
+        : `${key}.${(item as { name: string }).name}`;
     if (!isObject(item)) return fail(where, "expected an object");
     const field = (key: string, problem: string) => fail(where, `field "${key}" ${problem}`);
     for (const key of Object.keys(item)) {
@@ -160,14 +184,22 @@ export function parseRegistry(raw: unknown, file: string, baseDir?: string): Reg
     if (typeof item.name !== "string" || !NAME.test(item.name)) field("name", "must be a lowercase name like github");
     if (seen.has(item.name as string)) field("name", "is used by an earlier entry");
     seen.add(item.name as string);
-    if (typeof item.purpose !== "string" || !item.purpose) field("purpose", "must be a non-empty string");
-    if (item.transport !== "stdio" && item.transport !== "http") field("transport", 'must be "stdio" or "http"');
+    if (item.purpose !== undefined && (typeof item.purpose !== "string" || !item.purpose)) {
+      field("purpose", "must be a non-empty string (or left out: the server's own instructions or name say)");
+    }
+    if (item.transport !== "stdio" && item.transport !== "http" && item.transport !== "sse") {
+      field("transport", 'must be "stdio", "http" or "sse"');
+    }
     if (item.transport === "stdio" && (typeof item.command !== "string" || !item.command)) {
       field("command", "is required for a stdio server");
     }
-    if (item.transport === "http" && (typeof item.url !== "string" || !URL.canParse(item.url))) {
-      field("url", "must be an absolute URL for an http server");
+    if (isRemote(item as Pick<RegistryEntry, "transport">) && !isHttpUrl(item.url)) {
+      field(
+        "url",
+        `must be an http:// or https:// URL for an ${item.transport} server, not ${JSON.stringify(item.url)}`,
+      );
     }
+    checkHeaders(item, field);
     for (const key of ["args", "tools", "read_only_tools"] as const) {
       if (item[key] !== undefined && !isStringArray(item[key])) field(key, "must be an array of strings");
     }
@@ -203,8 +235,8 @@ function checkReset(item: Record<string, unknown>, field: FieldFail, baseDir: st
     field("reset", `must be one of ${RESET_KINDS.join(", ")}, not ${JSON.stringify(reset)}`);
   }
   if (reset !== undefined && item.mock === true) field("reset", "does not apply to a mock (mocks reset in-process)");
-  if (item.transport === "http" && (reset === "restart" || reset === "fixture")) {
-    field("reset", `cannot be "${reset}" for an http server (the harness does not run it): use "command" or "none"`);
+  if (isRemote(item as Pick<RegistryEntry, "transport">) && (reset === "restart" || reset === "fixture")) {
+    field("reset", `cannot be "${reset}" for a remote server (the harness does not run it): use "command" or "none"`);
   }
   if (reset === "fixture") {
     if (typeof item.fixture_dir !== "string" || !item.fixture_dir) {
@@ -228,6 +260,32 @@ function checkReset(item: Record<string, unknown>, field: FieldFail, baseDir: st
   } else if (item.reset_command !== undefined) {
     field("reset_command", 'goes with reset "command" only');
   }
+}
+
+/** Remote servers only; every value names at least one environment variable (its value is never stored). */
+function checkHeaders(item: Record<string, unknown>, field: FieldFail): void {
+  const { headers } = item;
+  if (headers === undefined) return;
+  if (!isRemote(item as Pick<RegistryEntry, "transport">)) {
+    field("headers", "goes with an http or sse server only");
+    return;
+  }
+  if (!isObject(headers)) {
+    field("headers", 'must be an object like {"Authorization": "Bearer ${API_TOKEN}"}');
+    return;
+  }
+  for (const [name, value] of Object.entries(headers)) {
+    if (typeof value !== "string" || !new RegExp(HEADER_VARIABLE.source).test(value)) {
+      field(
+        "headers",
+        `value of ${name} must name an environment variable, like "Bearer \${API_TOKEN}" (a registry stores no secret)`,
+      );
+    }
+  }
+}
+
+function isHttpUrl(value: unknown): boolean {
+  return typeof value === "string" && URL.canParse(value) && /^https?:$/.test(new URL(value).protocol);
 }
 
 function isStringArray(value: unknown): value is string[] {

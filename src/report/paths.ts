@@ -1,7 +1,6 @@
-/** Where things live: the repository root, and reports/ under it. */
+/** How a report or a message shows a path. */
 import { isAbsolute, relative, resolve } from "node:path";
 import { REPO_ROOT } from "../paths.ts";
-export const REPORTS_DIR = resolve(REPO_ROOT, "reports");
 
 /**
  * A path as a message or a report prints it: relative to `from` when inside it, else absolute. Reports

@@ -44,8 +44,8 @@ describe("bad registry entries: one line naming the file, the entry and the fiel
   it.each([
     ["a missing command", server({ command: undefined }), 'servers[0] (mine): field "command" is required'],
     [
-      "a missing purpose",
-      server({ purpose: undefined }),
+      "an empty purpose (a missing one is taken from the server)",
+      server({ purpose: "" }),
       'servers[0] (mine): field "purpose" must be a non-empty string',
     ],
     [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { mockServerFactories } from "../../mock-servers/index.ts";
-import { goldArgs } from "../../src/bench/dataset/gold.ts";
 import { loadDataset } from "../../src/bench/dataset/load.ts";
+import { goldArgs } from "../../src/gold-value.ts";
 import { ClientPool } from "../../src/mcp/pool.ts";
 import { loadRegistry } from "../../src/mcp/registry.ts";
 

@@ -33,26 +33,37 @@ describe("GET /runs counts records without the records index", () => {
   it("a bench under way in this process: the records on disk at each moment, then the summary's count", async () => {
     const service = new HarnessService({ resultsRoot: newRoot() });
     const indexRows = vi.spyOn(RecordIndex.prototype, "rows");
-    // 4 configurations × 40 items: gzip members of 64 records reach the disk while it runs
+    // 4 configurations × 40 items: gzip members (64 records, or what a flush timer finds) reach the disk while
+    // it runs. Which counts a moment sees depends on when the timer fires on a loaded machine, so the test
+    // checks what holds at every moment: the listing counts exactly the records on disk, never more than done.
     const runId = await service.startBench({
       models: ["sim:oracle"],
       configs: ["onsetlab", "onsetlab-plus", "rewoo", "native"],
       limit: 40,
     });
     const dir = join(service.resultsRoot, runId);
-    const seen: { records: number; onDisk: number; running: boolean }[] = [];
+    const seen: { done: number; records: number; onDisk: number; running: boolean }[] = [];
     await new Promise<void>((finished) => {
       // the first tasks may finish before this listens: the moments seen are those after
       service.watchRun(runId, (event) => {
         if (event.type === "finished") return finished();
         if (event.progress.done % 10 !== 0) return;
         const entry = entryOf(service, runId);
-        seen.push({ records: entry.records, onDisk: strictRecordLines(dir).length, running: entry.running });
+        seen.push({
+          done: event.progress.done,
+          records: entry.records,
+          onDisk: strictRecordLines(dir).length,
+          running: entry.running,
+        });
       });
     });
     expect(seen.length).toBeGreaterThanOrEqual(3);
-    for (const moment of seen) expect(moment).toMatchObject({ records: moment.onDisk, running: true });
-    expect(seen.map((moment) => moment.records)).toContain(128);
+    for (const moment of seen) {
+      expect(moment).toMatchObject({ records: moment.onDisk, running: true });
+      expect(moment.records).toBeLessThanOrEqual(moment.done);
+    }
+    // at most one member (64 records) is pending: from 70 records done, some are on disk before the end
+    expect(seen.some((moment) => moment.done >= 70 && moment.records > 0 && moment.records < 160)).toBe(true);
     const done = entryOf(service, runId);
     expect(done).toMatchObject({ running: false, records: 160, tasks: 160 });
     expect(done.finishedAt).toBeDefined();

@@ -6,8 +6,6 @@
  */
 import { Ajv, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
-import type { ToolDefinition } from "../../mcp/types.ts";
-import type { DatasetProblem } from "./errors.ts";
 import {
   alternativesOf,
   concreteAlternatives,
@@ -16,7 +14,9 @@ import {
   goldValue,
   isMatcher,
   mayOmit,
-} from "./gold.ts";
+} from "../../gold-value.ts";
+import type { ToolDefinition } from "../../mcp/types.ts";
+import type { DatasetProblem } from "./errors.ts";
 import { datasetRegex } from "./regex.ts";
 import { isToolCallCheck } from "./state-checks.ts";
 import type { DatasetItem, LoadedItem } from "./types.ts";
@@ -30,6 +30,10 @@ export interface ServerSurface {
   /** Whether a tool changes nothing (its annotation, or the registry's `read_only_tools`): tool-call checks need one. */
   readOnly: (tool: ToolDefinition) => boolean;
 }
+
+/** Why a gold array often arrives unwrapped: an array in the dataset lists alternatives. */
+const WRAP_HINT =
+  'an array value is written wrapped, as its one alternative: "contents": [["a", "b"]] (datasets/README.md)';
 
 type Properties = Record<string, Record<string, unknown>>;
 
@@ -53,7 +57,11 @@ class SchemaCache {
   }
 
   errors(validate: ValidateFunction): string {
-    return this.ajv.errorsText(validate.errors, { dataVar: "" }).replace(/^\//, "");
+    const text = this.ajv.errorsText(validate.errors, { dataVar: "" }).replace(/^\//, "");
+    const wantsArray = (validate.errors ?? []).some(
+      (error) => error.keyword === "type" && String(error.params.type).split(",").includes("array"),
+    );
+    return wantsArray ? `${text}; ${WRAP_HINT}` : text;
   }
 }
 

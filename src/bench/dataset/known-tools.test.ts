@@ -52,4 +52,24 @@ describe("gold calls against the registry's tools", () => {
     };
     expect(unknownToolProblems([loaded("own", ["mine"], ["whatever_tool"])], own)).toEqual([]);
   });
+
+  it("says an unknown server once, at its first item, and suggests --registry", () => {
+    const problems = unknownToolProblems(
+      [
+        loaded("m1", ["memory"], ["read_graph"], 1),
+        loaded("m2", ["memory"], ["search_nodes"], 2),
+        loaded("m3", ["memory"], ["open_nodes"], 3),
+      ],
+      registry,
+    );
+    expect(problems).toEqual([
+      expect.objectContaining({
+        line: 1,
+        id: "m1",
+        message: expect.stringMatching(
+          /^servers: unknown server "memory" \(3 items, this the first; .* has: github, .*\): give the registry that declares it with --registry FILE$/,
+        ),
+      }),
+    ]);
+  });
 });

@@ -15,13 +15,19 @@ export function unknownToolProblems(items: readonly LoadedItem[], registry: Regi
   const declared = new Map(registry.servers.map((server) => [server.name, server.tools]));
   const known = new Set(registry.servers.flatMap((server) => server.tools ?? []));
   const problems: DatasetProblem[] = [];
-  for (const { item, file, line } of items) {
+  // an unknown server is said once, at its first item: a dataset of one's own servers run without its
+  // registry would otherwise repeat it on every line
+  const unknown = new Map<string, { first: LoadedItem; items: number }>();
+  for (const loaded of items) {
+    const { item, file, line } = loaded;
     const report = (message: string) => problems.push({ file, line, id: item.id, message });
     const unknownServers = [...new Set([...item.servers, ...(item.state ?? []).map(checkServer)])].filter(
       (server) => !declared.has(server),
     );
     for (const server of unknownServers) {
-      report(`servers: unknown server "${server}" (${registry.file} has: ${[...declared.keys()].join(", ")})`);
+      const seen = unknown.get(server);
+      if (seen) seen.items += 1;
+      else unknown.set(server, { first: loaded, items: 1 });
     }
     // a server that does not list its tools (a user's own) is known only once connected
     if (unknownServers.length > 0 || item.servers.some((server) => declared.get(server) === undefined)) continue;
@@ -29,6 +35,17 @@ export function unknownToolProblems(items: readonly LoadedItem[], registry: Regi
       if (!known.has(call.tool)) {
         report(`calls[${index}] ${call.tool}: unknown tool (no server in ${registry.file} lists it)`);
       }
+    });
+  }
+  const servers = [...declared.keys()].join(", ");
+  for (const [server, { first, items: count }] of unknown) {
+    problems.push({
+      file: first.file,
+      line: first.line,
+      id: first.item.id,
+      message:
+        `servers: unknown server "${server}" (${count === 1 ? "this item" : `${count} items, this the first`}; ` +
+        `${registry.file} has: ${servers}): give the registry that declares it with --registry FILE`,
     });
   }
   return problems;

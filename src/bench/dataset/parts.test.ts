@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { goldArgs, goldValue, mayOmit } from "../../gold-value.ts";
 import { checkAnswer } from "./answer-check.ts";
-import { goldArgs, goldValue, mayOmit } from "./gold.ts";
 import { jaccard, queryTokens } from "./near-duplicates.ts";
 import { datasetRegex } from "./regex.ts";
 

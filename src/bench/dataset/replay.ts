@@ -15,10 +15,10 @@
 import { DEFAULT_LIMITS } from "../../agent/index.ts";
 import { type Evidence, formatEvidence } from "../../agent/solver.ts";
 import { observationText } from "../../agent/tool-runner.ts";
+import { goldArgs } from "../../gold-value.ts";
 import type { ClientPool } from "../../mcp/pool.ts";
 import type { ToolDefinition } from "../../mcp/types.ts";
 import { checkAnswer } from "./answer-check.ts";
-import { goldArgs } from "./gold.ts";
 import { type CheckVerdict, checkLabel, checkServer, isToolCallCheck, runToolCallCheck } from "./state-checks.ts";
 import type { LoadedItem } from "./types.ts";
 

@@ -3,6 +3,7 @@
  * arguments derived from its input schema (required parameters only), each marked TODO so that
  * `dataset check` guides the author through finishing it (todo.ts).
  */
+import { expectedForm } from "../../gold-value.ts";
 import type { JsonSchema, ToolDefinition } from "../../mcp/types.ts";
 import { TODO_MARK, TODO_TAG } from "./todo.ts";
 import type { DatasetItem } from "./types.ts";
@@ -20,7 +21,7 @@ export function starterItems(
       category: "single",
       servers: [tool.server],
       route: "rewoo",
-      calls: [{ tool: tool.name, args: goldForm(draftArgs(tool.inputSchema)) }],
+      calls: [{ tool: tool.name, args: draftCallArgs(tool.inputSchema) }],
       order: "sequence",
       difficulty: "easy",
       tags: readOnly(tool) ? [TODO_TAG] : [TODO_TAG, "write"],
@@ -67,10 +68,11 @@ function draftValue(schema: JsonSchema): unknown {
   }
 }
 
-/** Gold values in the dataset's form: an array is a list of alternatives, so an array value is wrapped. */
-function goldForm(args: Record<string, unknown>): Record<string, unknown> {
+/** The draft arguments in the dataset's form (an array value wrapped as one alternative, at every depth). */
+function draftCallArgs(schema: JsonSchema): Record<string, unknown> {
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   return Object.fromEntries(
-    Object.entries(args).map(([name, value]) => [name, Array.isArray(value) ? [value] : value]),
+    Object.entries(draftArgs(schema)).map(([name, value]) => [name, expectedForm(value, properties[name])]),
   );
 }
 

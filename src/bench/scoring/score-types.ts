@@ -197,6 +197,8 @@ export interface VisibilityScore {
   /** Tools the prompt listed, and tools connected (the session's). */
   toolsShown: number;
   toolsConnected: number;
+  /** The filter could not tell the tools apart (every score 0): the tools shown were the first in order. */
+  filterBlind?: true;
 }
 
 /** One part of task success and whether it held; only the parts the item asks for are listed. */

@@ -55,6 +55,8 @@ export interface SummaryRow extends MetricRates {
   repeats: RepeatRates | null;
   /** The rates of registered metrics (metric-registry.ts), by name, in registration order. */
   custom: Record<string, Rate>;
+  /** Items whose tool filter could not tell the tools apart (visibility `filterBlind`); absent when none. */
+  filterBlind?: number;
 }
 
 /** Means per item unless named a percentile; provider timings are simulated for `sim:*` models. */
@@ -191,6 +193,7 @@ function summaryRow(
   const [p50Ms, p95Ms] = medianAndTail(totals, options);
   const [modelCallP50Ms, modelCallP95Ms] = medianAndTail(modelCalls, options);
   const cached = scores.some((s) => s.cost.cachedCalls) ? mean(scores.map((s) => s.cost.cachedCalls ?? 0)) : null;
+  const filterBlind = scores.filter((s) => s.visibility?.filterBlind).length;
   return {
     model,
     config,
@@ -220,6 +223,7 @@ function summaryRow(
     },
     repeats: repeatRates(records),
     custom: customRates(records),
+    ...(filterBlind > 0 ? { filterBlind } : {}),
   };
 }
 

@@ -85,7 +85,7 @@ export interface TraceView {
   /** The path taken: `rewoo`, `react`, `native`, `jsonl`, `direct`, or `none` (stopped before routing). */
   path?: string;
   /** Every connected tool, and what the planner / ReAct prompt listed (native, jsonl: all connected). */
-  tools?: { available: string[]; filtered: string[] };
+  tools?: { available: string[]; filtered: string[]; blind?: true };
   /** Present when the router ran (strategy `auto`). */
   route?: { route: string; rule: string };
   /** ReWOO only: `raw` is the planner's completion (the text after the prompt's `#E1 =`). */

@@ -16,5 +16,11 @@ export function scoreVisibility(item: Pick<DatasetItem, "calls">, trace: TraceVi
   if (item.calls.length === 0 || !trace.tools || !trace.path || !SHOWING_PATHS.has(trace.path)) return null;
   const shown = new Set(trace.tools.filtered);
   const hidden = [...new Set(item.calls.map((call) => call.tool))].filter((tool) => !shown.has(tool));
-  return { shown: hidden.length === 0, hidden, toolsShown: shown.size, toolsConnected: trace.tools.available.length };
+  return {
+    shown: hidden.length === 0,
+    hidden,
+    toolsShown: shown.size,
+    toolsConnected: trace.tools.available.length,
+    ...(trace.tools.blind ? { filterBlind: true as const } : {}),
+  };
 }

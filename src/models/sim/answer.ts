@@ -8,13 +8,19 @@
 import type { SimGoldItem } from "./gold.ts";
 import { exampleMatching } from "./regex-example.ts";
 
-export const CANNOT_HELP = "I'm sorry, I can't help with that.";
+/**
+ * The answer to a query that is none of the dataset's: the simulator (and the stand-in, which is the
+ * simulator behind an Ollama API) knows only its dataset's items, and says so, naming how to give it yours.
+ */
+export const NOT_IN_DATASET =
+  "I'm sorry, I can't help with that. (Simulated: this query is not an item of the dataset the simulator " +
+  "was given, and it answers only those. Give it yours: --dataset FILE; the stand-in: pnpm standin --dataset FILE.)";
 
 /** The answer of a model whose prompt lacks a tool the task needs: it says so rather than guess a name. */
 export const LACKING_TOOL = "I can't do that with the tools I have. Please connect a tool that can.";
 
 export function groundedAnswer(item: SimGoldItem | undefined, data: string): string {
-  if (!item) return CANNOT_HELP;
+  if (!item) return NOT_IN_DATASET;
   const fromCheck = item.calls.length === 0;
   const check = item.answer ?? {};
   const seen = loose(data);

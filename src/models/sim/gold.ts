@@ -3,6 +3,8 @@
  * bench passes its items in); defined here because src/models may not import src/bench.
  */
 
+import { goldArgs } from "../../gold-value.ts";
+
 export interface SimGoldItem {
   id: string;
   query: string;
@@ -24,29 +26,11 @@ export interface GoldCall {
 }
 
 /**
- * The dataset's acceptable values → gold values: a list's first alternative that is neither `""` nor a
- * `{regex}` / `{any}` object; a parameter with no such alternative is left out (DatasetItem's contract).
+ * The dataset's acceptable values → gold values, read as the gold replay reads them (src/gold-value.ts);
+ * a parameter with no gold value is left out (DatasetItem's contract).
  */
 export function goldCalls(item: SimGoldItem): GoldCall[] {
-  return item.calls.map((call) => {
-    const args: Record<string, unknown> = {};
-    for (const [name, acceptable] of Object.entries(call.args)) {
-      const alternatives = Array.isArray(acceptable) ? acceptable : [acceptable];
-      const gold = alternatives.find((value) => value !== "" && !isMatcher(value));
-      if (gold !== undefined) args[name] = gold;
-    }
-    return { tool: call.tool, args };
-  });
-}
-
-function isMatcher(value: unknown): boolean {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
-  const keys = Object.keys(value);
-  const record = value as Record<string, unknown>;
-  return (
-    keys.length === 1 &&
-    ((keys[0] === "any" && record.any === true) || (keys[0] === "regex" && typeof record.regex === "string"))
-  );
+  return item.calls.map((call) => ({ tool: call.tool, args: goldArgs(call) }));
 }
 
 /**

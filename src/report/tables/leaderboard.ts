@@ -2,6 +2,7 @@
 import type { CustomMetricInfo, SummaryRow } from "../../bench/scoring/index.ts";
 import { invalidTotal } from "../../bench/scoring/invalid-total.ts";
 import { rate } from "../../bench/scoring/rate.ts";
+import { filterBlindWarnings } from "../filter-blind.ts";
 import { invalidWarnings } from "../invalid.ts";
 import { byRunOrder, type RunSet } from "../run-set.ts";
 import {
@@ -37,6 +38,7 @@ export function leaderboardTable(set: RunSet, title: string): ReportTable {
           ]
         : []),
       ...invalidWarnings(rows),
+      ...filterBlindWarnings(rows),
     ],
     columns: [
       ...MODEL_CONFIG_COLUMNS,

@@ -1,14 +1,23 @@
 /**
- * The gold value of an expected argument: what the gold replay sends and what the simulator's oracle
- * writes. It mirrors how src/bench/scoring/arg-match.ts reads expected values (BFCL's rules):
+ * The gold value of an expected argument: ONE reading shared by the gold replay (`dataset check`), the
+ * simulator's oracle and the scorer's tests, so that what the check accepts is what the oracle sends.
+ * It mirrors how src/bench/scoring/arg-match.ts reads expected values (BFCL's rules):
  * - at the top, an array is a list of alternatives; the gold one is the first that is neither `""`
  *   (may be omitted) nor a `{regex}` / `{any}` matcher;
  * - an object value is a dict whose values are themselves alternatives (one level deep), so
  *   `{"title": [[{"text": …}]]}` means title = that one-element array;
- * - an array value of a parameter whose items are objects is a list of such dicts.
+ * - an array value of a parameter whose items are objects is a list of such dicts. Without the
+ *   parameter's schema (the simulator reads no schema), an array whose elements are all dicts is one.
  */
-import type { JsonSchema } from "../../mcp/types.ts";
-import type { ExpectedCall } from "./types.ts";
+
+/** A JSON Schema, as far as the gold reading looks into it. */
+type JsonSchema = { [key: string]: unknown };
+
+/** One expected call of a dataset item: the tool and, per parameter, its acceptable values. */
+export interface GoldSource {
+  tool: string;
+  args: Record<string, unknown>;
+}
 
 export type GoldValue = { present: true; value: unknown } | { present: false };
 
@@ -38,11 +47,17 @@ export function concreteAlternatives(expected: unknown): unknown[] {
 /** A concrete alternative → the value it stands for (dicts and lists of dicts hold alternatives). */
 export function goldOfAlternative(alternative: unknown, schema?: JsonSchema): unknown {
   if (isPlainObject(alternative)) return goldDict(alternative);
-  const items = schema?.items as JsonSchema | undefined;
-  if (Array.isArray(alternative) && items?.type === "object") {
+  if (Array.isArray(alternative) && holdsDicts(alternative, schema)) {
     return alternative.map((element) => (isPlainObject(element) ? goldDict(element) : element));
   }
   return alternative;
+}
+
+/** The parameter is a list of dicts: its schema says so, or (no item type known) every element is one. */
+function holdsDicts(list: unknown[], schema: JsonSchema | undefined): boolean {
+  const items = schema?.items as JsonSchema | undefined;
+  if (items?.type !== undefined) return items.type === "object";
+  return list.length > 0 && list.every((element) => isPlainObject(element) && !isMatcher(element));
 }
 
 function goldDict(dict: Record<string, unknown>): Record<string, unknown> {
@@ -70,7 +85,7 @@ export function mayOmit(expected: unknown): boolean {
  * The gold call's arguments: each parameter's gold value; parameters without one are omitted.
  * `inputSchema` (the tool's) tells lists of dicts from plain lists.
  */
-export function goldArgs(call: ExpectedCall, inputSchema?: JsonSchema): Record<string, unknown> {
+export function goldArgs(call: GoldSource, inputSchema?: JsonSchema): Record<string, unknown> {
   const properties = (inputSchema?.properties ?? {}) as Record<string, JsonSchema>;
   const args: Record<string, unknown> = {};
   for (const [param, expected] of Object.entries(call.args)) {
@@ -78,4 +93,21 @@ export function goldArgs(call: ExpectedCall, inputSchema?: JsonSchema): Record<s
     if (gold.present) args[param] = gold.value;
   }
   return args;
+}
+
+/**
+ * A concrete value → the dataset's form of it, the inverse of `goldValue`: an array is wrapped (one
+ * alternative), and so is an array inside a dict or inside a list of dicts. `dataset new` writes its
+ * drafts through it, so a draft whose TODOs are filled passes `dataset check`.
+ */
+export function expectedForm(value: unknown, schema?: JsonSchema): unknown {
+  if (isPlainObject(value)) return dictForm(value);
+  if (!Array.isArray(value)) return value;
+  return [
+    holdsDicts(value, schema) ? value.map((element) => (isPlainObject(element) ? dictForm(element) : element)) : value,
+  ];
+}
+
+function dictForm(dict: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(dict).map(([key, inner]) => [key, Array.isArray(inner) ? [inner] : inner]));
 }

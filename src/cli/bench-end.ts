@@ -1,0 +1,28 @@
+/**
+ * What the bench prints after its table: where the run went, and what to do next with it. A run of the
+ * stand-in also says what the stand-in answers: only the items of the dataset it was started with.
+ */
+import { shownPath } from "../report/paths.ts";
+
+export interface BenchEnd {
+  runId: string;
+  dir: string;
+  records: number;
+  /** What the records count leaves out or counts again (`12 from before the resume`). */
+  before: string[];
+  /** The model server was the stand-in (`pnpm standin`). */
+  standin: boolean;
+}
+
+export function benchEndLines(end: BenchEnd, cwd: string = process.cwd()): string[] {
+  const before = end.before.length > 0 ? ` (${end.before.join(", ")})` : "";
+  return [
+    `run ${end.runId}: ${end.records} records${before} → ${shownPath(end.dir, cwd)}/`,
+    ...(end.standin
+      ? [
+          "the stand-in answers only the items of the dataset it was started with; for yours: pnpm standin --dataset FILE",
+        ]
+      : []),
+    `next: pnpm report ${end.runId} (report beside the run) · pnpm run view (browse its items)`,
+  ];
+}
