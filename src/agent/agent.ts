@@ -11,6 +11,14 @@ import { ModelCallError, RunAbortedError } from "./errors.ts";
 import { type AgentEventListener, safeListener } from "./events.ts";
 import { executePlan, type StepOutcome } from "./executor.ts";
 import { filterTools } from "./filter.ts";
+import {
+  type ConversationTurn,
+  filterText,
+  historyText,
+  jsonlHistoryMessages,
+  nativeHistoryMessages,
+  reactHistoryText,
+} from "./history.ts";
 import { runJsonlLoop } from "./jsonl.ts";
 import { runNativeLoop } from "./native.ts";
 import { parsePlan } from "./plan-parser.ts";
@@ -45,6 +53,11 @@ export interface RunAgentOptions {
   signal?: AbortSignal;
   /** Extra facts for the planner prompt (e.g. today's date). */
   context?: string;
+  /**
+   * The conversation's earlier turns, oldest first (history.ts `turnFromResult` builds one from a run's
+   * result). Each configuration shows them as its prompt or API expects; without it the query stands alone.
+   */
+  history?: readonly ConversationTurn[];
   /** Prompt rules for APIs of your own servers, considered beside the built-in ones (skills/catalog.ts). */
   skills?: readonly Skill[];
   /** Stage events as they happen (events.ts), e.g. for a live view; the trace is the same without it. */
@@ -56,6 +69,9 @@ interface Run {
   query: string;
   config: AgentConfig;
   context?: string;
+  history: readonly ConversationTurn[];
+  /** The earlier turns as the text prompts show them (config `history`); undefined without history. */
+  historyText?: string;
   skills: readonly Skill[];
   allTools: readonly ToolDefinition[];
   recorder: RunRecorder;
@@ -92,9 +108,13 @@ export async function runAgent(query: string, options: RunAgentOptions): Promise
     validation: config.validation,
   });
   const result = emptyResult(query, config, allTools);
+  const history = options.history ?? [];
+  const shownHistory = historyText(history, config.history, config.limits.historyChars);
   const run: Run = {
     query,
     config,
+    history,
+    ...(shownHistory ? { historyText: shownHistory } : {}),
     skills: options.skills ? [...SKILLS, ...options.skills] : SKILLS,
     allTools,
     recorder,
@@ -152,7 +172,7 @@ async function decideRoute(run: Run): Promise<"DIRECT" | "REWOO" | "REACT"> {
     try {
       const response = await run.recorder.complete("router", {
         stage: "router",
-        prompt: buildRouterPrompt(run.query, run.allTools),
+        prompt: buildRouterPrompt(run.query, run.allTools, run.historyText),
         options: { temperature: 0, maxTokens: 8 },
       });
       decision = applyRouterAnswer(run.query, decision, parseRouterAnswer(response.text), rules);
@@ -187,6 +207,7 @@ async function runRewoo(run: Run): Promise<void> {
       query: run.query,
       tools: prepared.visible,
       ...(prepared.skillRules ? { skillRules: prepared.skillRules } : {}),
+      ...(run.historyText ? { history: run.historyText } : {}),
       ...(run.context ? { context: run.context } : {}),
       steps: config.planSteps,
       examples: config.planExamples,
@@ -209,7 +230,8 @@ async function runRewoo(run: Run): Promise<void> {
     result.steps.push(...execution.outcomes.map(toExecutedStep));
     if (!execution.ok && config.rescue !== "off") {
       const rescueInput = {
-        query: run.query,
+        // OnsetLab's rescue read owner/repo from the conversation when the query had none.
+        query: run.historyText ? `${run.query}\n${run.historyText}` : run.query,
         steps,
         outcomes: execution.outcomes,
         tools: run.allTools,
@@ -273,6 +295,7 @@ function loopSettings(run: Run, prepared: Prepared): Omit<ReactLoopInput, "stage
     protocol: run.config.reactProtocol,
     examples: run.config.planExamples,
     ...(prepared.skillRules && run.config.skillsInReact ? { skillRules: prepared.skillRules } : {}),
+    ...(run.historyText ? { history: run.historyText } : {}),
     recorder: run.recorder,
     runner: run.runner,
   };
@@ -344,8 +367,11 @@ function toExecutedStep(outcome: StepOutcome): ExecutedStep {
 
 async function runReact(run: Run): Promise<void> {
   run.result.path = "react";
+  const settings = loopSettings(run, prepareTools(run));
   const loop = await runReactLoop({
-    ...loopSettings(run, prepareTools(run)),
+    ...settings,
+    // The ReAct strategy's earlier turns are transcripts in its own format; the fallback keeps the pipeline's block.
+    ...(run.history.length > 0 ? { history: reactHistoryText(run.history, run.config.limits.observationChars) } : {}),
     stage: "react",
     maxIterations: run.config.limits.reactMaxIterations,
   });
@@ -357,6 +383,7 @@ async function runNative(run: Run): Promise<void> {
   run.result.path = "native";
   const loop = await runNativeLoop({
     query: run.query,
+    history: nativeHistoryMessages(run.history, run.config.limits.observationChars),
     tools: run.allTools,
     maxCalls: run.config.limits.nativeMaxCalls,
     observationChars: run.config.limits.observationChars,
@@ -371,6 +398,7 @@ async function runJsonl(run: Run): Promise<void> {
   run.result.path = "jsonl";
   const loop = await runJsonlLoop({
     query: run.query,
+    history: jsonlHistoryMessages(run.history, run.config.limits.observationChars),
     tools: run.allTools,
     maxIterations: run.config.limits.jsonlMaxIterations,
     observationChars: run.config.limits.observationChars,
@@ -393,7 +421,12 @@ async function runJsonl(run: Run): Promise<void> {
 
 /** Filter (top N of all tools, or of the server tools beside the built-ins) then skill detection over the tools that survived. */
 function prepareTools(run: Run): Prepared {
-  const filtered = filterTools(run.query, run.allTools, run.config.filter, run.config.builtins);
+  const filtered = filterTools(
+    filterText(run.query, run.history, run.config.historyFilter),
+    run.allTools,
+    run.config.filter,
+    run.config.builtins,
+  );
   run.result.tools.filtered = filtered.tools.map((tool) => tool.name);
   run.result.tools.scores = filtered.scores;
   run.recorder.emit({
@@ -417,6 +450,7 @@ async function solve(run: Run, evidence: readonly Evidence[], stage: "solver" | 
       evidence,
       dataChars: run.config.limits.solverDataChars,
       data: run.config.solverData,
+      ...(run.historyText ? { history: run.historyText } : {}),
     }),
     options: solverOptions(run.config.limits.solverMaxTokens),
   });

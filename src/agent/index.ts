@@ -2,6 +2,7 @@
 
 export { type RunAgentOptions, runAgent } from "./agent.ts";
 export type { AgentEvent, AgentEventListener } from "./events.ts";
+export { type ConversationTurn, type HistoryCall, turnFromResult } from "./history.ts";
 export { SKILLS, type Skill } from "./skills/catalog.ts";
 export * from "./types.ts";
 export { isWriteTool } from "./write-guard.ts";

@@ -23,6 +23,8 @@ export interface ReactLoopInput {
   guarded: boolean;
   skillRules?: string;
   errorContext?: string;
+  /** The conversation's earlier turns, as the prompt shows them. */
+  history?: string;
   protocol: ReactProtocol;
   examples: PlanExamples;
   recorder: RunRecorder;
@@ -52,6 +54,7 @@ export async function runReactLoop(input: ReactLoopInput): Promise<ReactLoopOutp
       tools: input.visibleTools,
       ...(input.skillRules ? { skillRules: input.skillRules } : {}),
       ...(input.errorContext ? { errorContext: input.errorContext } : {}),
+      ...(input.history ? { history: input.history } : {}),
       turns,
       protocol: input.protocol,
       examples: input.examples,

@@ -10,6 +10,7 @@
 
 import type { ToolDefinition } from "../mcp/types.ts";
 import { rankTools } from "./filter.ts";
+import { HISTORY_HEADING } from "./history.ts";
 import type { Route, RouteDecision, RouterRules } from "./types.ts";
 
 /** A tool scoring at least one name hit (or two description words) makes a query tool-relevant. */
@@ -62,13 +63,15 @@ export function needsRoutingLlm(decision: RouteDecision, rules: RouterRules = "p
   return decision.rule === "no-relevance" || (rules === "onsetlab" && decision.rule === "meta" && serverTools > 0);
 }
 
-export function buildRouterPrompt(query: string, tools: readonly ToolDefinition[]): string {
+/** `history`: the conversation's earlier turns (OnsetLab's intent check showed them before the request). */
+export function buildRouterPrompt(query: string, tools: readonly ToolDefinition[], history?: string): string {
   const names = rankTools(query, tools)
     .slice(0, 10)
     .map((entry) => entry.name);
   return [
     "Decide whether a request needs a tool.",
     `Available tools: ${names.join(", ")}`,
+    ...(history ? [`${HISTORY_HEADING}\n${history}`] : []),
     `Request: ${query}`,
     "Reply ACTION if answering needs one of the tools, or DIRECT if you can answer without them. Reply with one word.",
     "Answer:",

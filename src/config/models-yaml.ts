@@ -64,6 +64,7 @@ const LIMIT_KEYS: Record<keyof AgentLimits, string> = {
   totalTimeoutMs: "total_timeout_ms",
   solverDataChars: "solver_data_chars",
   observationChars: "observation_chars",
+  historyChars: "history_chars",
 };
 
 const positiveInt = z.number().int().min(1);
@@ -94,6 +95,8 @@ const axesSchema = z.strictObject({
   builtins: z.enum(["always", "ranked"]).optional(),
   solver_data: z.enum(["per_result", "shared"]).optional(),
   skills_in_react: z.union([z.enum(["off", "on"]), z.boolean()]).optional(),
+  history: z.enum(["answers", "results"]).optional(),
+  history_filter: z.union([z.enum(["off", "on"]), z.boolean()]).optional(),
   limits: limitsSchema.optional(),
 });
 
@@ -330,6 +333,8 @@ function toAgentInput(axes: FileAxes | undefined): AgentConfigInput {
     builtins: axes.builtins,
     solverData: axes.solver_data,
     skillsInReact: onOff(axes.skills_in_react),
+    history: axes.history,
+    historyFilter: onOff(axes.history_filter),
     limits,
   });
 }
