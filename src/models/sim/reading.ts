@@ -96,8 +96,14 @@ function isLineEnd(code: number): boolean {
 
 function readChat(request: Extract<SimRequest, { kind: "chat" }>, gold: GoldIndex): SimReading {
   // The query is the first user message; tool results fed back later could quote another item's query.
+  // In a conversation the turns before are history: the current turn starts at the last user message.
+  const current = currentTurnStart(request.messages);
+  const turn = current > 0 ? gold.find(userText(request.messages)) : undefined;
   const item =
-    firstFound(request.messages, gold) ?? gold.find(request.messages.map((message) => message.content).join("\n"));
+    (turn?.turnOf !== undefined ? turn : undefined) ??
+    firstFound(request.messages, gold) ??
+    gold.find(request.messages.map((message) => message.content).join("\n"));
+  const messages = current > 0 && item?.turnOf !== undefined ? request.messages.slice(current) : request.messages;
   const jsonl = request.stage === "jsonl";
   const system = request.messages.find((message) => message.role === "system")?.content ?? "";
   const tools = jsonl ? readJsonlSystemTools(system) : (request.tools ?? []).map(toolFromSchema);
@@ -110,9 +116,28 @@ function readChat(request: Extract<SimRequest, { kind: "chat" }>, gold: GoldInde
     ...(item ? { item } : {}),
     tools,
     skillTitles: [],
-    transcript: jsonl ? jsonlTranscript(request.messages) : nativeTranscript(request.messages),
+    transcript: jsonl ? jsonlTranscript(messages) : nativeTranscript(messages),
     canCall: jsonl || tools.length > 0,
   };
+}
+
+/** Index of the last user message that is not a fed-back observation (a jsonl protocol line); -1: none. */
+function currentTurnStart(messages: readonly ChatMessage[]): number {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index] as ChatMessage;
+    if (message.role === "user" && !/^\s*\{"type":"(observation|error)"/.test(message.content)) {
+      // the first user message is the only turn: no history before it
+      return messages.findIndex((candidate) => candidate.role === "user") === index ? 0 : index;
+    }
+  }
+  return -1;
+}
+
+function userText(messages: readonly ChatMessage[]): string {
+  return messages
+    .filter((message) => message.role === "user")
+    .map((message) => message.content)
+    .join("\n");
 }
 
 /** The item of the first user message that holds a query. */
