@@ -94,7 +94,7 @@ export class GoldIndex {
   }
 
   /** Whether any entry is a conversation turn (only then must every match be looked at). */
-  private get hasTurns(): boolean {
+  get hasTurns(): boolean {
     this.turns ??= this.byLength.some((item) => item.turnOf !== undefined);
     return this.turns;
   }

@@ -42,8 +42,10 @@ export function readRequest(request: SimRequest, gold: GoldIndex): SimReading {
   // A completion protocol, possibly sent as chat (an OpenAI-compatible endpoint): the messages are the prompt.
   const prompt =
     request.kind === "complete" ? request.prompt : request.messages.map((message) => message.content).join("\n\n");
-  const item = gold.find(prompt);
   const protocol = request.stage;
+  // A conversation's short turn texts (a reply such as "acme/api") can occur in tool data: the turn is
+  // looked for only in the prompt before the data (the question, and the history before it).
+  const item = gold.find(gold.hasTurns ? beforeToolData(protocol, prompt) : prompt);
   return {
     protocol,
     text: prompt,
@@ -53,6 +55,20 @@ export function readRequest(request: SimRequest, gold: GoldIndex): SimReading {
     transcript: completionTranscript(protocol, prompt, item),
     canCall: protocol !== "solver" && protocol !== "router",
   };
+}
+
+/** The prompt up to the tool data the protocol shows after the question (solver results, a ReAct scratchpad). */
+function beforeToolData(protocol: ModelStage, prompt: string): string {
+  if (protocol === "solver") {
+    const at = prompt.indexOf("\n\nTool results:");
+    return at < 0 ? prompt : prompt.slice(0, at);
+  }
+  if (protocol === "react" || protocol === "fallback") {
+    const at = prompt.lastIndexOf("\nQuestion: ");
+    const end = at < 0 ? -1 : prompt.indexOf("\n", at + 1);
+    return end < 0 ? prompt : prompt.slice(0, end);
+  }
+  return prompt;
 }
 
 function completionTools(protocol: ModelStage, prompt: string): ShownTool[] {
@@ -99,6 +115,7 @@ function readChat(request: Extract<SimRequest, { kind: "chat" }>, gold: GoldInde
   // In a conversation the turns before are history: the current turn starts at the last user message.
   const current = currentTurnStart(request.messages);
   const turn = current > 0 ? gold.find(userText(request.messages)) : undefined;
+  // (userText leaves out the fed-back observations: tool data may hold a short turn text)
   const item =
     (turn?.turnOf !== undefined ? turn : undefined) ??
     firstFound(request.messages, gold) ??
@@ -125,7 +142,7 @@ function readChat(request: Extract<SimRequest, { kind: "chat" }>, gold: GoldInde
 function currentTurnStart(messages: readonly ChatMessage[]): number {
   for (let index = messages.length - 1; index >= 0; index--) {
     const message = messages[index] as ChatMessage;
-    if (message.role === "user" && !/^\s*\{"type":"(observation|error)"/.test(message.content)) {
+    if (message.role === "user" && !isObservation(message.content)) {
       // the first user message is the only turn: no history before it
       return messages.findIndex((candidate) => candidate.role === "user") === index ? 0 : index;
     }
@@ -135,9 +152,14 @@ function currentTurnStart(messages: readonly ChatMessage[]): number {
 
 function userText(messages: readonly ChatMessage[]): string {
   return messages
-    .filter((message) => message.role === "user")
+    .filter((message) => message.role === "user" && !isObservation(message.content))
     .map((message) => message.content)
     .join("\n");
+}
+
+/** A jsonl protocol line fed back to the model (an observation or an error), not the user's words. */
+function isObservation(content: string): boolean {
+  return /^\s*\{"type":"(observation|error)"/.test(content);
 }
 
 /** The item of the first user message that holds a query. */
