@@ -33,6 +33,8 @@ export interface SimReading {
   transcript: Transcript;
   /** Tools may be called in this answer (native without tools must answer in text). */
   canCall: boolean;
+  /** Characters of a conversation's earlier turns shown before the current one (0 for a single-turn item). */
+  historyChars: number;
 }
 
 export function readRequest(request: SimRequest, gold: GoldIndex): SimReading {
@@ -54,7 +56,23 @@ export function readRequest(request: SimRequest, gold: GoldIndex): SimReading {
     skillTitles: skillTitles(prompt),
     transcript: completionTranscript(protocol, prompt, item),
     canCall: protocol !== "solver" && protocol !== "router",
+    historyChars: item?.turnOf === undefined ? 0 : completionHistoryChars(prompt, item.query),
   };
+}
+
+/**
+ * A completion prompt's earlier turns: the agent's "Conversation so far" block, or (the ReAct strategy)
+ * the finished transcripts before the current question.
+ */
+function completionHistoryChars(prompt: string, query: string): number {
+  const block = prompt.indexOf("Conversation so far");
+  if (block >= 0) {
+    const end = prompt.indexOf("\n\n", block);
+    return (end < 0 ? prompt.length : end) - block;
+  }
+  const first = prompt.indexOf("Question: ");
+  const current = prompt.lastIndexOf(`Question: ${query}`);
+  return first >= 0 && current > first ? current - first : 0;
 }
 
 /** The prompt up to the tool data the protocol shows after the question (solver results, a ReAct scratchpad). */
@@ -135,6 +153,13 @@ function readChat(request: Extract<SimRequest, { kind: "chat" }>, gold: GoldInde
     skillTitles: [],
     transcript: jsonl ? jsonlTranscript(messages) : nativeTranscript(messages),
     canCall: jsonl || tools.length > 0,
+    historyChars:
+      item?.turnOf === undefined || current <= 0
+        ? 0
+        : request.messages
+            .slice(0, current)
+            .filter((message) => message.role !== "system")
+            .reduce((sum, message) => sum + message.content.length, 0),
   };
 }
 
