@@ -20,6 +20,7 @@ export interface ConversationFlags {
   repeats: string;
   shuffle?: string;
   models?: string;
+  registry?: string[];
   json?: boolean;
 }
 
@@ -34,6 +35,7 @@ export async function conversationBenchCommand(flags: ConversationFlags): Promis
     repeats: parsePositiveInt("--repeats", flags.repeats),
     ...(flags.shuffle === undefined ? {} : { shuffle: Number.parseInt(flags.shuffle, 10) }),
     ...(flags.models ? { modelsFile: flags.models } : {}),
+    ...(flags.registry && flags.registry.length > 0 ? { registries: flags.registry } : {}),
     onProgress: (done, total) => {
       progress.setTotal(total);
       progress.update(done);

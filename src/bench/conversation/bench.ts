@@ -6,7 +6,6 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { mockServerFactories } from "../../../mock-servers/index.ts";
 import type { AgentConfigInput } from "../../agent/index.ts";
 import { loadModelsConfig, resolveConfiguration, resolveModel } from "../../config/models-yaml.ts";
 import { loadRegistries } from "../../mcp/registry.ts";
@@ -34,6 +33,8 @@ export interface ConversationBenchOptions {
   /** Run the conversations in this seed's order (servers are reset before each: scores do not move). */
   shuffle?: number;
   modelsFile?: string;
+  /** Registry files of the servers (merged; default: the mock servers'). */
+  registries?: readonly string[];
   cli?: AgentConfigInput;
   resultsRoot?: string;
   onProgress?: (done: number, total: number) => void;
@@ -65,7 +66,7 @@ export async function runConversationBench(options: ConversationBenchOptions): P
   const configs = options.configs && options.configs.length > 0 ? options.configs : CONVERSATION_CONFIGS;
   const gold = conversations.flatMap(conversationGold);
   const environment = await MockEnvironment.open({
-    registry: loadRegistries(),
+    registry: loadRegistries(options.registries),
     transport: "memory",
     pools: 1,
     seed: options.seed,
