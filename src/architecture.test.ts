@@ -64,6 +64,8 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
     "models",
     "trace",
   ],
+  // a conversation runs the agent turn by turn on the run's environment, graded by the scorer
+  "bench/conversation": ["agent", "bench/dataset", "bench/run", "bench/scoring", "config", "mcp", "models"],
   // the perf scripts measure every part, the parsers' fuzz corpus included
   "bench/perf": [
     "agent",
@@ -91,6 +93,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   serve: ["agent", "bench/dataset", "bench/run", "bench/scoring", "bench/stats", "config", "mcp", "models", "report"],
   cli: [
     "agent",
+    "bench/conversation",
     "bench/dataset",
     "bench/perf",
     "bench/run",

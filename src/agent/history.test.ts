@@ -3,7 +3,7 @@
  * becomes the next turn's history. The scripted model against in-process MCP servers.
  */
 
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { type Script, ScriptedModel } from "../models/scripted.ts";
 import type { ChatMessage } from "../models/types.ts";
 import { runAgent } from "./agent.ts";
@@ -12,17 +12,14 @@ import { MemoryToolHost } from "./testing/memory-host.ts";
 import { chatSpec, hubSpec } from "./testing/servers.ts";
 import { type AgentConfigInput, ONSETLAB_AXES } from "./types.ts";
 
+// one host for the file, its servers reset before each test
+const hostReady = MemoryToolHost.open([hubSpec, chatSpec]);
 let host: MemoryToolHost;
-
-beforeAll(async () => {
-  host = await MemoryToolHost.open([hubSpec, chatSpec]);
-});
-afterAll(async () => {
-  await host.close();
-});
-beforeEach(() => {
+beforeEach(async () => {
+  host = await hostReady;
   host.reset();
 });
+afterAll(async () => (await hostReady).close());
 
 const FIRST: ConversationTurn = {
   user: "List the open issues in acme/webapp",

@@ -54,18 +54,19 @@ export async function replayGold(
 ): Promise<ReplayReport> {
   const failures: ReplayFailure[] = [];
   const skipped: ReplayFailure[] = [];
-  const total = items.length + conversations.length;
+  const replays = [
+    ...items.map((loaded) => ({ id: loaded.item.id, loaded, run: () => replayItem(loaded, host, options.skipCall) })),
+    ...conversations.map((loaded) => ({
+      id: loaded.conversation.id,
+      loaded,
+      run: () => replayConversation(loaded, host, options.skipCall),
+    })),
+  ];
+  const total = replays.length;
   let done = 0;
-  for (const loaded of items) {
-    const where = { id: loaded.item.id, file: loaded.file, line: loaded.line };
-    const { reasons, skip } = await replayItem(loaded, host, options.skipCall);
-    for (const reason of reasons) failures.push({ ...where, reason });
-    if (skip) skipped.push({ ...where, reason: skip });
-    options.onItem?.(++done, total);
-  }
-  for (const loaded of conversations) {
-    const where = { id: loaded.conversation.id, file: loaded.file, line: loaded.line };
-    const { reasons, skip } = await replayConversation(loaded, host, options.skipCall);
+  for (const { id, loaded, run } of replays) {
+    const where = { id, file: loaded.file, line: loaded.line };
+    const { reasons, skip } = await run();
     for (const reason of reasons) failures.push({ ...where, reason });
     if (skip) skipped.push({ ...where, reason: skip });
     options.onItem?.(++done, total);
