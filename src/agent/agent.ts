@@ -13,6 +13,14 @@ import { definitionPrompt } from "./definition-prompt.ts";
 import { ModelCallError, RunAbortedError } from "./errors.ts";
 import { type AgentEventListener, safeListener } from "./events.ts";
 import { executePlan, type StepOutcome } from "./executor.ts";
+import {
+  type ConversationTurn,
+  filterText,
+  historyText,
+  jsonlHistoryMessages,
+  nativeHistoryMessages,
+  reactHistoryText,
+} from "./history.ts";
 import { runJsonlLoop } from "./jsonl.ts";
 import { runNativeLoop } from "./native.ts";
 import { buildPlannerPrompt, plannerOptions } from "./planner.ts";
@@ -44,12 +52,15 @@ export interface RunAgentOptions {
   signal?: AbortSignal;
   /** Extra facts for the planner prompt (e.g. today's date). */
   context?: string;
+  /**
+   * The conversation's earlier turns, oldest first (history.ts `turnFromResult` builds one from a run's
+   * result). Each configuration shows them as its prompt or API expects; without it the query stands alone.
+   */
+  history?: readonly ConversationTurn[];
   /** Prompt rules for APIs of your own servers, considered beside the built-in ones (skills/catalog.ts). */
   skills?: readonly Skill[];
   /** Stage events as they happen (events.ts), e.g. for a live view; the trace is the same without it. */
   onEvent?: AgentEventListener;
-  /** A conversation's earlier turns: an agent definition reads them as `{{ history }}` (none: a single turn). */
-  history?: readonly ChatMessage[];
 }
 
 /** Everything the stages of one run share. */
@@ -57,7 +68,9 @@ interface Run {
   query: string;
   config: AgentConfig;
   context?: string;
-  history?: readonly ChatMessage[];
+  history: readonly ConversationTurn[];
+  /** The earlier turns as the text prompts show them (config `history`); undefined without history. */
+  historyText?: string;
   skills: readonly Skill[];
   allTools: readonly ToolDefinition[];
   recorder: RunRecorder;
@@ -97,16 +110,19 @@ export async function runAgent(query: string, options: RunAgentOptions): Promise
     validation: config.validation,
   });
   const result = emptyResult(query, config, allTools);
+  const history = options.history ?? [];
+  const shownHistory = historyText(history, config.history, config.limits.historyChars);
   const run: Run = {
     query,
     config,
+    history,
+    ...(shownHistory ? { historyText: shownHistory } : {}),
     skills: options.skills ? [...SKILLS, ...options.skills] : SKILLS,
     allTools,
     recorder,
     runner,
     result,
     ...(options.context ? { context: options.context } : {}),
-    ...(options.history ? { history: options.history } : {}),
   };
 
   try {
@@ -160,7 +176,7 @@ async function decideRoute(run: Run): Promise<"DIRECT" | "REWOO" | "REACT"> {
     try {
       const response = await run.recorder.complete("router", {
         stage: "router",
-        prompt: buildRouterPrompt(run.query, run.allTools),
+        prompt: buildRouterPrompt(run.query, run.allTools, run.historyText),
         options: { temperature: 0, maxTokens: 8 },
       });
       decision = applyRouterAnswer(run.query, decision, parseRouterAnswer(response.text), rules);
@@ -195,6 +211,7 @@ async function runRewoo(run: Run): Promise<void> {
       query: run.query,
       tools: prepared.visible,
       ...(prepared.skillRules ? { skillRules: prepared.skillRules } : {}),
+      ...(run.historyText ? { history: run.historyText } : {}),
       ...(run.context ? { context: run.context } : {}),
       steps: config.planSteps,
       examples: config.planExamples,
@@ -217,7 +234,8 @@ async function runRewoo(run: Run): Promise<void> {
     result.steps.push(...execution.outcomes.map(toExecutedStep));
     if (!execution.ok && config.rescue !== "off") {
       const rescueInput = {
-        query: run.query,
+        // OnsetLab's rescue read owner/repo from the conversation when the query had none.
+        query: run.historyText ? `${run.query}\n${run.historyText}` : run.query,
         steps,
         outcomes: execution.outcomes,
         tools: run.allTools,
@@ -281,6 +299,7 @@ function loopSettings(run: Run, prepared: Prepared): Omit<ReactLoopInput, "stage
     protocol: run.config.reactProtocol,
     examples: run.config.planExamples,
     ...(prepared.skillRules && run.config.skillsInReact ? { skillRules: prepared.skillRules } : {}),
+    ...(run.historyText ? { history: run.historyText } : {}),
     recorder: run.recorder,
     runner: run.runner,
   };
@@ -357,6 +376,8 @@ async function runReact(run: Run): Promise<void> {
   const loop = await runReactLoop({
     ...loopSettings(run, prepared),
     ...(instructions === undefined ? {} : { instructions }),
+    // The ReAct strategy's earlier turns are transcripts in its own format; the fallback keeps the pipeline's block.
+    ...(run.history.length > 0 ? { history: reactHistoryText(run.history, run.config.limits.observationChars) } : {}),
     stage: "react",
     maxIterations: run.config.limits.reactMaxIterations,
   });
@@ -370,6 +391,7 @@ async function runNative(run: Run): Promise<void> {
   const loop = await runNativeLoop({
     ...(systemPrompt === undefined ? {} : { systemPrompt }),
     query: run.query,
+    history: nativeHistoryMessages(run.history, run.config.limits.observationChars),
     tools: run.allTools,
     maxCalls: run.config.limits.nativeMaxCalls,
     observationChars: run.config.limits.observationChars,
@@ -386,6 +408,7 @@ async function runJsonl(run: Run): Promise<void> {
   const loop = await runJsonlLoop({
     ...(systemPrompt === undefined ? {} : { systemPrompt }),
     query: run.query,
+    history: jsonlHistoryMessages(run.history, run.config.limits.observationChars),
     tools: run.allTools,
     maxIterations: run.config.limits.jsonlMaxIterations,
     observationChars: run.config.limits.observationChars,
@@ -412,7 +435,7 @@ function definitionSystemPrompt(run: Run, tools: readonly ToolDefinition[]): str
     definition,
     tools,
     ...(run.context ? { context: run.context } : {}),
-    ...(run.history ? { history: run.history } : {}),
+    history: run.history,
     examples: run.config.planExamples,
   });
   run.result.definition = use;
@@ -423,7 +446,7 @@ function definitionSystemPrompt(run: Run, tools: readonly ToolDefinition[]): str
 
 /** Filter (top N of all tools, or of the server tools beside the built-ins) then skill detection over the tools that survived. */
 function prepareTools(run: Run): Prepared {
-  const filtered = shownTools(run.query, run.allTools, run.config);
+  const filtered = shownTools(filterText(run.query, run.history, run.config.historyFilter), run.allTools, run.config);
   run.result.tools.filtered = filtered.tools.map((tool) => tool.name);
   run.result.tools.scores = filtered.scores;
   if (filtered.blind) run.result.tools.blind = true;
@@ -448,6 +471,7 @@ async function solve(run: Run, evidence: readonly Evidence[], stage: "solver" | 
       evidence,
       dataChars: run.config.limits.solverDataChars,
       data: run.config.solverData,
+      ...(run.historyText ? { history: run.historyText } : {}),
     }),
     options: solverOptions(run.config.limits.solverMaxTokens),
   });

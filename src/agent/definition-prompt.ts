@@ -6,8 +6,8 @@
 
 import type { ToolDefinition } from "../mcp/types.ts";
 import { estimateTokens } from "../models/prompt-size.ts";
-import type { ChatMessage } from "../models/types.ts";
 import { type AgentDefinition, type AgentProtocol, renderTemplate } from "./definition.ts";
+import type { ConversationTurn } from "./history.ts";
 import { jsonlToolLine } from "./jsonl.ts";
 import { describeTool, describeToolAbstract } from "./tool-schema.ts";
 import type { PlanExamples } from "./types.ts";
@@ -29,7 +29,8 @@ export interface DefinitionPromptInput {
   tools: readonly ToolDefinition[];
   /** The suite clock's date line (`Today is …`), or none. */
   context?: string;
-  history?: readonly ChatMessage[];
+  /** The conversation's earlier turns (none: a single turn). */
+  history?: readonly ConversationTurn[];
   /** ReAct's tool lines: concrete examples or OnsetLab's placeholders. */
   examples: PlanExamples;
 }
@@ -39,7 +40,7 @@ export function definitionPrompt(input: DefinitionPromptInput): { prompt: string
   const prompt = renderTemplate(definition, {
     date: input.context ?? "",
     tools: toolList(definition.protocol, input.tools, input.examples),
-    history: historyText(input.history ?? []),
+    history: turnsText(input.history ?? []),
     files: definition.files,
   });
   return {
@@ -80,10 +81,7 @@ export function toolList(protocol: AgentProtocol, tools: readonly ToolDefinition
   }
 }
 
-/** Earlier turns as `User: …` / `Assistant: …` lines (tool and system messages are not turns). */
-export function historyText(messages: readonly ChatMessage[]): string {
-  return messages
-    .filter((message) => message.role === "user" || message.role === "assistant")
-    .map((message) => `${message.role === "user" ? "User" : "Assistant"}: ${message.content}`)
-    .join("\n");
+/** Earlier turns as `User: …` / `Assistant: …` lines: what was said, not the tool calls between. */
+function turnsText(turns: readonly ConversationTurn[]): string {
+  return turns.map((turn) => `User: ${turn.user}\nAssistant: ${turn.answer}`).join("\n");
 }

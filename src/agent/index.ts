@@ -11,6 +11,7 @@ export {
 } from "./definition.ts";
 export type { DefinitionUse } from "./definition-prompt.ts";
 export type { AgentEvent, AgentEventListener } from "./events.ts";
+export { type ConversationTurn, type HistoryCall, turnFromResult } from "./history.ts";
 export { SKILLS, type Skill } from "./skills/catalog.ts";
 export * from "./types.ts";
 export { isWriteTool } from "./write-guard.ts";

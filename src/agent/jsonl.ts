@@ -94,6 +94,8 @@ function asArguments(value: unknown, depth = 0): Record<string, unknown> {
 
 export interface JsonlLoopInput {
   query: string;
+  /** The conversation's earlier turns in the protocol's lines (history.ts), between the system prompt and the query. */
+  history?: readonly ChatMessage[];
   tools: readonly ToolDefinition[];
   maxIterations: number;
   observationChars: number;
@@ -111,6 +113,7 @@ export interface JsonlLoopOutput {
 export async function runJsonlLoop(input: JsonlLoopInput): Promise<JsonlLoopOutput> {
   const messages: ChatMessage[] = [
     { role: "system", content: input.systemPrompt ?? buildJsonlSystemPrompt(input.tools) },
+    ...(input.history ?? []),
     { role: "user", content: input.query },
   ];
   const iterations: LoopIteration[] = [];

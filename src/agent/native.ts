@@ -13,6 +13,8 @@ export const NATIVE_SYSTEM_PROMPT = "You are a helpful assistant. Use the tools 
 
 export interface NativeLoopInput {
   query: string;
+  /** The conversation's earlier turns as chat messages (history.ts), between the system prompt and the query. */
+  history?: readonly ChatMessage[];
   tools: readonly ToolDefinition[];
   maxCalls: number;
   observationChars: number;
@@ -36,6 +38,7 @@ export function toChatTools(tools: readonly ToolDefinition[]): ChatTool[] {
 export async function runNativeLoop(input: NativeLoopInput): Promise<NativeLoopOutput> {
   const messages: ChatMessage[] = [
     { role: "system", content: input.systemPrompt ?? NATIVE_SYSTEM_PROMPT },
+    ...(input.history ?? []),
     { role: "user", content: input.query },
   ];
   const chatTools = toChatTools(input.tools);

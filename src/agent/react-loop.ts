@@ -23,6 +23,8 @@ export interface ReactLoopInput {
   guarded: boolean;
   skillRules?: string;
   errorContext?: string;
+  /** The conversation's earlier turns, as the prompt shows them. */
+  history?: string;
   protocol: ReactProtocol;
   examples: PlanExamples;
   /** An agent definition's prompt in place of the built-in instructions (react.ts). */
@@ -54,6 +56,7 @@ export async function runReactLoop(input: ReactLoopInput): Promise<ReactLoopOutp
       tools: input.visibleTools,
       ...(input.skillRules ? { skillRules: input.skillRules } : {}),
       ...(input.errorContext ? { errorContext: input.errorContext } : {}),
+      ...(input.history ? { history: input.history } : {}),
       turns,
       protocol: input.protocol,
       examples: input.examples,

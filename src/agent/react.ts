@@ -9,6 +9,7 @@ import type { ToolDefinition } from "../mcp/types.ts";
 import { PROTOCOL } from "../models/protocol.ts";
 import type { GenerationOptions } from "../models/types.ts";
 import { parseCallArguments } from "./call-syntax.ts";
+import { HISTORY_HEADING } from "./history.ts";
 import { parseActionInput } from "./loose-json.ts";
 import { describeTool, describeToolAbstract } from "./tool-schema.ts";
 import type { PlanExamples, ReactProtocol } from "./types.ts";
@@ -30,6 +31,8 @@ export interface ReactPromptInput {
   /** The failed plan, for the fallback: what was tried and what went wrong. */
   errorContext?: string;
   turns: readonly ReactTurn[];
+  /** A conversation's earlier turns (history.ts): transcripts for the ReAct strategy, the pipeline's block for the fallback. */
+  history?: string;
   /** Default `json`. */
   protocol?: ReactProtocol;
   /** Tool lines with concrete values (default) or OnsetLab's placeholders. */
@@ -75,6 +78,7 @@ export function buildReactPrompt(input: ReactPromptInput): string {
     ["Answer the question. You can use these tools:", ...input.tools.map(describe)].join("\n"),
     format,
     input.skillRules,
+    input.history ? `${HISTORY_HEADING}\n${input.history}` : undefined,
     input.errorContext
       ? `${PROTOCOL.earlierAttemptFailed}\n${input.errorContext}\nFix what failed; do not repeat calls that succeeded.`
       : undefined,

@@ -12,6 +12,7 @@
 import type { ToolDefinition } from "../mcp/types.ts";
 import { PROTOCOL } from "../models/protocol.ts";
 import { rankTools } from "./filter.ts";
+import { HISTORY_HEADING } from "./history.ts";
 import {
   isExploratory,
   isMeta,
@@ -81,13 +82,15 @@ export function needsRoutingLlm(decision: RouteDecision, rules: RouterRules = "p
   return rules === "onsetlab" ? serverTools > 0 : decision.rule === "no-relevance";
 }
 
-export function buildRouterPrompt(query: string, tools: readonly ToolDefinition[]): string {
+/** `history`: the conversation's earlier turns (OnsetLab's intent check showed them before the request). */
+export function buildRouterPrompt(query: string, tools: readonly ToolDefinition[], history?: string): string {
   const names = rankTools(query, tools)
     .slice(0, 10)
     .map((entry) => entry.name);
   return [
     "Decide whether a request needs a tool.",
     `Available tools: ${names.join(", ")}`,
+    ...(history ? [`${HISTORY_HEADING}\n${history}`] : []),
     `Request: ${query}`,
     `Reply ${PROTOCOL.routeAction} if answering needs one of the tools, or ${PROTOCOL.routeDirect} if you can answer without them. Reply with one word.`,
     PROTOCOL.answer,

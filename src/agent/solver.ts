@@ -7,6 +7,7 @@
 import { PROTOCOL } from "../models/protocol.ts";
 import type { GenerationOptions } from "../models/types.ts";
 import { renderResult } from "./compact-data.ts";
+import { HISTORY_HEADING } from "./history.ts";
 import { truncate } from "./text.ts";
 import type { SolverData } from "./types.ts";
 
@@ -26,13 +27,19 @@ export interface SolverPromptInput {
   dataChars: number;
   /** `shared` (default): compact renderings sharing `dataChars`; `per_result` (OnsetLab): raw text, each cut at `dataChars`. */
   data?: SolverData;
+  /** A conversation's earlier turns (history.ts), which the answer may build on. */
+  history?: string;
 }
 
 export function buildSolverPrompt(input: SolverPromptInput): string {
+  const history = input.history ? [`${HISTORY_HEADING}\n${input.history}`] : [];
   if (input.evidence.length === 0) {
-    return ["Answer the question in one or two short sentences.", `Question: ${input.query}`, PROTOCOL.answer].join(
-      "\n\n",
-    );
+    return [
+      "Answer the question in one or two short sentences.",
+      ...history,
+      `Question: ${input.query}`,
+      PROTOCOL.answer,
+    ].join("\n\n");
   }
   const lines =
     input.data === "per_result"
@@ -40,6 +47,7 @@ export function buildSolverPrompt(input: SolverPromptInput): string {
       : formatEvidence(input.evidence, input.dataChars, input.query);
   return [
     "Answer the question in one or two short sentences using the tool results. If a result is an ERROR, say what failed.",
+    ...history,
     `Question: ${input.query}`,
     ["Tool results:", ...lines].join("\n"),
     PROTOCOL.answer,

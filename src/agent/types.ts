@@ -49,6 +49,8 @@ export interface AgentLimits {
   solverDataChars: number;
   /** Characters of one observation fed back to ReAct / jsonl / native. */
   observationChars: number;
+  /** Characters of earlier turns in the `history: results` block (history.ts); the latest turn always stays. */
+  historyChars: number;
 }
 
 // ─── the OnsetLab axes: how the design document's pipeline (`onsetlab`) and this project's
@@ -87,6 +89,8 @@ export type WriteGuardMode = "per_tool" | "per_call" | "off";
 export type Builtins = "always" | "ranked";
 /** Solver data: raw text capped per result, or a compact rendering sharing one budget. */
 export type SolverData = "per_result" | "shared";
+/** Earlier turns of a conversation: the last 3 exchanges' text (OnsetLab's playground), or every turn with its calls and results. */
+export type HistoryForm = "answers" | "results";
 
 export interface AgentConfig {
   strategy: Strategy;
@@ -127,6 +131,10 @@ export interface AgentConfig {
   solverData: SolverData;
   /** The skill's rules in the ReAct and fallback prompts too; off (OnsetLab): in the planner's only. */
   skillsInReact: boolean;
+  /** What the text prompts show of a conversation's earlier turns (history.ts). */
+  history: HistoryForm;
+  /** The tool filter also ranks against the latest earlier user turns (history.ts `filterText`). */
+  historyFilter: boolean;
   limits: AgentLimits;
   /**
    * A user's own prompt (agents/<name>.md, src/agent/definition.ts) in place of the built-in one of the
@@ -153,6 +161,7 @@ export const DEFAULT_LIMITS: AgentLimits = {
   totalTimeoutMs: 120_000,
   solverDataChars: 800,
   observationChars: 800,
+  historyChars: 2000,
 };
 
 type OnsetlabAxes = Pick<
@@ -177,6 +186,8 @@ type OnsetlabAxes = Pick<
   | "builtins"
   | "solverData"
   | "skillsInReact"
+  | "history"
+  | "historyFilter"
 >;
 
 /** The design document's pipeline, with the doc-era code's parameters where the document leaves them open. */
@@ -201,6 +212,8 @@ export const ONSETLAB_AXES: OnsetlabAxes = {
   builtins: "always",
   solverData: "per_result",
   skillsInReact: false,
+  history: "answers",
+  historyFilter: false,
 };
 
 /** This project's pipeline (the built-in default). */
@@ -225,6 +238,8 @@ export const PLUS_AXES: OnsetlabAxes = {
   builtins: "ranked",
   solverData: "shared",
   skillsInReact: true,
+  history: "results",
+  historyFilter: true,
 };
 
 export const DEFAULT_AGENT_CONFIG: AgentConfig = {

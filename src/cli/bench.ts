@@ -6,6 +6,7 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { type AgentConfigInput, EXPOSURES } from "../agent/index.ts";
+import { isConversationDataset } from "../bench/conversation/bench.ts";
 import { parseFilter } from "../bench/dataset/select.ts";
 import { type BenchOptions, type RunPlan, runBench } from "../bench/run/bench.ts";
 import type { RunSummary } from "../bench/run/compare-configs.ts";
@@ -21,7 +22,9 @@ import { FAULTS_ENV, type FaultConfig, parseFaults } from "../mcp/faults.ts";
 import { checkRecordTarget } from "../models/cassette.ts";
 import { defaultCacheDir } from "../models/request-cache.ts";
 import { INVALID_LIMIT, invalidText, rowsOverInvalidLimit } from "../report/invalid.ts";
+import { shownPath } from "../report/paths.ts";
 import { benchEndLines } from "./bench-end.ts";
+import { conversationBenchCommand } from "./conversation-bench.ts";
 import { durationText, estimateText } from "./estimate-text.ts";
 import { ModelEta } from "./eta.ts";
 import {
@@ -140,6 +143,10 @@ export function registerBenchCommand(program: Command): void {
     .option("--json", "print the summary as JSON for machines")
     .option("--no-cache", "send every model request to the server (default: answer repeats from the request cache)")
     .action(async (rawFlags: BenchFlags) => {
+      if (rawFlags.dataset && isConversationDataset(rawFlags.dataset)) {
+        await conversationBenchCommand({ ...rawFlags, dataset: rawFlags.dataset });
+        return;
+      }
       const flags = withAgentFile(rawFlags);
       const request = benchRequest(flags);
       if (flags.keepInvalid && !flags.resume)

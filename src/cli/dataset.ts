@@ -9,9 +9,9 @@ import type { Command } from "commander";
 import { mockServerFactories } from "../../mock-servers/index.ts";
 import { checkDataset, type DatasetCheckReport } from "../bench/dataset/check.ts";
 import { formatProblem } from "../bench/dataset/errors.ts";
-import { starterItems, starterSuite } from "../bench/dataset/starter.ts";
+import { starterConversations, starterItems, starterSuite } from "../bench/dataset/starter.ts";
 import { readOnlyIn } from "../bench/dataset/state-checks.ts";
-import type { DatasetItem } from "../bench/dataset/types.ts";
+import type { ConversationItem, DatasetItem } from "../bench/dataset/types.ts";
 import { InputError } from "../errors.ts";
 import { ClientPool } from "../mcp/pool.ts";
 import { loadRegistries } from "../mcp/registry.ts";
@@ -61,10 +61,11 @@ export function registerDatasetCommands(program: Command): void {
     .description("write a starter dataset: one TODO item per tool of the servers, and its suite.yaml")
     .option("--registry <file>", "a registry of the servers (repeatable)", repeated, [])
     .requiredOption("--out <file>", "the dataset file to write (name.jsonl; name.suite.yaml goes beside it)")
-    .action(async (options: { registry: string[]; out: string }) => {
-      const written = await newDataset(options.registry, options.out);
+    .option("--conversations", "draft one two-turn conversation per server instead of one item per tool")
+    .action(async (options: { registry: string[]; out: string; conversations?: boolean }) => {
+      const written = await newDataset(options.registry, options.out, options.conversations === true);
       process.stdout.write(
-        `wrote ${written.items} starter items to ${options.out} and its suite to ${written.suite}
+        `wrote ${written.items} starter ${options.conversations ? "conversations" : "items"} to ${options.out} and its suite to ${written.suite}
 ` +
           `next: finish each TODO item, then run pnpm dataset check --dataset ${options.out}${options.registry.map((file) => ` --registry ${file}`).join("")}
 `,
@@ -76,6 +77,7 @@ export function registerDatasetCommands(program: Command): void {
 export async function newDataset(
   registries: readonly string[],
   out: string,
+  conversations = false,
 ): Promise<{ items: number; suite: string }> {
   if (registries.length === 0)
     throw new FlagError("BAD_FLAG", "dataset new: --registry FILE is required (the servers to draft items for)");
@@ -87,9 +89,10 @@ export async function newDataset(
   }
   const registry = loadRegistries(registries);
   const pool = await ClientPool.open(registry, { transport: "memory", mocks: mockServerFactories });
-  let items: DatasetItem[];
+  let items: (DatasetItem | ConversationItem)[];
   try {
-    items = starterItems(pool.listTools(), readOnlyIn(registry));
+    const draft = conversations ? starterConversations : starterItems;
+    items = draft(pool.listTools(), readOnlyIn(registry));
   } finally {
     await pool.close();
   }
@@ -105,7 +108,7 @@ function renderReport(report: DatasetCheckReport): string {
   const servers = cliTable({ head: ["server", "items"] });
   for (const [server, count] of Object.entries(report.byServer)) servers.push([server, count]);
   const lines = [
-    `${report.items} items in ${report.files.length} files; writes ${report.writes} (${(report.writeShare * 100).toFixed(1)}%); ` +
+    `${report.items} items${report.conversations > 0 ? ` and ${report.conversations} conversations` : ""} in ${report.files.length} files; writes ${report.writes} (${(report.writeShare * 100).toFixed(1)}%); ` +
       `difficulty ${Object.entries(report.byDifficulty)
         .map(([level, count]) => `${level} ${count}`)
         .join(", ")}`,

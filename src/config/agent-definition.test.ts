@@ -120,9 +120,11 @@ describe("template variables", () => {
     expect(
       render(def, {
         history: [
-          { role: "user", content: "Open issues in acme/webapp?" },
-          { role: "tool", content: "[...]" },
-          { role: "assistant", content: "One: Login fails." },
+          {
+            user: "Open issues in acme/webapp?",
+            calls: [{ tool: "list_issues", args: { owner: "acme", repo: "webapp" }, ok: true, text: "[...]" }],
+            answer: "One: Login fails.",
+          },
         ],
       }),
     ).toBe("User: Open issues in acme/webapp?\nAssistant: One: Login fails.");

@@ -14,6 +14,7 @@ export const LIMIT_KEYS: Record<keyof AgentLimits, string> = {
   totalTimeoutMs: "total_timeout_ms",
   solverDataChars: "solver_data_chars",
   observationChars: "observation_chars",
+  historyChars: "history_chars",
 };
 
 export const positiveInt = z.number().int().min(1);

@@ -77,6 +77,8 @@ const axesSchema = z.strictObject({
   builtins: z.enum(["always", "ranked"]).optional(),
   solver_data: z.enum(["per_result", "shared"]).optional(),
   skills_in_react: z.union([z.enum(["off", "on"]), z.boolean()]).optional(),
+  history: z.enum(["answers", "results"]).optional(),
+  history_filter: z.union([z.enum(["off", "on"]), z.boolean()]).optional(),
   limits: limitsSchema.optional(),
 });
 
@@ -366,6 +368,8 @@ function toAgentInput(axes: FileAxes | undefined): AgentConfigInput {
     builtins: axes.builtins,
     solverData: axes.solver_data,
     skillsInReact: onOff(axes.skills_in_react),
+    history: axes.history,
+    historyFilter: onOff(axes.history_filter),
     limits,
   });
 }

@@ -30,6 +30,8 @@ export const PROTOCOL = {
   routeAction: "ACTION",
   routeDirect: "DIRECT",
   answer: "Answer:",
+  /** The block of a conversation's earlier turns in the text prompts (planner CONTEXT, router, solver). */
+  conversationSoFar: "Conversation so far (earlier turns and their results, which the task may refer to):",
   /** How the text JSON protocol's system prompt shows a tool call. */
   jsonlToolCall: '{"type":"tool_call"',
 } as const;

@@ -39,6 +39,8 @@ describe("ablation axes", () => {
       "builtins",
       "solver-data",
       "skills-in-react",
+      "history",
+      "history-filter",
     ]);
     expect(axisFor({ planSteps: "many", fieldRefs: true })?.id).toBe("plan-steps");
     // two OnsetLab axes at once (other than a plan with its references): no table

@@ -47,6 +47,8 @@ export const ABLATION_AXES: readonly AblationAxis[] = [
   { id: "builtins", title: "Built-ins: always shown vs ranked", keys: ["builtins"] },
   { id: "solver-data", title: "Solver data: raw per result vs compact shared", keys: ["solverData"] },
   { id: "skills-in-react", title: "Skill rules in the ReAct prompts off/on", keys: ["skillsInReact"] },
+  { id: "history", title: "Earlier turns: answers only vs calls and results", keys: ["history"] },
+  { id: "history-filter", title: "Filter ranks against earlier turns off/on", keys: ["historyFilter"] },
 ];
 
 /** The switches (top-level keys) in which two resolved configurations differ. */

@@ -18,9 +18,12 @@ import { findNearDuplicates, type NearDuplicate } from "./near-duplicates.ts";
 import { type ReplayReport, replayGold } from "./replay.ts";
 import { readOnlyIn } from "./state-checks.ts";
 import { todoProblems } from "./todo.ts";
+import { turnAsItem } from "./types.ts";
 
 export interface DatasetCheckReport extends Coverage {
   files: string[];
+  /** Conversation lines (each replayed turn by turn). */
+  conversations: number;
   /** Schema, cross-check and labelling problems, each at file:line. */
   problems: DatasetProblem[];
   nearDuplicates: number;
@@ -43,8 +46,16 @@ export interface DatasetCheckOptions {
 }
 
 export async function checkDataset(options: DatasetCheckOptions): Promise<DatasetCheckReport> {
-  const { items, problems } = readDataset(options.paths);
-  const files = [...new Set(items.map((loaded) => loaded.file))];
+  const { items, conversations, problems } = readDataset(options.paths);
+  const files = [...new Set([...items, ...conversations].map((loaded) => loaded.file))];
+  // Each turn is cross-checked as the single-turn item it is graded as.
+  const turnItems = conversations.flatMap((loaded) =>
+    loaded.conversation.turns.map((_, index) => ({
+      item: turnAsItem(loaded.conversation, index),
+      file: loaded.file,
+      line: loaded.line,
+    })),
+  );
   const registry = loadRegistries(options.registries);
   const pool = await ClientPool.open(registry, { transport: "memory", mocks: mockServerFactories });
   try {
@@ -56,10 +67,10 @@ export async function checkDataset(options: DatasetCheckOptions): Promise<Datase
         .map(([name, spec]) => [name, Object.keys(spec.checks)]),
     );
     const readOnly = readOnlyIn(registry);
-    const crossProblems = crossCheck(items, { tools, checks, readOnly });
-    const todo = todoProblems(items);
+    const crossProblems = crossCheck([...items, ...turnItems], { tools, checks, readOnly });
+    const todo = todoProblems([...items, ...turnItems]);
     // unfinished drafts and items that do not fit the schemas would only fail again in the replay, less clearly
-    const badIds = new Set([...crossProblems, ...todo].map((problem) => problem.id));
+    const badIds = new Set([...crossProblems, ...todo].map((problem) => problem.id?.replace(/#\d+$/, "")));
     const allProblems = [...problems, ...todo, ...crossProblems, ...labelProblems(items, tools)];
     const nearDuplicatePairs = findNearDuplicates(items);
     const goldReplay = await replayGold(
@@ -69,12 +80,14 @@ export async function checkDataset(options: DatasetCheckOptions): Promise<Datase
         skipCall: options.allowWrites ? () => undefined : unreplayableWrite(registry),
         onItem: options.onReplayProgress,
       },
+      conversations.filter((loaded) => !badIds.has(loaded.conversation.id)),
     );
     const coverage = measureCoverage(items, tools);
     const unmet = options.minimums ? unmetMinimums(coverage, pool.serverNames()) : [];
     return {
       ...coverage,
       files,
+      conversations: conversations.length,
       problems: allProblems,
       nearDuplicates: nearDuplicatePairs.length,
       nearDuplicatePairs,

@@ -8,7 +8,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { REPO_ROOT } from "../../paths.ts";
 import { DatasetError, type DatasetProblem } from "./errors.ts";
-import type { DatasetItem, LoadedItem } from "./types.ts";
+import type { ConversationItem, DatasetItem, LoadedConversation, LoadedItem } from "./types.ts";
 
 export const DATASETS_DIR = join(REPO_ROOT, "datasets");
 export const DATASET_SCHEMA_FILE = join(DATASETS_DIR, "schema.json");
@@ -69,18 +69,39 @@ function unreadable(path: string, reason: string): DatasetError {
   return new DatasetError("DATASET_UNREADABLE", [{ file: path, line: 0, message: reason }]);
 }
 
-/** Loads and validates every item; throws a DatasetError listing every problem when any line is bad. */
+/**
+ * Loads and validates every single-turn item; throws a DatasetError listing every problem when any line
+ * is bad. Conversation lines are validated too, and left to `loadConversations`.
+ */
 export function loadDataset(paths?: string | readonly string[]): LoadedItem[] {
-  const { items, problems } = readDataset(paths);
-  if (problems.length > 0) throw new DatasetError("DATASET_INVALID", problems);
-  return items;
+  return loadAll(paths).items;
 }
 
-/** Like loadDataset, but returns the valid items and the problems instead of throwing (for the check). */
-export function readDataset(paths?: string | readonly string[]): { items: LoadedItem[]; problems: DatasetProblem[] } {
+/** Both kinds of line, validated; throws a DatasetError listing every problem when any line is bad. */
+export function loadAll(paths?: string | readonly string[]): {
+  items: LoadedItem[];
+  conversations: LoadedConversation[];
+} {
+  const { items, conversations, problems } = readDataset(paths);
+  if (problems.length > 0) throw new DatasetError("DATASET_INVALID", problems);
+  return { items, conversations };
+}
+
+/** The conversation lines (`turns` instead of `query`), validated like loadDataset's. */
+export function loadConversations(paths?: string | readonly string[]): LoadedConversation[] {
+  return loadAll(paths).conversations;
+}
+
+/** Like loadAll, but returns the valid lines and the problems instead of throwing (for the check). */
+export function readDataset(paths?: string | readonly string[]): {
+  items: LoadedItem[];
+  conversations: LoadedConversation[];
+  problems: DatasetProblem[];
+} {
   const items: LoadedItem[] = [];
+  const conversations: LoadedConversation[] = [];
   const problems: DatasetProblem[] = [];
-  const firstSeen = new Map<string, LoadedItem>();
+  const firstSeen = new Map<string, { file: string; line: number }>();
   for (const file of resolveDatasetFiles(paths)) {
     let text: string;
     try {
@@ -102,25 +123,26 @@ export function readDataset(paths?: string | readonly string[]): { items: Loaded
         problems.push(parsed.problem);
         return;
       }
-      const loaded: LoadedItem = { item: parsed.item, file, line };
-      const earlier = firstSeen.get(parsed.item.id);
+      const id = parsed.item.id;
+      const earlier = firstSeen.get(id);
       if (earlier) {
-        problems.push({
-          file,
-          line,
-          id: parsed.item.id,
-          message: `duplicate id, first used at ${earlier.file}:${earlier.line}`,
-        });
+        problems.push({ file, line, id, message: `duplicate id, first used at ${earlier.file}:${earlier.line}` });
         return;
       }
-      firstSeen.set(parsed.item.id, loaded);
-      items.push(loaded);
+      firstSeen.set(id, { file, line });
+      if (parsed.item.category === "conversation") {
+        conversations.push({ conversation: parsed.item as ConversationItem, file, line });
+      } else items.push({ item: parsed.item as DatasetItem, file, line });
     });
   }
-  return { items, problems };
+  return { items, conversations, problems };
 }
 
-function parseLine(raw: string, file: string, line: number): { item: DatasetItem } | { problem: DatasetProblem } {
+function parseLine(
+  raw: string,
+  file: string,
+  line: number,
+): { item: DatasetItem | ConversationItem } | { problem: DatasetProblem } {
   let value: unknown;
   try {
     value = JSON.parse(raw);
@@ -132,7 +154,7 @@ function parseLine(raw: string, file: string, line: number): { item: DatasetItem
     const id = typeof (value as { id?: unknown })?.id === "string" ? (value as { id: string }).id : undefined;
     return { problem: { file, line, id, message: describeSchemaErrors(validate.errors) } };
   }
-  return { item: value as DatasetItem };
+  return { item: value as DatasetItem | ConversationItem };
 }
 
 /** The rejected value when it is short text (formatProblem shows its invisible characters). */

@@ -20,7 +20,7 @@ import type { ClientPool } from "../../mcp/pool.ts";
 import type { ToolDefinition } from "../../mcp/types.ts";
 import { checkAnswer } from "./answer-check.ts";
 import { type CheckVerdict, checkLabel, checkServer, isToolCallCheck, runToolCallCheck } from "./state-checks.ts";
-import type { LoadedItem } from "./types.ts";
+import { type LoadedConversation, type LoadedItem, turnAsItem } from "./types.ts";
 
 export interface ReplayFailure {
   id: string;
@@ -50,20 +50,58 @@ export async function replayGold(
   items: readonly LoadedItem[],
   host: ReplayHost,
   options: ReplayOptions = {},
+  conversations: readonly LoadedConversation[] = [],
 ): Promise<ReplayReport> {
   const failures: ReplayFailure[] = [];
   const skipped: ReplayFailure[] = [];
+  const replays = [
+    ...items.map((loaded) => ({ id: loaded.item.id, loaded, run: () => replayItem(loaded, host, options.skipCall) })),
+    ...conversations.map((loaded) => ({
+      id: loaded.conversation.id,
+      loaded,
+      run: () => replayConversation(loaded, host, options.skipCall),
+    })),
+  ];
+  const total = replays.length;
   let done = 0;
-  for (const loaded of items) {
-    const where = { id: loaded.item.id, file: loaded.file, line: loaded.line };
-    const { reasons, skip } = await replayItem(loaded, host, options.skipCall);
+  for (const { id, loaded, run } of replays) {
+    const where = { id, file: loaded.file, line: loaded.line };
+    const { reasons, skip } = await run();
     for (const reason of reasons) failures.push({ ...where, reason });
     if (skip) skipped.push({ ...where, reason: skip });
-    options.onItem?.(++done, items.length);
+    options.onItem?.(++done, total);
   }
   const failedIds = new Set(failures.map((failure) => failure.id));
   const skippedOnly = skipped.filter((skip) => !failedIds.has(skip.id)).length;
-  return { passed: items.length - failedIds.size - skippedOnly, failed: failedIds.size, failures, skipped };
+  return { passed: total - failedIds.size - skippedOnly, failed: failedIds.size, failures, skipped };
+}
+
+/**
+ * Replays a conversation turn by turn: the servers reset once before the first turn, so each turn's
+ * calls and checks see what the earlier turns did; an identifier may come from any earlier turn's text,
+ * reply or result. Reasons name the turn (`turn 2: …`); the replay stops at the first failing turn.
+ */
+export async function replayConversation(
+  loaded: LoadedConversation,
+  host: ReplayHost,
+  skipCall: ReplayOptions["skipCall"] = () => undefined,
+): Promise<{ reasons: string[]; skip?: string }> {
+  const { conversation } = loaded;
+  await host.resetTouched();
+  const earlier: string[] = [];
+  for (const [index, turn] of conversation.turns.entries()) {
+    const item = turnAsItem(conversation, index);
+    earlier.push(turn.user, turn.ask?.reply ?? "");
+    const outcome = await replayItem({ item, file: loaded.file, line: loaded.line }, host, skipCall, {
+      reset: false,
+      earlier,
+    });
+    const label = (text: string) => `turn ${index + 1}: ${text}`;
+    if (outcome.skip || outcome.reasons.length > 0) {
+      return { reasons: outcome.reasons.map(label), ...(outcome.skip ? { skip: label(outcome.skip) } : {}) };
+    }
+  }
+  return { reasons: [] };
 }
 
 /**
@@ -74,11 +112,13 @@ export async function replayItem(
   loaded: LoadedItem,
   host: ReplayHost,
   skipCall: ReplayOptions["skipCall"] = () => undefined,
+  conversation: { reset: boolean; earlier: string[] } = { reset: true, earlier: [] },
 ): Promise<{ reasons: string[]; skip?: string }> {
   const { item } = loaded;
   const reasons: string[] = [];
-  await host.resetTouched();
-  const texts: string[] = [];
+  if (conversation.reset) await host.resetTouched();
+  // A conversation's earlier texts and results (and this turn's, as they come) are what a model knows.
+  const texts = conversation.earlier;
   const evidence: Evidence[] = [];
   for (const [index, call] of item.calls.entries()) {
     const tool = host.listTools().find((candidate) => candidate.name === call.tool);

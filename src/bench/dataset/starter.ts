@@ -6,7 +6,7 @@
 import { expectedForm } from "../../gold-value.ts";
 import type { JsonSchema, ToolDefinition } from "../../mcp/types.ts";
 import { TODO_MARK, TODO_TAG } from "./todo.ts";
-import type { DatasetItem } from "./types.ts";
+import type { ConversationItem, DatasetItem } from "./types.ts";
 
 /** One draft item per tool, in the servers' listing order. */
 export function starterItems(
@@ -26,6 +26,40 @@ export function starterItems(
       difficulty: "easy",
       tags: readOnly(tool) ? [TODO_TAG] : [TODO_TAG, "write"],
     };
+  });
+}
+
+/**
+ * `dataset new --conversations`: one draft conversation per server, a follow-up of two turns: the first
+ * calls the server's first read-only tool, the second refers to its result. Both turns are TODO drafts.
+ */
+export function starterConversations(
+  tools: readonly ToolDefinition[],
+  readOnly: (tool: ToolDefinition) => boolean,
+): ConversationItem[] {
+  const servers = [...new Set(tools.map((tool) => tool.server))];
+  return servers.flatMap((server) => {
+    const own = tools.filter((tool) => tool.server === server);
+    const first = own.find(readOnly) ?? own[0];
+    const second = own.find((tool) => tool !== first) ?? first;
+    if (!first || !second) return [];
+    const turn = (tool: ToolDefinition, what: string) => ({
+      user: `${TODO_MARK}: ${what} (needs ${tool.name})`,
+      calls: [{ tool: tool.name, args: draftCallArgs(tool.inputSchema) }],
+    });
+    return [
+      {
+        id: `${server}-conversation-1`.toLowerCase().replace(/[^a-z0-9_.:-]+/g, "-"),
+        category: "conversation" as const,
+        kind: "follow_up" as const,
+        servers: [server],
+        turns: [
+          turn(first, "a first request"),
+          turn(second, "a follow-up that refers to the first answer (it, that one, the first)"),
+        ],
+        tags: [TODO_TAG],
+      },
+    ];
   });
 }
 

@@ -120,3 +120,86 @@ export interface LoadedItem {
   file: string;
   line: number;
 }
+
+// ─── conversations ─────────────────────────────────────────────────────────────────────────────
+
+/** How a conversation was designed (datasets/README.md "Conversations"). */
+export type ConversationKind = "follow_up" | "clarify" | "correct" | "switch" | "long";
+
+export const CONVERSATION_KINDS: readonly ConversationKind[] = ["follow_up", "clarify", "correct", "switch", "long"];
+
+/** `ask`: a value is missing from the turn; the right move is to ask, and the scripted user replies. */
+export interface TurnAsk {
+  reply: string;
+  /** The missing parameters (what the question is about). */
+  missing?: string[];
+}
+
+/**
+ * One user turn and its gold. On an `ask` turn the gold `calls` are the ones to make after the reply.
+ * Every turn is gradeable: by calls, state or answer (the schema requires one).
+ */
+export interface ConversationTurnSpec {
+  user: string;
+  calls: ExpectedCall[];
+  /** Default `any`. */
+  order?: "sequence" | "any";
+  answer?: AnswerCheck;
+  state?: StateCheckSpec[];
+  forbidden?: string[];
+  ask?: TurnAsk;
+}
+
+/** A dataset line with `turns` instead of `query`: the turns run in order on shared server state. */
+export interface ConversationItem {
+  id: string;
+  category: "conversation";
+  kind: ConversationKind;
+  servers: string[];
+  turns: ConversationTurnSpec[];
+  difficulty?: Difficulty;
+  tags?: string[];
+}
+
+export interface LoadedConversation {
+  conversation: ConversationItem;
+  file: string;
+  line: number;
+}
+
+export function isConversation(value: DatasetItem | ConversationItem): value is ConversationItem {
+  return value.category === "conversation";
+}
+
+/**
+ * One turn seen as a single-turn item, so the single-turn scorer, gold replay and simulator read it:
+ * id `<conversation>#<n>` (1-based), the query is the user's text.
+ */
+export function turnAsItem(conversation: ConversationItem, index: number): DatasetItem {
+  const turn = conversation.turns[index] as ConversationTurnSpec;
+  const order = turn.order ?? "any";
+  return {
+    id: turnItemId(conversation.id, index),
+    query: turn.user,
+    category: turnCategory(turn.calls.length, order),
+    servers: conversation.servers,
+    route: turn.calls.length === 0 ? "direct" : "rewoo",
+    calls: turn.calls,
+    order,
+    ...(turn.state ? { state: turn.state } : {}),
+    ...(turn.answer ? { answer: turn.answer } : {}),
+    ...(turn.forbidden ? { forbidden: turn.forbidden } : {}),
+    difficulty: conversation.difficulty ?? "medium",
+    tags: [...(conversation.tags ?? []), `conversation:${conversation.kind}`],
+  };
+}
+
+export function turnItemId(conversationId: string, index: number): string {
+  return `${conversationId}#${index + 1}`;
+}
+
+function turnCategory(calls: number, order: "sequence" | "any"): Category {
+  if (calls === 0) return "direct";
+  if (calls === 1) return "single";
+  return order === "sequence" ? "sequence" : "parallel";
+}

@@ -32,7 +32,8 @@ export interface ItemSession {
   servers: readonly string[];
   /** The resets of servers other than the mocks that ran before the query (servers not named were still clean). */
   resets?: ResetsRun;
-  runStateChecks(): Promise<StateOutcome[]>;
+  /** The item's state checks, or (a conversation's turn) the given ones, on the session's servers as they are now. */
+  runStateChecks(specs?: readonly StateCheckSpec[]): Promise<StateOutcome[]>;
   release(): Promise<void>;
 }
 
@@ -109,7 +110,7 @@ export class MockEnvironment implements ToolEnvironment {
       tools: item.tools ? RestrictedToolHost.ofTools(pool, item.tools) : this.view(pool, servers),
       servers,
       ...realResets(resets),
-      runStateChecks: () => runStateChecks(pool, item.state ?? []),
+      runStateChecks: (specs = item.state ?? []) => runStateChecks(pool, specs),
       release: async () => this.give(pool),
     };
   }

@@ -72,6 +72,10 @@ function leadingLinesMatching(pattern: RegExp, text: string): string | undefined
 
 function leadSentence(item: SimGoldItem, data: string, hasPieces: boolean): string {
   if (item.category === "irrelevant") return "I can't do that: none of the available tools can help with this request.";
+  if (item.category === "clarify") {
+    const missing = (item.missing ?? []).map((name) => name.replace(/[_-]+/g, " ")).join(" and ");
+    return `Which ${missing || "details"} should I use?`;
+  }
   if (item.category === "missing_info") {
     const missing = (item.missing ?? []).map((name) => name.replace(/[_-]+/g, " ")).join(" and ");
     return `I need more information to do that: please tell me the ${missing || "missing details"}.`;

@@ -42,6 +42,8 @@ export interface SimCatalogue {
   toolsFactorBounds: [number, number];
   /** Within one level the effective rates are scaled down to sum to at most this. */
   maxLevelTotal: number;
+  /** How mistake rates rise over a conversation (rates.ts `conversationFactor`). */
+  conversation: { perTurn: number; perThousandHistoryChars: number; maxFactor: number };
   /** Skill block title (`GitHub rules:` → `GitHub`) → the servers whose items those rules match. */
   skillServers: Record<string, string[]>;
   errorTypes: Record<SimErrorType, SimErrorTypeSpec>;

@@ -17,6 +17,13 @@ export interface SimGoldItem {
   forbidden?: string[];
   /** Servers the right answer uses; decides whether a skill block in the prompt is the item's own. */
   servers?: string[];
+  /**
+   * A conversation turn's entry (the conversation's id): its query is the turn's user text, or the reply
+   * after the agent asked. A prompt holding several turns (the history) is answered for the latest.
+   */
+  turnOf?: string;
+  /** 1-based turn number of a conversation entry; the error rates rise with it (rates.ts). */
+  turnIndex?: number;
 }
 
 /** A call as the oracle writes it: every parameter with its gold value, in the dataset's order. */
@@ -49,14 +56,34 @@ export class GoldIndex {
     this.pieceBits = this.byLength.map((item) => sampledPieceBits(item.query));
   }
 
+  /**
+   * The item whose query the text holds, the longest first; when the text holds conversation turns (a
+   * history before the current turn), the turn whose text comes last — the one being asked now.
+   */
   find(text: string): SimGoldItem | undefined {
     markPieces(text, this.seen);
+    let latest: { item: SimGoldItem; at: number } | undefined;
+    let first: SimGoldItem | undefined;
     for (let index = 0; index < this.byLength.length; index++) {
       const item = this.byLength[index] as SimGoldItem;
-      if (this.holdsPieces(this.pieceBits[index] as Uint32Array) && text.includes(item.query)) return item;
+      if (!this.holdsPieces(this.pieceBits[index] as Uint32Array)) continue;
+      const at = text.lastIndexOf(item.query);
+      if (at < 0) continue;
+      if (item.turnOf === undefined) {
+        if (!this.hasTurns) return item;
+        first ??= item;
+      } else if (!latest || at + item.query.length > latest.at + latest.item.query.length) latest = { item, at };
     }
-    return undefined;
+    return latest?.item ?? first;
   }
+
+  /** Whether any entry is a conversation turn (only then must every match be looked at). */
+  get hasTurns(): boolean {
+    this.turns ??= this.byLength.some((item) => item.turnOf !== undefined);
+    return this.turns;
+  }
+
+  private turns: boolean | undefined;
 
   private holdsPieces(bits: Uint32Array): boolean {
     for (const bit of bits) if (((this.seen[bit >>> 3] as number) & (1 << (bit & 7))) === 0) return false;

@@ -13,11 +13,30 @@ const planning: SimFeatures = {
   skillRules: false,
   errorToFix: false,
   calls: [{ args: 4, scalarArgs: 4, ownerRepo: true, otherToolShown: true }],
+  turnIndex: 1,
+  historyChars: 0,
 };
 const callRates = (features: Partial<SimFeatures>) => effectiveRates(slm3b, { ...planning, ...features }).calls[0]!;
 const requestRates = (features: Partial<SimFeatures>) => effectiveRates(slm3b, { ...planning, ...features }).request;
 
 describe("effective rates", () => {
+  it("rise with a conversation's turn index and its history's length, as the catalogue states, up to its cap", () => {
+    const { perTurn, perThousandHistoryChars, maxFactor } = simCatalogue().conversation;
+    const first = callRates({});
+    const third = callRates({ turnIndex: 3 });
+    const thirdLong = callRates({ turnIndex: 3, historyChars: 2000 });
+    const far = callRates({ turnIndex: 60, historyChars: 100_000 });
+    for (const type of CALL_ERROR_TYPES) {
+      if (first[type] === 0) continue;
+      expect(third[type] / first[type], type).toBeCloseTo(1 + 2 * perTurn, 9);
+      expect(thirdLong[type] / first[type], type).toBeCloseTo(1 + 2 * perTurn + 2 * perThousandHistoryChars, 9);
+    }
+    expect(perTurn).toBeGreaterThan(0);
+    expect(perThousandHistoryChars).toBeGreaterThan(0);
+    const sum = (rates: Record<string, number>) => Object.values(rates).reduce((total, value) => total + value, 0);
+    expect(sum(far)).toBeLessThanOrEqual(Math.min(simCatalogue().maxLevelTotal, sum(first) * maxFactor) + 1e-12);
+  });
+
   it("are the profile's base rates at the reference number of tools, with no skill rules and nothing to fix", () => {
     const reference = callRates({ toolsShown: simCatalogue().referenceTools });
     for (const type of CALL_ERROR_TYPES) expect(reference[type], type).toBeCloseTo(slm3b.rates[type], 12);

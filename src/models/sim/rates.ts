@@ -42,6 +42,10 @@ export interface SimFeatures {
   errorToFix: boolean;
   /** One per tool call the oracle writes in this answer. */
   calls: CallFeatures[];
+  /** 1-based turn of a conversation (1 for a single-turn item). */
+  turnIndex: number;
+  /** Characters of the earlier turns the request shows (reading.ts `historyChars`). */
+  historyChars: number;
 }
 
 export interface SimRates {
@@ -61,6 +65,8 @@ export function simFeatures(reading: SimReading, turn: SimTurn, catalogue: SimCa
     skillRules: reading.skillTitles.some((title) => (catalogue.skillServers[title] ?? []).some((s) => servers.has(s))),
     errorToFix: reading.transcript.errorToFix,
     calls: turn.kind === "calls" ? turn.calls.map((call) => callFeatures(call, shown)) : [],
+    turnIndex: reading.item?.turnIndex ?? 1,
+    historyChars: reading.historyChars,
   };
 }
 
@@ -144,7 +150,22 @@ export function factor(type: SimErrorType, features: SimFeatures, catalogue: Sim
     features.toolsShown > 0
       ? Math.min(high, Math.max(low, 1 + spec.toolsSlope * Math.log2(features.toolsShown / catalogue.referenceTools)))
       : 1;
-  return tools * (features.skillRules ? spec.skillFactor : 1) * (features.errorToFix ? spec.fixFactor : 1);
+  return (
+    tools *
+    (features.skillRules ? spec.skillFactor : 1) *
+    (features.errorToFix ? spec.fixFactor : 1) *
+    conversationFactor(features, catalogue)
+  );
+}
+
+/** Later turns and longer histories fail more (profiles.json `conversation`); 1 for a single-turn item. */
+export function conversationFactor(
+  features: Pick<SimFeatures, "turnIndex" | "historyChars">,
+  catalogue: SimCatalogue = simCatalogue(),
+): number {
+  const { perTurn, perThousandHistoryChars, maxFactor } = catalogue.conversation;
+  const rise = perTurn * (features.turnIndex - 1) + (perThousandHistoryChars * features.historyChars) / 1000;
+  return Math.min(maxFactor, 1 + rise);
 }
 
 function capLevel<K extends string>(max: number, rates: Record<K, number>): Record<K, number> {

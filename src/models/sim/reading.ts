@@ -4,6 +4,7 @@
  * same reading.
  */
 
+import { PROTOCOL } from "../protocol.ts";
 import type { ChatMessage, ChatTool, ModelStage } from "../types.ts";
 import type { GoldIndex, SimGoldItem } from "./gold.ts";
 import { chatSeedText, type SeedText } from "./seed.ts";
@@ -39,6 +40,8 @@ export interface SimReading {
   transcript: Transcript;
   /** Tools may be called in this answer (native without tools must answer in text). */
   canCall: boolean;
+  /** Characters of a conversation's earlier turns shown before the current one (0 for a single-turn item). */
+  historyChars: number;
 }
 
 export function readRequest(request: SimRequest, gold: GoldIndex): SimReading {
@@ -48,8 +51,10 @@ export function readRequest(request: SimRequest, gold: GoldIndex): SimReading {
   // A completion protocol, possibly sent as chat (an OpenAI-compatible endpoint): the messages are the prompt.
   const prompt =
     request.kind === "complete" ? request.prompt : request.messages.map((message) => message.content).join("\n\n");
-  const item = gold.find(prompt);
   const protocol = request.stage;
+  // A conversation's short turn texts (a reply such as "acme/api") can occur in tool data: the turn is
+  // looked for only in the prompt before the data (the question, and the history before it).
+  const item = gold.find(gold.hasTurns ? beforeToolData(protocol, prompt) : prompt);
   return {
     protocol,
     text: prompt,
@@ -58,10 +63,40 @@ export function readRequest(request: SimRequest, gold: GoldIndex): SimReading {
     skillTitles: skillTitles(prompt),
     transcript: completionTranscript(protocol, prompt, item),
     canCall: protocol !== "solver" && protocol !== "router",
+    historyChars: item?.turnOf === undefined ? 0 : completionHistoryChars(prompt, item.query),
   };
 }
 
 const REACT_TOOLS_HEADING = "You can use these tools:\n";
+
+/**
+ * A completion prompt's earlier turns: the agent's conversation block, or (the ReAct strategy)
+ * the finished transcripts before the current question.
+ */
+function completionHistoryChars(prompt: string, query: string): number {
+  const block = prompt.indexOf(PROTOCOL.conversationSoFar);
+  if (block >= 0) {
+    const end = prompt.indexOf("\n\n", block);
+    return (end < 0 ? prompt.length : end) - block;
+  }
+  const first = prompt.indexOf("Question: ");
+  const current = prompt.lastIndexOf(`Question: ${query}`);
+  return first >= 0 && current > first ? current - first : 0;
+}
+
+/** The prompt up to the tool data the protocol shows after the question (solver results, a ReAct scratchpad). */
+function beforeToolData(protocol: ModelStage, prompt: string): string {
+  if (protocol === "solver") {
+    const at = prompt.indexOf("\n\nTool results:");
+    return at < 0 ? prompt : prompt.slice(0, at);
+  }
+  if (protocol === "react" || protocol === "fallback") {
+    const at = prompt.lastIndexOf("\nQuestion: ");
+    const end = at < 0 ? -1 : prompt.indexOf("\n", at + 1);
+    return end < 0 ? prompt : prompt.slice(0, end);
+  }
+  return prompt;
+}
 
 function completionTools(protocol: ModelStage, prompt: string): ShownTool[] {
   if (protocol === "planner") return readToolSection(prompt, "\nTools:\n");
@@ -109,8 +144,15 @@ function isLineEnd(code: number): boolean {
 
 function readChat(request: Extract<SimRequest, { kind: "chat" }>, gold: GoldIndex): SimReading {
   // The query is the first user message; tool results fed back later could quote another item's query.
+  // In a conversation the turns before are history: the current turn starts at the last user message.
+  const current = currentTurnStart(request.messages);
+  const turn = current > 0 ? gold.find(userText(request.messages)) : undefined;
+  // (userText leaves out the fed-back observations: tool data may hold a short turn text)
   const item =
-    firstFound(request.messages, gold) ?? gold.find(request.messages.map((message) => message.content).join("\n"));
+    (turn?.turnOf !== undefined ? turn : undefined) ??
+    firstFound(request.messages, gold) ??
+    gold.find(request.messages.map((message) => message.content).join("\n"));
+  const messages = current > 0 && item?.turnOf !== undefined ? request.messages.slice(current) : request.messages;
   const jsonl = request.stage === "jsonl";
   const system = request.messages.find((message) => message.role === "system")?.content ?? "";
   const tools = jsonl ? readJsonlSystemTools(system) : (request.tools ?? []).map(toolFromSchema);
@@ -123,9 +165,40 @@ function readChat(request: Extract<SimRequest, { kind: "chat" }>, gold: GoldInde
     ...(item ? { item } : {}),
     tools,
     skillTitles: [],
-    transcript: jsonl ? jsonlTranscript(request.messages) : nativeTranscript(request.messages),
+    transcript: jsonl ? jsonlTranscript(messages) : nativeTranscript(messages),
     canCall: jsonl || tools.length > 0,
+    historyChars:
+      item?.turnOf === undefined || current <= 0
+        ? 0
+        : request.messages
+            .slice(0, current)
+            .filter((message) => message.role !== "system")
+            .reduce((sum, message) => sum + message.content.length, 0),
   };
+}
+
+/** Index of the last user message that is not a fed-back observation (a jsonl protocol line); -1: none. */
+function currentTurnStart(messages: readonly ChatMessage[]): number {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index] as ChatMessage;
+    if (message.role === "user" && !isObservation(message.content)) {
+      // the first user message is the only turn: no history before it
+      return messages.findIndex((candidate) => candidate.role === "user") === index ? 0 : index;
+    }
+  }
+  return -1;
+}
+
+function userText(messages: readonly ChatMessage[]): string {
+  return messages
+    .filter((message) => message.role === "user" && !isObservation(message.content))
+    .map((message) => message.content)
+    .join("\n");
+}
+
+/** A jsonl protocol line fed back to the model (an observation or an error), not the user's words. */
+function isObservation(content: string): boolean {
+  return /^\s*\{"type":"(observation|error)"/.test(content);
 }
 
 /** The item of the first user message that holds a query. */

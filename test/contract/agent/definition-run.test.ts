@@ -8,6 +8,7 @@ import { MemoryToolHost } from "../../../mock-servers/kit/memory-host.ts";
 import { chatSpec, hubSpec } from "../../../mock-servers/kit/sample-servers.ts";
 import { runAgent } from "../../../src/agent/agent.ts";
 import { type AgentDefinition, definitionHash } from "../../../src/agent/definition.ts";
+import type { ConversationTurn } from "../../../src/agent/history.ts";
 import { type Script, ScriptedModel } from "../../../src/models/scripted.ts";
 
 let host: MemoryToolHost;
@@ -31,7 +32,7 @@ function definition(protocol: AgentDefinition["protocol"], body: string, extra: 
   } satisfies AgentDefinition;
 }
 
-async function run(script: Script, def: AgentDefinition, history?: { role: "user" | "assistant"; content: string }[]) {
+async function run(script: Script, def: AgentDefinition, history?: ConversationTurn[]) {
   host.reset();
   const model = new ScriptedModel(script);
   const result = await runAgent("Who am I on GitHub?", {
@@ -80,10 +81,7 @@ describe("a definition drives its protocol with its own prompt", () => {
         react: ["Thought: look me up\nAction: get_me\nAction Input: {}", "Final Answer: octo-dev"],
       },
       def,
-      [
-        { role: "user", content: "hello" },
-        { role: "assistant", content: "hi" },
-      ],
+      [{ user: "hello", calls: [], answer: "hi" }],
     );
     expect(result.path).toBe("react");
     const second = result.modelCalls[1]?.prompt ?? "";
