@@ -1,0 +1,125 @@
+/**
+ * The request cache's store is checked before this process maps it. LMDB maps the file into memory and
+ * trusts its pages: a truncated file faults with SIGBUS and a damaged header or page with SIGSEGV, which
+ * no try/catch can catch. So, before opening:
+ * 1. the two header (meta) pages are read with plain file reads: magic, version, page size, and whether
+ *    the file still holds the last page they name (a truncated file fails here, with a clear reason);
+ * 2. a child process opens the store read-only and walks every entry, checking each one's digest
+ *    (cache-entry.ts). A damaged page that would fault kills the child, not this process; an endless
+ *    walk (a page cycle) meets the child's time limit.
+ * A store that fails either is moved aside (`answers.mdb.damaged-<time>`) and a new one is started.
+ * Entries that fail their digest in a sound store are only counted: each reads as a miss, and the
+ * answer sent again replaces it.
+ */
+import { spawnSync } from "node:child_process";
+import { closeSync, existsSync, openSync, readSync, renameSync, rmSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import { isWholeEntry } from "./cache-entry.ts";
+
+export type StoreCheck = { sound: true; entries: number; damaged: number } | { sound: false; reason: string };
+
+// LMDB's meta page (lmdb.h, MDB_meta after the 16-byte page header): magic, version, and in the
+// free-list database's record the page size, then the last page used and the transaction id
+const META_MAGIC = 0xbeefc0de;
+const DATA_VERSION = 2;
+const MAGIC_AT = 0x18;
+const VERSION_AT = 0x1c;
+const PAGE_SIZE_AT = 0x30;
+const LAST_PAGE_AT = 0x90;
+const MIN_PAGE = 4096;
+const MAX_PAGE = 65536;
+
+interface Meta {
+  pageSize: number;
+  lastPage: bigint;
+}
+
+function readMeta(fd: number, at: number): Meta | string {
+  const page = Buffer.alloc(LAST_PAGE_AT + 8);
+  if (readSync(fd, page, 0, page.length, at) < page.length) return "a header page is cut short";
+  if (page.readUInt32LE(MAGIC_AT) !== META_MAGIC) return "a header page lacks LMDB's magic number";
+  if (page.readUInt32LE(VERSION_AT) !== DATA_VERSION) return "a header page names another format version";
+  const pageSize = page.readUInt32LE(PAGE_SIZE_AT);
+  if (pageSize < MIN_PAGE || pageSize > MAX_PAGE || (pageSize & (pageSize - 1)) !== 0) {
+    return `a header page names a page size of ${pageSize}`;
+  }
+  return { pageSize, lastPage: page.readBigUInt64LE(LAST_PAGE_AT) };
+}
+
+/** The header's verdict on the file, by plain reads: undefined when sound. */
+export function headerFault(file: string): string | undefined {
+  const size = statSync(file).size;
+  if (size === 0) return undefined;
+  if (size < 2 * MIN_PAGE) return `it is ${size} bytes, shorter than its two header pages`;
+  const fd = openSync(file, "r");
+  try {
+    const first = readMeta(fd, 0);
+    if (typeof first === "string") return first;
+    const second = readMeta(fd, first.pageSize);
+    if (typeof second === "string") return second;
+    if (second.pageSize !== first.pageSize) return "its two header pages disagree on the page size";
+    const last = BigInt(Math.max(Number(first.lastPage), Number(second.lastPage)));
+    const needed = (last + 1n) * BigInt(first.pageSize);
+    if (BigInt(size) < needed) return `it is truncated: ${size} bytes, its header needs ${needed}`;
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The child's program: open read-only, walk every entry, print `{entries, damaged}`. */
+function walkProgram(file: string): string {
+  const lmdb = createRequire(import.meta.url).resolve("lmdb");
+  return `
+const { createHash } = require("node:crypto");
+const lmdb = require(${JSON.stringify(lmdb)});
+const isWholeEntry = ${isWholeEntry.toString()};
+const db = lmdb.open(${JSON.stringify(file)}, { encoding: "binary", readOnly: true });
+let entries = 0;
+let damaged = 0;
+for (const { key, value } of db.getRange()) {
+  if (typeof key === "string" && value instanceof Uint8Array && isWholeEntry(key, value, createHash)) entries += 1;
+  else damaged += 1;
+}
+process.stdout.write(JSON.stringify({ entries, damaged }));
+`;
+}
+
+/** The walk's verdict. Its time limit grows with the file: about 1 s per 10 MB, 20 s at least. */
+export function walkStore(file: string): StoreCheck {
+  const timeout = 20_000 + Math.ceil(statSync(file).size / 10_000);
+  const child = spawnSync(process.execPath, ["-e", walkProgram(file)], {
+    encoding: "utf8",
+    timeout,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  if (child.error) return { sound: false, reason: `the check could not finish: ${child.error.message}` };
+  if (child.signal) return { sound: false, reason: `reading it killed the check process (${child.signal})` };
+  if (child.status !== 0) {
+    const last = child.stderr.trim().split("\n").filter(Boolean);
+    const cause = last.find((line) => /Error|MDB_/.test(line)) ?? last.at(-1) ?? `exit ${child.status}`;
+    return { sound: false, reason: `reading it failed: ${cause.trim()}` };
+  }
+  try {
+    const counts = JSON.parse(child.stdout) as { entries: number; damaged: number };
+    return { sound: true, ...counts };
+  } catch {
+    return { sound: false, reason: "the check process gave no verdict" };
+  }
+}
+
+/** The header check, then the walk; a missing file is a sound empty store. */
+export function checkStore(file: string): StoreCheck {
+  if (!existsSync(file)) return { sound: true, entries: 0, damaged: 0 };
+  const fault = headerFault(file);
+  if (fault) return { sound: false, reason: fault };
+  return walkStore(file);
+}
+
+/** Moves a damaged store aside (its lock file goes: LMDB makes a new one); returns where it went. */
+export function quarantineStore(file: string, now = new Date()): string {
+  const aside = `${file}.damaged-${now.toISOString().replace(/[:.]/g, "-")}`;
+  renameSync(file, aside);
+  rmSync(`${file}-lock`, { force: true });
+  return aside;
+}
