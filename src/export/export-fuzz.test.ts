@@ -23,6 +23,7 @@ const HOSTILE = [
   "a | touch $MARK",
   "a\ntouch $MARK",
   "a\nmodel: injected",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion, meant literally
   "${MARK}",
   "a'\"\\$`!*?~#&;<>(){}[]",
 ];
