@@ -8,15 +8,16 @@
  *    (cache-entry.ts). A damaged page that would fault kills the child, not this process; an endless
  *    walk (a page cycle) meets the child's time limit.
  * A store that fails either is moved aside (`answers.mdb.damaged-<time>`) and a new one is started.
- * Entries that fail their digest in a sound store are only counted: each reads as a miss, and the
- * answer sent again replaces it.
+ * An answer failing its digest fails the store: the page it sits in is damaged, and LMDB, which reads
+ * past such a page, can fault when a later write copies it (seen in the fuzz test). The keys must come
+ * in order and as many as the database counts (a damaged branch page skips or repeats leaves).
  */
 import { spawnSync } from "node:child_process";
 import { closeSync, existsSync, openSync, readSync, renameSync, rmSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { isWholeEntry } from "./cache-entry.ts";
 
-export type StoreCheck = { sound: true; entries: number; damaged: number } | { sound: false; reason: string };
+export type StoreCheck = { sound: true; entries: number } | { sound: false; reason: string };
 
 // LMDB's meta page (lmdb.h, MDB_meta after the 16-byte page header): magic, version, and in the
 // free-list database's record the page size, then the last page used and the transaction id
@@ -67,7 +68,11 @@ export function headerFault(file: string): string | undefined {
   }
 }
 
-/** The child's program: open read-only, walk every entry, print `{entries, damaged}`. */
+/**
+ * The child's program: open read-only, walk every entry, print `{entries, damaged, counted, ordered}`:
+ * entries whose digest holds, those that fail it, the count the database keeps, and whether the keys
+ * came in order (a damaged branch page can skip, repeat or reorder leaves).
+ */
 function walkProgram(file: string): string {
   const lmdb = createRequire(import.meta.url).resolve("lmdb");
   return `
@@ -77,11 +82,15 @@ const isWholeEntry = ${isWholeEntry.toString()};
 const db = lmdb.open(${JSON.stringify(file)}, { encoding: "binary", readOnly: true });
 let entries = 0;
 let damaged = 0;
+let ordered = true;
+let previous;
 for (const { key, value } of db.getRange()) {
   if (typeof key === "string" && value instanceof Uint8Array && isWholeEntry(key, value, createHash)) entries += 1;
   else damaged += 1;
+  if (previous !== undefined && !(String(key) > previous)) ordered = false;
+  previous = String(key);
 }
-process.stdout.write(JSON.stringify({ entries, damaged }));
+process.stdout.write(JSON.stringify({ entries, damaged, counted: db.getStats().entryCount, ordered }));
 `;
 }
 
@@ -100,17 +109,24 @@ export function walkStore(file: string): StoreCheck {
     const cause = last.find((line) => /Error|MDB_/.test(line)) ?? last.at(-1) ?? `exit ${child.status}`;
     return { sound: false, reason: `reading it failed: ${cause.trim()}` };
   }
+  let walk: { entries: number; damaged: number; counted: number; ordered: boolean };
   try {
-    const counts = JSON.parse(child.stdout) as { entries: number; damaged: number };
-    return { sound: true, ...counts };
+    walk = JSON.parse(child.stdout) as typeof walk;
   } catch {
     return { sound: false, reason: "the check process gave no verdict" };
   }
+  // a damaged answer means a damaged page: LMDB may read past it, but writing into that page can fault
+  if (walk.damaged > 0) return { sound: false, reason: `${walk.damaged} stored answers fail their digest` };
+  if (!walk.ordered) return { sound: false, reason: "its keys are out of order (a damaged branch page)" };
+  if (walk.entries !== walk.counted) {
+    return { sound: false, reason: `it holds ${walk.entries} answers where its header counts ${walk.counted}` };
+  }
+  return { sound: true, entries: walk.entries };
 }
 
 /** The header check, then the walk; a missing file is a sound empty store. */
 export function checkStore(file: string): StoreCheck {
-  if (!existsSync(file)) return { sound: true, entries: 0, damaged: 0 };
+  if (!existsSync(file)) return { sound: true, entries: 0 };
   const fault = headerFault(file);
   if (fault) return { sound: false, reason: fault };
   return walkStore(file);

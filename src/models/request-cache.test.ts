@@ -44,16 +44,21 @@ async function filledStore(count: number): Promise<string> {
 }
 
 describe("a damaged answer", () => {
-  it("reads as a miss: the request goes to the model, the damage is counted and said once", async () => {
+  it("found when the store is opened: the store is moved aside, nothing of it is read", async () => {
     const dir = await filledStore(3);
-    // bytes that are no answer, written under two answers' keys by another handle on the same file
-    const lmdb = createRequire(import.meta.url)("lmdb") as typeof import("lmdb");
-    const raw = lmdb.open<Buffer, string>(join(dir, STORE_FILE), { encoding: "binary" });
-    await raw.put("m\u001fh0", Buffer.from([0xd9, 0x40, 0x61]));
-    await raw.put("m\u001fh1", Buffer.from("a stored answer whose digest does not match it".padEnd(64)));
-    await raw.close();
+    await damageAnswers(dir);
     const notices: string[] = [];
     const cache = open(dir, notices);
+    expect(notices).toEqual([expect.stringMatching(/is damaged \(2 stored answers fail their digest\); moved it/)]);
+    expect(cache.stats()).toMatchObject({ entries: 0, damaged: 0 });
+    expect(cache.get("m", "h2")).toBeUndefined();
+  });
+
+  it("met while in use reads as a miss: the request goes to the model, the damage is counted and said once", async () => {
+    const dir = await filledStore(3);
+    const notices: string[] = [];
+    const cache = open(dir, notices);
+    await damageAnswers(dir);
     expect(cache.stats()).toMatchObject({ entries: 1, damaged: 2 });
     let asked = 0;
     const fresh = async () => {
@@ -70,6 +75,15 @@ describe("a damaged answer", () => {
     expect(cache.stats()).toMatchObject({ entries: 3, damaged: 0 });
   });
 });
+
+/** Bytes that are no answer, written under h0 and h1 by another handle on the same file. */
+async function damageAnswers(dir: string): Promise<void> {
+  const lmdb = createRequire(import.meta.url)("lmdb") as typeof import("lmdb");
+  const raw = lmdb.open<Buffer, string>(join(dir, STORE_FILE), { encoding: "binary" });
+  await raw.put("m\u001fh0", Buffer.from([0xd9, 0x40, 0x61]));
+  await raw.put("m\u001fh1", Buffer.from("a stored answer whose digest does not match it".padEnd(64)));
+  await raw.close();
+}
 
 describe("a damaged store", () => {
   it("truncated: moved aside before it is mapped, and a new one started (no SIGBUS)", async () => {

@@ -68,9 +68,9 @@ describe("the request cache under random damage", () => {
   const resultsRoot = temp("onsetlab-fuzz-results-");
   const request = benchRequest({
     models: ["standin-qwen"],
-    configs: ["onsetlab", "native"],
+    configs: ["native"],
     filter: { category: ["single", "multi"] },
-    first: 3,
+    first: 2,
     matrix: undefined,
   });
 
@@ -121,10 +121,15 @@ describe("the request cache under random damage", () => {
       if (damaged.cache?.misses === 0) tally.allHits += 1;
     };
     for (let index = 0; index < DAMAGES; index += 4) {
-      await Promise.all([0, 1, 2, 3].filter((step) => index + step < DAMAGES).map((step) => trial(index + step)));
+      await Promise.all(
+        [0, 1, 2, 3]
+          .map((step) => index + step)
+          .filter((at) => at < DAMAGES)
+          .map(trial),
+      );
     }
     // the figures the issue asks for (the report quotes them)
     process.stdout.write(`cache fuzz: ${JSON.stringify(tally)}\n`);
     expect(tally.runs).toBe(DAMAGES);
-  });
+  }, 900_000);
 });
