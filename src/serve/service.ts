@@ -53,6 +53,11 @@ export interface RunDetail {
   manifest: RunManifest;
   summary: RunSummary | null;
   progress: BenchProgress | null;
+  /**
+   * The records the items list reads, when the summary counts others (a truncated or damaged records
+   * file): the viewer warns that the two disagree. Absent while the run is under way, or when they agree.
+   */
+  recordsRead?: number;
 }
 
 export interface ItemFilter {
@@ -232,10 +237,13 @@ export class HarnessService {
 
   getRun(runId: string): RunDetail {
     const dir = this.runFolder(runId);
+    const summary = existsSync(join(dir, RUN_FILES.summary)) ? readSummary(dir) : null;
+    const recordsRead = summary && !this.isRunning(runId) ? this.index(runId).rows().length : undefined;
     return {
       manifest: readManifest(dir),
-      summary: existsSync(join(dir, RUN_FILES.summary)) ? readSummary(dir) : null,
+      summary,
       progress: this.live.get(runId)?.progress ?? null,
+      ...(recordsRead !== undefined && recordsRead !== summary?.records ? { recordsRead } : {}),
     };
   }
 
