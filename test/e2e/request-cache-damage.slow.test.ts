@@ -13,7 +13,6 @@ import {
   readFileSync,
   statSync,
   truncateSync,
-  writeFileSync,
   writeSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -27,7 +26,7 @@ import { RUN_FILES } from "../../src/bench/run/store.ts";
 import { requestCacheAt, STORE_FILE } from "../../src/models/request-cache.ts";
 import { createSimProvider } from "../../src/models/sim/index.ts";
 import { seededRandom } from "../../src/random.ts";
-import { benchRequest, REPO_ROOT, strictRecordLines } from "../support/bench-run.ts";
+import { benchRequest, modelsFileWith, strictRecordLines } from "../support/bench-run.ts";
 
 const temp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
 const DAMAGES = Number(process.env.FUZZ_DAMAGES ?? 200);
@@ -77,15 +76,7 @@ describe("the request cache under random damage", () => {
   beforeAll(async () => {
     const gold = loadDataset().map((loaded) => loaded.item);
     standin = await startStandin({ provider: createSimProvider({ profile: "slm-3b", gold, seed: 1 }), port: 0 });
-    models = join(temp("onsetlab-fuzz-models-"), "models.yaml");
-    const shipped = readFileSync(join(REPO_ROOT, "models.yaml"), "utf8");
-    writeFileSync(
-      models,
-      shipped.replace(
-        /^models:\n/m,
-        `models:\n  standin-qwen: { provider: ollama, model: qwen2.5:3b, host: "${standin.url}" }\n`,
-      ),
-    );
+    models = modelsFileWith(`  standin-qwen: { provider: ollama, model: qwen2.5:3b, host: "${standin.url}" }\n`);
   });
 
   afterAll(async () => {
