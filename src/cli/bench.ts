@@ -219,7 +219,7 @@ export function registerBenchCommand(program: Command): void {
       process.stderr.write(`${benchEndLines({ runId, dir, records: summary.records, before, standin }).join("\n")}\n`);
       if (cache) {
         process.stderr.write(
-          `request cache ${cache.dir}: ${cache.hits} answered from it, ${cache.misses} sent, ${cache.coalesced} joined one in flight\n`,
+          `request cache ${cache.dir}: ${cache.hits} answered from it, ${cache.misses} sent, ${cache.coalesced} joined one in flight${cache.damaged ? `, ${cache.damaged} damaged (sent again)` : ""}\n`,
         );
       }
       if (failures.length > 0) {

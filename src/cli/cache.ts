@@ -12,7 +12,7 @@ export function registerCacheCommands(program: Command): void {
   cache
     .command("stats")
     .description("entries per model in the request cache")
-    .option("--json", "print {dir, entries, models} as JSON")
+    .option("--json", "print {dir, entries, models, damaged, quarantined} as JSON")
     .action((flags: { json?: boolean }) =>
       withStore((store) => {
         const stats = store.stats();
@@ -22,8 +22,10 @@ export function registerCacheCommands(program: Command): void {
         }
         const table = compactTable({ head: ["model", "entries"] });
         for (const [model, count] of Object.entries(stats.models).sort()) table.push([model, String(count)]);
-        process.stdout.write(`${stats.dir}: ${stats.entries} cached answers\n`);
+        const damaged = stats.damaged > 0 ? `, ${stats.damaged} damaged (read as misses)` : "";
+        process.stdout.write(`${stats.dir}: ${stats.entries} cached answers${damaged}\n`);
         if (stats.entries > 0) process.stdout.write(`${table.toString()}\n`);
+        for (const name of stats.quarantined) process.stdout.write(`damaged store moved aside: ${name}\n`);
       }),
     );
   cache

@@ -5,15 +5,14 @@
  */
 import { once } from "node:events";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Command } from "commander";
-import { Hono } from "hono";
 import { harnessRedactor } from "../bench/run/secrets.ts";
-import { createMcpServer, type McpServices } from "../serve/mcp-server.ts";
+import { DEFAULT_MAX_BODY_BYTES } from "../serve/guard.ts";
+import { createMcpServer, type McpServices, mcpHttpApp } from "../serve/mcp-server.ts";
 import { benchQueryRunner } from "../serve/query-runner.ts";
 import { listen } from "../serve/server.ts";
 import { HarnessService } from "../serve/service.ts";
-import { FlagError, parsePort } from "./flags.ts";
+import { FlagError, parsePort, parsePositiveInt } from "./flags.ts";
 
 interface McpFlags {
   http?: boolean;
@@ -21,6 +20,8 @@ interface McpFlags {
   results?: string;
   models?: string;
   dataset?: string[];
+  allowHost?: string[];
+  maxBody: string;
 }
 
 export function registerMcpCommand(program: Command): void {
@@ -32,6 +33,8 @@ export function registerMcpCommand(program: Command): void {
     .option("--results <dir>", "the results folder (default results/, or ONSETLAB_RESULTS_DIR)")
     .option("--models <file>", "a models.yaml other than the repository's")
     .option("--dataset <paths...>", "dataset files run_query's simulator and scorer read (default: datasets/*.jsonl)")
+    .option("--allow-host <names...>", "with --http: names the Host header may carry besides 127.0.0.1/localhost")
+    .option("--max-body <bytes>", "with --http: largest request body accepted", String(DEFAULT_MAX_BODY_BYTES))
     .action(async (flags: McpFlags, command: Command) => {
       if (!flags.http && command.getOptionValueSource("port") === "cli") {
         throw new FlagError("BAD_FLAG", "--port is the port of --http: add --http (over stdio there is no port)");
@@ -52,24 +55,22 @@ export function registerMcpCommand(program: Command): void {
       if (!flags.http) {
         const server = createMcpServer(services);
         await server.connect(new StdioServerTransport());
-        // the client closing stdin is the end of the session
+        // the client closing stdin is the end of the session, and of the benches it started
         process.stdin.once("end", () => stop.abort());
         await once(stop.signal, "abort");
         await server.close();
+        for (const runId of await services.service.stopBenches("its MCP client went away")) {
+          process.stderr.write(
+            `bench ${runId} stopped: its MCP client went away; resume it with \`pnpm bench --resume ${runId}\`\n`,
+          );
+        }
         return;
       }
-      const app = new Hono();
-      // stateless: a server and transport per request, over the one shared service
-      app.all("/mcp", async (c) => {
-        const server = createMcpServer(services);
-        const transport = new WebStandardStreamableHTTPServerTransport({
-          sessionIdGenerator: undefined,
-          enableJsonResponse: true,
-        });
-        await server.connect(transport);
-        return transport.handleRequest(c.req.raw);
+      const running = await listen(mcpHttpApp(services), {
+        port: parsePort("--port", flags.port),
+        maxBodyBytes: parsePositiveInt("--max-body", flags.maxBody),
+        ...(flags.allowHost ? { allowHosts: flags.allowHost } : {}),
       });
-      const running = await listen(app, { port: parsePort("--port", flags.port) });
       process.stderr.write(`MCP server on ${running.url}/mcp (Streamable HTTP; Ctrl-C to stop)\n`);
       await once(stop.signal, "abort");
       await running.close();

@@ -105,11 +105,19 @@ export function readAgentFile(file: string): AgentFile {
   return parseAgentFile(text, file);
 }
 
+/**
+ * A value shown on one line of a comment or heading: with a line break or another control character it
+ * is shown JSON-quoted, so a model name cannot end the comment and start YAML of its own.
+ */
+export function oneLine(value: string): string {
+  return /[\u0000-\u001f\u007f\u2028\u2029]/.test(value) ? JSON.stringify(value) : value;
+}
+
 /** The file's text: YAML with a header saying what it is, or JSON. */
 export function formatAgentFile(agent: AgentFile, as: "yaml" | "json"): string {
   if (as === "json") return `${JSON.stringify(agent, null, 2)}\n`;
   const header = [
-    `# OnsetLab agent: ${agent.model.name} × ${agent.config}, exported by ${agent.provenance.project} ${agent.provenance.version}.`,
+    `# OnsetLab agent: ${oneLine(agent.model.name)} × ${oneLine(agent.config)}, exported by ${agent.provenance.project} ${agent.provenance.version}.`,
     '# Run it: pnpm agent --agent-file THIS_FILE "<query>"; benchmark it: pnpm bench --agent-file THIS_FILE.',
     "# Variables passed through (servers[].env names, or a name given null; model.apiKeyEnv) are named, never given: set them where it runs.",
     "# Schema: docs/schemas/agent-file.schema.json",

@@ -6,10 +6,32 @@
  * and the agent starts once the model server is healthy.
  */
 import { stringify } from "yaml";
-import type { AgentFile } from "../config/agent-file.ts";
+import { type AgentFile, oneLine } from "../config/agent-file.ts";
 import { passedThroughEnv } from "../mcp/registry-entry.ts";
 
 export type Engine = "ollama" | "vllm";
+
+/**
+ * A value as one word of a POSIX shell command: single-quoted, a quote inside closed, escaped and
+ * reopened. Every value that reaches a shell passes through here (a model name `x; touch /tmp/p #`
+ * stays one argument of `ollama pull`).
+ */
+export function shellWord(value: string): string {
+  return `'${value.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * compose interpolates `$NAME` in every string of the file: a literal `$` is written `$$`. Applied to the
+ * whole compose document, so no value (a model name, a registry argument) is read as a variable.
+ */
+function composeLiteral(value: unknown): unknown {
+  if (typeof value === "string") return value.replaceAll("$", "$$$$");
+  if (Array.isArray(value)) return value.map(composeLiteral);
+  if (typeof value === "object" && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, composeLiteral(item)]));
+  }
+  return value;
+}
 
 /** The agent's port inside its container and on the host's loopback. */
 export const AGENT_PORT = 8080;
@@ -90,7 +112,7 @@ export function composeFile(agent: AgentFile, engine: Engine): string {
     },
     volumes: { [engine === "ollama" ? "ollama-models" : "hf-cache"]: {} },
   };
-  return `# docker compose up -d --build: the model server, then the agent on http://127.0.0.1:${AGENT_PORT} once it is healthy.\n${stringify(compose, { lineWidth: 0 })}`;
+  return `# docker compose up -d --build: the model server, then the agent on http://127.0.0.1:${AGENT_PORT} once it is healthy.\n${stringify(composeLiteral(compose), { lineWidth: 0 })}`;
 }
 
 function ollamaService(model: string): Record<string, unknown> {
@@ -100,11 +122,12 @@ function ollamaService(model: string): Record<string, unknown> {
     entrypoint: [
       "/bin/sh",
       "-c",
-      `ollama serve & until ollama list >/dev/null 2>&1; do sleep 1; done; ollama pull ${model} && wait`,
+      `ollama serve & until ollama list >/dev/null 2>&1; do sleep 1; done; ollama pull ${shellWord(model)} && wait`,
     ],
     volumes: ["ollama-models:/root/.ollama"],
     healthcheck: {
-      test: ["CMD-SHELL", `ollama list | grep -q '^${model}'`],
+      // no shell: `ollama show` fails until the model is pulled
+      test: ["CMD", "ollama", "show", model],
       interval: "10s",
       timeout: "5s",
       // a pull of several GB: up to half an hour
@@ -173,12 +196,12 @@ export function envExample(agent: AgentFile, engine: Engine): string {
 export function dockerReadme(agent: AgentFile, engine: Engine, sampleQuery: string): string {
   const server =
     engine === "ollama"
-      ? `Ollama (pulls ${agent.model.model} on first start)`
-      : `vLLM serving ${agent.model.model} on an NVIDIA GPU`;
+      ? `Ollama (pulls ${oneLine(agent.model.model)} on first start)`
+      : `vLLM serving ${oneLine(agent.model.model)} on an NVIDIA GPU`;
   const mockNote = agent.servers.some((entry) => entry.mock)
     ? "\nThe servers in agent.yaml are this checkout's mock servers, at paths of the machine that exported them: inside the image they do not exist. Export with `--registry` naming servers the image can start (e.g. `npx -y <package>`), or mount them.\n"
     : "";
-  return `# OnsetLab agent: ${agent.model.name} × ${agent.config}
+  return `# OnsetLab agent: ${oneLine(agent.model.name)} × ${oneLine(agent.config)}
 
 ${server}, and the agent (agent.mjs with agent.yaml) on http://127.0.0.1:${AGENT_PORT} (GET /health, POST /run).
 

@@ -22,6 +22,34 @@ describe("refuseInlineSecrets", () => {
       server({ transport: "http", url: "https://x.example.com/mcp?api_key=abc" }),
       "url (a URL with a key)",
     ],
+    ["PGPASSWORD in env", server({ env: { PGPASSWORD: "hunter22" } }), "env.PGPASSWORD"],
+    ["DB_PASS in env", server({ env: { DB_PASS: "hunter22" } }), "env.DB_PASS"],
+    ["an accessToken field", server({ settings: { accessToken: "abc123" } }), "settings.accessToken"],
+    ["a Stripe key", server({ args: ["--stripe", "sk_live_4eC39HqLyjWDarjtT1zdp7dc"] }), "args[1] (a key inside it)"],
+    [
+      "an Authorization: Bearer argument",
+      server({ args: ["-H", "Authorization: Bearer abcdef0123456789"] }),
+      "args[1] (a credential inside it)",
+    ],
+    [
+      "a token inside an sh -c string",
+      server({ command: "sh", args: ["-c", "API_TOKEN=abc123 exec node srv.js"] }),
+      "args[1] (a credential inside it)",
+    ],
+    [
+      "a JWT",
+      server({
+        args: ["eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"],
+      }),
+      "args[0] (a key inside it)",
+    ],
+    ["a GitLab token", server({ args: ["x glpat-ABCDEFGHIJKLMNOPQRST"] }), "args[0] (a key inside it)"],
+    ["a Google key", server({ args: ["key AIzaSyA1234567890abcdefghijklmnopqrstuv"] }), "args[0] (a key inside it)"],
+    [
+      "a private key",
+      server({ args: ["-----BEGIN OPENSSH PRIVATE KEY-----\nb3Blbn\n-----END OPENSSH PRIVATE KEY-----"] }),
+      "args[0] (a key inside it)",
+    ],
   ])("refuses %s, naming where", (_case, value, field) => {
     expect(() => refuseInlineSecrets(value, "REG: servers[0] (mine)")).toThrow(
       `REG: servers[0] (mine): ${field} looks like a secret value`,
@@ -34,6 +62,11 @@ describe("refuseInlineSecrets", () => {
     ["options that only look alike", { options: { keepAlive: "10m", numCtx: 4096 }, tools: ["create_key"] }],
     ["a flag without a value and a flag taking a variable", server({ args: ["--token", "--verbose", "--key=$KEY"] })],
     ["the mock registry's shape", server({ args: ["dist/mock-servers/github.mjs"], cwd: "..", mock: true })],
+    [
+      "a variable inside an sh -c string",
+      server({ command: "sh", args: ["-c", "API_TOKEN=$API_TOKEN exec node srv.js"] }),
+    ],
+    ["a bearer variable", server({ args: ["-H", "Authorization: Bearer $TOKEN"] })],
   ])("lets %s through", (_case, value) => {
     expect(() => refuseInlineSecrets(value, "here")).not.toThrow();
   });

@@ -23,7 +23,7 @@ import type {
 } from "./types.ts";
 
 /** Bumped when the key's inputs or the stored answer change shape: old entries are then never hit. */
-export const CACHE_KEY_VERSION = 1;
+export const CACHE_KEY_VERSION = 2;
 
 /** Who answers: everything about the model that could change an answer to the same request. */
 export interface ModelIdentity {

@@ -71,14 +71,26 @@ export function seededEntry(entry: ProviderEntry, seed: number | undefined): Pro
   return { ...entry, options: { ...entry.options, seed } };
 }
 
-/** What the cache keys a model by, besides the digest its server reports. */
+/**
+ * What the cache keys a model by, besides the digest its server reports: everything that can change an
+ * answer or its validity verdict (the window and tokenizer decide `context_overflow`; `numCtx` unset is
+ * Ollama's `auto` sizing, and is keyed as such).
+ */
 export function modelIdentity(entry: ProviderEntry): ModelIdentity {
   const base = { name: entry.name, provider: entry.provider, model: entry.model, options: entry.options };
   switch (entry.provider) {
     case "ollama":
-      return { ...base, baseUrls: baseUrlsOf(entry), settings: { think: entry.think } };
+      return {
+        ...base,
+        baseUrls: baseUrlsOf(entry),
+        settings: { think: entry.think, numCtx: entry.options.numCtx ?? "auto" },
+      };
     case "openai":
-      return { ...base, baseUrls: baseUrlsOf(entry) };
+      return {
+        ...base,
+        baseUrls: baseUrlsOf(entry),
+        settings: { contextWindow: entry.contextWindow ?? "server", tokenizer: entry.tokenizer ?? "auto" },
+      };
     case "sim":
       return { ...base, baseUrls: [] };
     case "plugin":

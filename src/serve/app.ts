@@ -3,11 +3,12 @@
  * started in this process with their progress as server-sent events, and the web viewer (dist/view) at
  * `/`. Everything it answers passes through `outgoing` (secret redaction) on the way out.
  */
-import { timingSafeEqual } from "node:crypto";
+import { createHash, timingSafeEqual } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { type Context, Hono } from "hono";
+import { getCookie } from "hono/cookie";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import { REPO_ROOT } from "../paths.ts";
@@ -16,11 +17,13 @@ import { ApiError, errorBody } from "./errors.ts";
 import type { HarnessService, RunEvent } from "./service.ts";
 
 export const VIEW_DIR = join(REPO_ROOT, "dist", "view");
+/** The cookie the viewer keeps the token in (EventSource cannot send a header). */
+export const TOKEN_COOKIE = "onsetlab_token";
 
 export interface AppOptions {
   service: HarnessService;
   runner: QueryRunner;
-  /** When set, every request must carry it (Authorization: Bearer, or ?token= for EventSource). */
+  /** When set, every request must carry it: `Authorization: Bearer`, or the `onsetlab_token` cookie (EventSource). */
   token?: string;
   /** The built web app (default dist/view). */
   viewDir?: string;
@@ -38,7 +41,6 @@ const common = {
   failure: text,
   page,
   pageSize: page,
-  token: z.string().optional(),
 };
 
 const itemsQuery = z
@@ -64,7 +66,6 @@ const queriesQuery = z
   .object({
     q: z.string().optional(),
     limit: z.coerce.number().int().min(1).max(100).optional(),
-    token: z.string().optional(),
   })
   .strict();
 
@@ -96,16 +97,17 @@ export function createApp(options: AppOptions): Hono {
   );
 
   if (options.token !== undefined) {
-    const expected = Buffer.from(options.token);
+    // digests of equal length whatever was given: the comparison takes the same time for any wrong token
+    const digest = (text: string) => createHash("sha256").update(text).digest();
+    const expected = digest(options.token);
     app.use("*", async (c, next) => {
       const header = c.req.header("authorization");
-      const given = header?.startsWith("Bearer ") ? header.slice(7) : c.req.query("token");
-      const buffer = Buffer.from(given ?? "");
-      if (buffer.length !== expected.length || !timingSafeEqual(buffer, expected)) {
+      const given = header?.startsWith("Bearer ") ? header.slice(7) : getCookie(c, TOKEN_COOKIE);
+      if (given === undefined || !timingSafeEqual(digest(given), expected)) {
         throw new ApiError(
           401,
           "UNAUTHORIZED",
-          "this server needs its token: Authorization: Bearer TOKEN, or ?token=TOKEN",
+          `this server needs its token: Authorization: Bearer TOKEN, or the ${TOKEN_COOKIE} cookie (never in the URL)`,
         );
       }
       await next();
@@ -125,13 +127,12 @@ export function createApp(options: AppOptions): Hono {
   app.get("/runs", (c) => json(c, service.listRuns()));
   app.get("/runs/:id", (c) => json(c, service.getRun(c.req.param("id"))));
   app.get("/runs/:id/items", (c) => {
-    const { page: pageNumber, pageSize, token: _token, ...filter } = parseBody(itemsQuery, c.req.query());
+    const { page: pageNumber, pageSize, ...filter } = parseBody(itemsQuery, c.req.query());
     return json(c, service.listItems(c.req.param("id"), filter, { page: pageNumber, pageSize }));
   });
   app.get("/runs/:id/items/:key", (c) => json(c, service.getItem(c.req.param("id"), c.req.param("key"))));
   app.get("/runs/:id/compare", (c) => {
-    const { token: _token, ...request } = parseBody(compareQuery, c.req.query());
-    return json(c, service.compare(c.req.param("id"), request));
+    return json(c, service.compare(c.req.param("id"), parseBody(compareQuery, c.req.query())));
   });
   app.get("/runs/:id/events", (c) => {
     const runId = c.req.param("id");

@@ -4,7 +4,7 @@
  */
 import { InputError, OnsetlabError } from "../errors.ts";
 
-export type ApiStatus = 400 | 401 | 404 | 409 | 500;
+export type ApiStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 500;
 
 /** A request the service refuses: the status, and the field at fault when one is. */
 export class ApiError extends OnsetlabError {

@@ -3,6 +3,8 @@
  * schemas. Every result is redacted (secrets) and given both as structured content and as JSON text.
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { Hono } from "hono";
 import { z } from "zod";
 import type { Redactor } from "../redact.ts";
 import type { QueryRunner } from "./agent-routes.ts";
@@ -18,11 +20,21 @@ export interface McpServices {
 const rate = z.object({ k: z.number(), n: z.number(), value: z.number().nullable() });
 const compareSide = z.object({ key: z.string(), pass: z.boolean(), failureClass: z.string().optional() });
 
+/** A tool's input shape as a strict object: unknown keys are refused, not dropped. */
+function strictInput<T>(shape: T): T {
+  if (shape === undefined || shape instanceof z.ZodType) return shape;
+  return z.object(shape as z.ZodRawShape).strict() as T;
+}
+
 export function createMcpServer({ service, runner, redactor }: McpServices): McpServer {
   const server = new McpServer({ name: "onsetlab-bench", version: "0.1.0" });
-  // the SDK turns a thrown error into an error result with its message: redacted here first
+  // the SDK turns a thrown error into an error result with its message: redacted here first. Every
+  // input schema is strict (additionalProperties: false): a misspelt key (`dryrun`) is an error, never
+  // dropped, so a call does not run without the setting its caller meant to give
   const registerTool: McpServer["registerTool"] = (name, config, handler) =>
-    server.registerTool(name, config, (async (...args: Parameters<typeof handler>) => {
+    server.registerTool(name, { ...config, inputSchema: strictInput(config.inputSchema) }, (async (
+      ...args: Parameters<typeof handler>
+    ) => {
       try {
         return await (handler as (...a: typeof args) => unknown)(...args);
       } catch (error) {
@@ -76,6 +88,7 @@ export function createMcpServer({ service, runner, redactor }: McpServices): Mcp
         itemId: z.string().min(1).optional().describe("run this dataset item's query, e.g. gh-s001"),
         model: z.string().min(1).describe("a models.yaml entry or sim:<profile>"),
         config: z.string().min(1).optional().describe("a configuration (default onsetlab)"),
+        dryRun: z.boolean().optional().describe("write tools answer with previews instead of running"),
       },
       outputSchema: {
         answer: z.string(),
@@ -113,7 +126,8 @@ export function createMcpServer({ service, runner, redactor }: McpServices): Mcp
   registerTool(
     "start_bench",
     {
-      description: "Start a bench in the server process; follow it with bench_status",
+      description:
+        "Start a bench in the server process; follow it with bench_status. Over stdio the bench stops when this client disconnects; what it recorded stays, and `pnpm bench --resume RUN_ID` finishes it",
       inputSchema: {
         models: z.array(z.string().min(1)).min(1),
         configs: z.array(z.string().min(1)).optional(),
@@ -248,4 +262,19 @@ export function createMcpServer({ service, runner, redactor }: McpServices): Mcp
     },
   );
   return server;
+}
+
+/** `mcp --http`: Streamable HTTP at /mcp, stateless (a server and transport per request, one shared service). */
+export function mcpHttpApp(services: McpServices): Hono {
+  const app = new Hono();
+  app.all("/mcp", async (c) => {
+    const server = createMcpServer(services);
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    await server.connect(transport);
+    return transport.handleRequest(c.req.raw);
+  });
+  return app;
 }

@@ -5,8 +5,8 @@
  * progress. Inputs are checked here; bad ones are ApiErrors (400 naming the field, 404 for unknown ids).
  */
 
-import { existsSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { existsSync, realpathSync } from "node:fs";
+import { basename, dirname, join, resolve, sep } from "node:path";
 import { closeItems } from "../bench/dataset/close-items.ts";
 import { loadDataset } from "../bench/dataset/load.ts";
 import type { DatasetItem } from "../bench/dataset/types.ts";
@@ -20,6 +20,7 @@ import { loadModelsConfig, matrixConfigs } from "../config/models-yaml.ts";
 import { InputError } from "../errors.ts";
 import { isSimulator } from "../models/provenance.ts";
 import { simProfileNames } from "../models/sim/catalog.ts";
+import { REPO_ROOT } from "../paths.ts";
 import { readSummary } from "../report/run-files.ts";
 import { type Check, recordChecks } from "./checks.ts";
 import { ApiError } from "./errors.ts";
@@ -31,6 +32,8 @@ import { type RunLabel, runLabel } from "./run-label.ts";
 export interface ServiceOptions {
   resultsRoot?: string;
   modelsFile?: string;
+  /** Folders besides the project whose dataset files a bench may name (`--dataset-dir`). */
+  datasetDirs?: readonly string[];
 }
 
 export interface RunListEntry {
@@ -52,6 +55,11 @@ export interface RunDetail {
   manifest: RunManifest;
   summary: RunSummary | null;
   progress: BenchProgress | null;
+  /**
+   * The records the items list reads, when the summary counts others (a truncated or damaged records
+   * file): the viewer warns that the two disagree. Absent while the run is under way, or when they agree.
+   */
+  recordsRead?: number;
 }
 
 export interface ItemFilter {
@@ -137,6 +145,10 @@ export interface BenchStatus {
 interface LiveRun {
   progress: BenchProgress | null;
   finished: boolean;
+  /** Stops the bench (stopBenches); what it recorded stays, for `--resume`. */
+  stop: AbortController;
+  /** Settles when the bench has ended. */
+  ended: Promise<void>;
   error?: string;
   listeners: Set<(event: RunEvent) => void>;
 }
@@ -156,10 +168,13 @@ export class HarnessService {
   private readonly counts = new Map<string, RecordCount>();
   private readonly live = new Map<string, LiveRun>();
   private datasetItems: DatasetItem[] | undefined;
+  /** Where a bench's `dataset` files may be: the project, and the folders given at start. */
+  private readonly datasetRoots: string[];
 
   constructor(options: ServiceOptions = {}) {
     this.resultsRoot = resolve(options.resultsRoot ?? resultsRoot());
     this.modelsFile = options.modelsFile;
+    this.datasetRoots = [REPO_ROOT, ...(options.datasetDirs ?? [])].map((dir) => realPath(resolve(dir)));
   }
 
   // ─── models and configurations ──────────────────────────────────────────────────────────────
@@ -232,10 +247,13 @@ export class HarnessService {
 
   getRun(runId: string): RunDetail {
     const dir = this.runFolder(runId);
+    const summary = existsSync(join(dir, RUN_FILES.summary)) ? readSummary(dir) : null;
+    const recordsRead = summary && !this.isRunning(runId) ? this.index(runId).rows().length : undefined;
     return {
       manifest: readManifest(dir),
-      summary: existsSync(join(dir, RUN_FILES.summary)) ? readSummary(dir) : null,
+      summary,
       progress: this.live.get(runId)?.progress ?? null,
+      ...(recordsRead !== undefined && recordsRead !== summary?.records ? { recordsRead } : {}),
     };
   }
 
@@ -313,6 +331,21 @@ export class HarnessService {
 
   // ─── benches of this process ────────────────────────────────────────────────────────────────
 
+  /**
+   * A bench's dataset file must lie in the project or a folder given at start (links followed): a
+   * request may not make the service read any file it can.
+   */
+  private checkDatasetPath(path: string): void {
+    const full = realPath(resolve(path));
+    if (this.datasetRoots.some((root) => full === root || full.startsWith(`${root}${sep}`))) return;
+    throw new ApiError(
+      400,
+      "DATASET_OUTSIDE",
+      `dataset: ${path} is outside the project and the folders given at start (--dataset-dir)`,
+      { field: "dataset" },
+    );
+  }
+
   /** Starts a bench in this process; resolves with its run id once run.json is written. */
   startBench(start: BenchStart): Promise<string> {
     const models =
@@ -326,6 +359,7 @@ export class HarnessService {
     const config = loadModelsConfig(this.modelsFile);
     for (const model of models) checkModelName(config, model, "models");
     for (const name of start.configs ?? []) checkConfigName(config, name, "configs");
+    for (const path of start.dataset ?? []) this.checkDatasetPath(path);
     if (start.matrix !== undefined && !(start.matrix in config.matrices)) {
       throw new ApiError(400, "UNKNOWN_MATRIX", `matrix: "${start.matrix}" is not a matrix in ${config.file}`, {
         field: "matrix",
@@ -333,8 +367,19 @@ export class HarnessService {
     }
     return new Promise((resolveStart, rejectStart) => {
       let runId: string | undefined;
-      const live: LiveRun = { progress: null, finished: false, listeners: new Set() };
+      const stop = new AbortController();
+      let ended = () => {};
+      const live: LiveRun = {
+        progress: null,
+        finished: false,
+        stop,
+        ended: new Promise((resolveEnded) => {
+          ended = resolveEnded;
+        }),
+        listeners: new Set(),
+      };
       runBench({
+        signal: stop.signal,
         request: {
           models,
           configs: start.configs ?? [],
@@ -358,20 +403,33 @@ export class HarnessService {
           live.progress = progress;
           for (const listener of live.listeners) listener({ type: "progress", progress });
         },
-      }).then(
-        () => this.finish(live, runId),
-        (error: unknown) => {
-          if (runId === undefined) {
-            rejectStart(
-              error instanceof InputError ? new ApiError(400, error.code, error.message, { cause: error }) : error,
-            );
-            return;
-          }
-          live.error = error instanceof Error ? error.message : String(error);
-          this.finish(live, runId);
-        },
-      );
+      })
+        .then(
+          () => this.finish(live, runId),
+          (error: unknown) => {
+            if (runId === undefined) {
+              rejectStart(
+                error instanceof InputError ? new ApiError(400, error.code, error.message, { cause: error }) : error,
+              );
+              return;
+            }
+            live.error = error instanceof Error ? error.message : String(error);
+            this.finish(live, runId);
+          },
+        )
+        .finally(ended);
     });
+  }
+
+  /**
+   * Stops every bench under way in this process (its client went away) and waits for each to end;
+   * returns their ids. Each keeps what it recorded and can be resumed (`pnpm bench --resume RUN_ID`).
+   */
+  async stopBenches(reason: string): Promise<string[]> {
+    const running = [...this.live].filter(([, live]) => !live.finished);
+    for (const [, live] of running) live.stop.abort(new Error(reason));
+    await Promise.all(running.map(([, live]) => live.ended));
+    return running.map(([runId]) => runId);
   }
 
   /** The progress of a run until it finishes; a run not under way finishes at once. Returns the unsubscribe. */
@@ -514,4 +572,14 @@ function pageOf<T>(rows: readonly T[], paging: Paging): { page: number; pageSize
   const pageSize = Math.min(paging.pageSize ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
   const page = paging.page ?? 1;
   return { page, pageSize, slice: rows.slice((page - 1) * pageSize, page * pageSize) };
+}
+
+/** The path with its links resolved, as far as it exists (a missing file keeps its resolved folder). */
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    const parent = dirname(path);
+    return parent === path ? path : join(realPath(parent), basename(path));
+  }
 }

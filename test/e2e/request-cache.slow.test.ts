@@ -17,7 +17,7 @@ import { parseModelsConfig, resolveModel } from "../../src/config/models-yaml.ts
 import { createProvider } from "../../src/models/factory.ts";
 import { RequestCache } from "../../src/models/request-cache.ts";
 import { createSimProvider } from "../../src/models/sim/index.ts";
-import { benchRequest, REPO_ROOT, runCli, strictRecordLines } from "../support/bench-run.ts";
+import { benchRequest, modelsFileWith, REPO_ROOT, runCli, strictRecordLines } from "../support/bench-run.ts";
 import { EchoModel } from "../support/echo-model.ts";
 
 const temp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
@@ -91,15 +91,7 @@ describe("against the stand-in", () => {
   it("a second bench run sends no generation (only the probe); --no-cache sends every one", async () => {
     const cacheDir = temp("onsetlab-cache-");
     const resultsRoot = temp("onsetlab-results-");
-    const models = join(temp("onsetlab-models-"), "models.yaml");
-    const shipped = readFileSync(join(REPO_ROOT, "models.yaml"), "utf8");
-    writeFileSync(
-      models,
-      shipped.replace(
-        /^models:\n/m,
-        `models:\n  standin-qwen: { provider: ollama, model: qwen2.5:3b, host: "${standin.url}" }\n`,
-      ),
-    );
+    const models = modelsFileWith(`  standin-qwen: { provider: ollama, model: qwen2.5:3b, host: "${standin.url}" }\n`);
     const request = benchRequest({
       models: ["standin-qwen"],
       configs: ["onsetlab", "no-rescue"],

@@ -266,18 +266,27 @@ describe("token", () => {
     await expect(listen(app, { host: "0.0.0.0" })).rejects.toThrow(/--token/);
   });
 
-  it("guards every request when set, via the header or ?token=", async () => {
+  it("guards every request when set, via the header or the cookie, never the URL", async () => {
     const app = createApp({ service, runner: benchQueryRunner(), token: "s3cret-token" });
     const guarded = await listen(app, { token: "s3cret-token" });
     try {
       for (const path of ["/health", "/runs", `/runs/${runId}`, "/models"]) {
         expect((await fetch(`${guarded.url}${path}`)).status, path).toBe(401);
-        expect((await fetch(`${guarded.url}${path}?token=wrong`)).status, path).toBe(401);
-        expect((await fetch(`${guarded.url}${path}?token=s3cret-token`)).status, path).toBe(200);
+        expect((await fetch(`${guarded.url}${path}`, { headers: { cookie: "onsetlab_token=wrong" } })).status).toBe(
+          401,
+        );
+        // a token in the URL is refused: URLs end up in history, logs and Referer headers
+        expect((await fetch(`${guarded.url}${path}?token=s3cret-token`)).status, path).toBe(401);
+        const cookie = { headers: { cookie: "onsetlab_token=s3cret-token" } };
+        expect((await fetch(`${guarded.url}${path}`, cookie)).status, path).toBe(200);
         const header = { headers: { authorization: "Bearer s3cret-token" } };
         expect((await fetch(`${guarded.url}${path}`, header)).status, path).toBe(200);
+        const longer = { headers: { authorization: "Bearer s3cret-token-and-more" } };
+        expect((await fetch(`${guarded.url}${path}`, longer)).status, path).toBe(401);
       }
-      const events = await fetch(`${guarded.url}/runs/${runId}/events?token=s3cret-token`);
+      const events = await fetch(`${guarded.url}/runs/${runId}/events`, {
+        headers: { cookie: "onsetlab_token=s3cret-token" },
+      });
       expect(await events.text()).toContain("event: finished");
     } finally {
       await guarded.close();

@@ -71,6 +71,19 @@ describe("pnpm mcp over stdio", () => {
     }
   });
 
+  it("refuses unknown argument keys (additionalProperties: false): a misspelt dryRun never runs the query", async () => {
+    const { tools } = await client.listTools();
+    for (const tool of tools) expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
+    const misspelt = await client.callTool({
+      name: "run_query",
+      arguments: { query: "create an event", model: "sim:oracle", dryrun: true },
+    });
+    expect(misspelt.isError).toBe(true);
+    expect(JSON.stringify(misspelt.content)).toMatch(/dryrun/);
+    const extra = await client.callTool({ name: "list_models", arguments: { verbose: true } });
+    expect(extra.isError).toBe(true);
+  });
+
   it("lists models and configurations", async () => {
     const { models } = (await call("list_models")) as { models: { name: string }[] };
     expect(models.length).toBeGreaterThan(0);

@@ -4,6 +4,8 @@
  * child process writing into a results folder of the test's own (ONSETLAB_RESULTS_DIR).
  */
 import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { withoutTiming } from "../../src/bench/run/record-content.ts";
 import type { BenchRequest, RunRecord } from "../../src/bench/run/run-files.ts";
@@ -65,4 +67,12 @@ export function runCli(args: readonly string[], env: Record<string, string> = {}
       },
     );
   });
+}
+
+/** A models.yaml of the test's own: the repository's, with `entries` (indented YAML lines) added to its models. */
+export function modelsFileWith(entries: string): string {
+  const file = join(mkdtempSync(join(tmpdir(), "onsetlab-models-")), "models.yaml");
+  const shipped = readFileSync(join(REPO_ROOT, "models.yaml"), "utf8");
+  writeFileSync(file, shipped.replace(/^models:\n/m, `models:\n${entries}`));
+  return file;
 }

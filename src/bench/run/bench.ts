@@ -229,12 +229,13 @@ function requestCacheOf(
 
 /** This session's share of the process's cache counters. */
 function cacheUse(cache: RequestCache, before: CacheCounters): CacheUse {
-  const { hits, misses, coalesced } = cache.counters;
+  const { hits, misses, coalesced, damaged } = cache.counters;
   return {
     dir: cache.dir,
     hits: hits - before.hits,
     misses: misses - before.misses,
     coalesced: coalesced - before.coalesced,
+    ...(damaged > before.damaged ? { damaged: damaged - before.damaged } : {}),
   };
 }
 

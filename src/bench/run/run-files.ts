@@ -60,6 +60,8 @@ export interface CacheUse {
   misses: number;
   /** Requests that waited for an identical one in flight instead of going out. */
   coalesced: number;
+  /** Stored answers found damaged: read as misses (those requests were sent, and counted in `misses`). */
+  damaged?: number;
 }
 
 export interface RunModel {

@@ -1,11 +1,28 @@
 /**
  * The server's HTTP API (docs: SERVE contract, src/serve/): JSON requests, server-sent events, and the
- * token. A page opened with `?token=T` sends it on every request: `Authorization: Bearer T` on fetches,
- * `?token=T` on EventSource (which cannot set headers).
+ * token. A server with a token answers 401 until the page has it: the page asks once and keeps it in the
+ * `onsetlab_token` cookie (same-site only), which fetches and EventSource both send. Never in the URL:
+ * a URL ends up in history, logs and Referer headers.
  */
 import { EventSourceParserStream } from "eventsource-parser/stream";
 
-const token = new URLSearchParams(location.search).get("token");
+const TOKEN_COOKIE = "onsetlab_token";
+
+/** Asks for the server's token and keeps it; false when the user gave none. */
+function askToken(): boolean {
+  const given = window.prompt("This server needs its token (given to it with --token or $ONSETLAB_TOKEN):");
+  if (!given) return false;
+  // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is missing from Safari; one assignment suffices
+  document.cookie = `${TOKEN_COOKIE}=${encodeURIComponent(given)}; path=/; SameSite=Strict`;
+  return true;
+}
+
+/** A fetch asked again once the user gives the token, when the server wants one. */
+async function authorized(path: string, init: RequestInit): Promise<Response> {
+  const response = await fetch(path, init);
+  if (response.status !== 401 || !askToken()) return response;
+  return fetch(path, init);
+}
 
 /** The API answered with an error (`{"error": {code, message, field?}}`) or not at all. */
 export class ApiError extends Error {
@@ -16,10 +33,6 @@ export class ApiError extends Error {
   ) {
     super(message);
   }
-}
-
-function headers(extra: Record<string, string> = {}): Record<string, string> {
-  return token ? { ...extra, Authorization: `Bearer ${token}` } : extra;
 }
 
 async function failure(response: Response): Promise<ApiError> {
@@ -42,26 +55,24 @@ export function withQuery(path: string, query: Record<string, string | number | 
 }
 
 export async function getJson<T>(path: string): Promise<T> {
-  const response = await fetch(path, { headers: headers({ Accept: "application/json" }) });
+  const response = await authorized(path, { headers: { Accept: "application/json" } });
   if (!response.ok) throw await failure(response);
   return (await response.json()) as T;
 }
 
 export async function postJson<T>(path: string, body: unknown): Promise<T> {
-  const response = await fetch(path, {
+  const response = await authorized(path, {
     method: "POST",
-    headers: headers({ "Content-Type": "application/json", Accept: "application/json" }),
+    headers: { "Content-Type": "application/json", Accept: "application/json" },
     body: JSON.stringify(body),
   });
   if (!response.ok) throw await failure(response);
   return (await response.json()) as T;
 }
 
-/** An EventSource on `path` (GET), the token in its query. */
+/** An EventSource on `path` (GET); the token goes in its cookie. */
 export function eventSource(path: string): EventSource {
-  const url = new URL(path, location.origin);
-  if (token) url.searchParams.set("token", token);
-  return new EventSource(url);
+  return new EventSource(new URL(path, location.origin));
 }
 
 /**
@@ -74,9 +85,9 @@ export async function postEvents(
   onEvent: (name: string, data: unknown) => void,
   signal?: AbortSignal,
 ): Promise<void> {
-  const response = await fetch(path, {
+  const response = await authorized(path, {
     method: "POST",
-    headers: headers({ "Content-Type": "application/json", Accept: "text/event-stream" }),
+    headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
     body: JSON.stringify(body),
     ...(signal ? { signal } : {}),
   });

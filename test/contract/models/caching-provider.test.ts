@@ -173,7 +173,7 @@ describe("CachingProvider", () => {
     const answers = await Promise.all([1, 2, 3].map(() => provider.complete(completion)));
     expect(inner.calls).toBe(1);
     expect(new Set(answers.map((answer) => answer.text)).size).toBe(1);
-    expect(cache.counters).toEqual({ hits: 0, misses: 1, coalesced: 2 });
+    expect(cache.counters).toEqual({ hits: 0, misses: 1, coalesced: 2, damaged: 0 });
   });
 
   it("sends every request that is not deterministic", async () => {

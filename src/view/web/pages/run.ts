@@ -49,6 +49,15 @@ export const runPage: PageRender = async (root, route, signal) => {
         `${manifest.dataset.items} items · ${manifest.tasks} tasks · started ${whenText(manifest.startedAt)}` +
         (manifest.finishedAt ? ` · finished ${whenText(manifest.finishedAt)}` : ""),
     ),
+    detail.recordsRead !== undefined && summary
+      ? el(
+          "p",
+          { class: "warning", role: "alert" },
+          `Truncated run: its summary counts ${summary.records} records, but the records file holds ` +
+            `${detail.recordsRead}. The tables describe records the items list no longer has; ` +
+            `\`pnpm bench --resume ${runId}\` runs the missing ones again.`,
+        )
+      : null,
     progress && listed?.running
       ? liveProgress(runId, progress, signal, () => {
           if (!signal.aborted) void runPage(root, route, signal);
