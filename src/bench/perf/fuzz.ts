@@ -21,9 +21,9 @@ import { type FuzzInput, fuzzCorpus } from "../../agent/testing/fuzz-corpus.ts";
 import { MemoryToolHost } from "../../agent/testing/memory-host.ts";
 import { chatSpec, hubSpec } from "../../agent/testing/servers.ts";
 import type { Strategy } from "../../agent/types.ts";
-import { decodeOutput } from "../../bfcl/decode.ts";
 import { ScriptedModel } from "../../models/scripted.ts";
 import { parseToolArguments } from "../../models/tool-arguments.ts";
+import { decodeOutput } from "../../python/decode-output.ts";
 import { readPlanText } from "../scoring/plan-text.ts";
 import { percentile } from "../stats/percentile.ts";
 
