@@ -44,7 +44,8 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   trace: [],
   testing: [],
   models: ["mcp"],
-  agent: ["mcp", "models", "mock-servers/kit"],
+  // python: the output decoder (BFCL's forms) that finds tool calls a server left in the answer text
+  agent: ["mcp", "models", "mock-servers/kit", "python"],
   // mcp: an agent file (config/agent-file.ts) lists its servers as registry entries
   config: ["agent", "mcp", "models"],
   "bench/stats": [],

@@ -13,6 +13,7 @@ import {
   type AgentConfig,
   type AgentConfigInput,
   type AgentLimits,
+  DECODINGS,
   EXPOSURES,
   resolveAgentConfig,
 } from "../agent/types.ts";
@@ -94,6 +95,9 @@ const axesSchema = z.strictObject({
   builtins: z.enum(["always", "ranked"]).optional(),
   solver_data: z.enum(["per_result", "shared"]).optional(),
   skills_in_react: z.union([z.enum(["off", "on"]), z.boolean()]).optional(),
+  // native: execute tool calls the server left in the answer's text (native-recover)
+  recover_text_calls: z.union([z.enum(["off", "on"]), z.boolean()]).optional(),
+  decoding: z.enum(DECODINGS).optional(),
   limits: limitsSchema.optional(),
 });
 
@@ -330,6 +334,8 @@ function toAgentInput(axes: FileAxes | undefined): AgentConfigInput {
     builtins: axes.builtins,
     solverData: axes.solver_data,
     skillsInReact: onOff(axes.skills_in_react),
+    recoverTextCalls: onOff(axes.recover_text_calls),
+    decoding: axes.decoding,
     limits,
   });
 }

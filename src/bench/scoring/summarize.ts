@@ -47,6 +47,11 @@ export interface SummaryRow extends MetricRates {
   completionTokensPerItem: number | null;
   /** Duplicate writes blocked, in all. */
   writeBlocks: number;
+  /**
+   * `native`: tool calls that came back as text (the server's template did not parse them), in all, and
+   * the items with any. Absent from summaries made before they were counted.
+   */
+  toolCallsAsText?: TextCallCount;
   /** Per-item total latency. */
   p50Ms: Estimate;
   p95Ms: Estimate;
@@ -55,6 +60,11 @@ export interface SummaryRow extends MetricRates {
   repeats: RepeatRates | null;
   /** The rates of registered metrics (metric-registry.ts), by name, in registration order. */
   custom: Record<string, Rate>;
+}
+
+export interface TextCallCount {
+  calls: number;
+  items: number;
 }
 
 /** Means per item unless named a percentile; provider timings are simulated for `sim:*` models. */
@@ -204,6 +214,10 @@ function summaryRow(
     promptTokensPerItem: mean(scores.map((s) => s.cost.promptTokens)),
     completionTokensPerItem: mean(scores.map((s) => s.cost.completionTokens)),
     writeBlocks: scores.reduce((sum, s) => sum + s.cost.writeBlocks, 0),
+    toolCallsAsText: {
+      calls: scores.reduce((sum, s) => sum + (s.toolCallsAsText ?? 0), 0),
+      items: scores.filter((s) => (s.toolCallsAsText ?? 0) > 0).length,
+    },
     p50Ms,
     p95Ms,
     latency: {
