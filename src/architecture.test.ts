@@ -79,6 +79,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
     // model-time runs the bench against the stand-in Ollama server
     "mock-servers/ollama",
     "models",
+    "python",
     "serve",
     "view",
   ],

@@ -20,6 +20,7 @@ import { SAMPLE_TOOLS } from "../../agent/testing/definitions.ts";
 import { type FuzzInput, fuzzCorpus } from "../../agent/testing/fuzz-corpus.ts";
 import { MemoryToolHost } from "../../agent/testing/memory-host.ts";
 import { chatSpec, hubSpec } from "../../agent/testing/servers.ts";
+import { findTextCalls } from "../../agent/text-calls.ts";
 import type { Strategy } from "../../agent/types.ts";
 import { ScriptedModel } from "../../models/scripted.ts";
 import { parseToolArguments } from "../../models/tool-arguments.ts";
@@ -44,6 +45,7 @@ export const FUZZ_PARSERS: readonly { name: string; parse: (text: string) => unk
   { name: "plan text (scoring)", parse: (text) => readPlanText(text, (name) => toolNames.has(name)) },
   { name: "bfcl python", parse: (text) => decodeOutput(text) },
   { name: "bfcl lenient", parse: (text) => decodeOutput(text, { lenient: true }) },
+  { name: "tool calls as text", parse: (text) => findTextCalls(text, toolNames) },
 ];
 
 export const FUZZ_STRATEGIES: readonly Strategy[] = ["rewoo", "react", "jsonl", "native"];
