@@ -8,7 +8,8 @@
 import type { AgentConfig } from "../../agent/index.ts";
 import type { ModelEntry } from "../../config/models-yaml.ts";
 import { InputError } from "../../errors.ts";
-import type { ModelProvider } from "../../models/types.ts";
+import { ModelError } from "../../models/errors.ts";
+import type { ChatResponse, ModelProvider } from "../../models/types.ts";
 
 /** A configuration asks for constrained decoding where it cannot have it. */
 export class ConstrainedDecodingError extends InputError {}
@@ -39,18 +40,29 @@ export async function refuseUnconstrained(
   }
   // the simulator (and a scripted model) honours a schema by construction; a real server is asked
   if (!model.describe) return;
-  const response = await model.chat({
-    stage: "jsonl",
-    messages: [
-      { role: "system", content: "Reply to the user." },
-      { role: "user", content: "Say hello." },
-    ],
-    format: { ...PROBE_SCHEMA },
-    options: { temperature: 0, maxTokens: 32 },
-  });
-  if (honoured(response.text)) return;
   const names = constrained.map(([name]) => name);
   const field = entry.provider === "openai" ? "response_format json_schema" : "format (a JSON Schema)";
+  let response: ChatResponse;
+  try {
+    response = await model.chat({
+      stage: "jsonl",
+      messages: [
+        { role: "system", content: "Reply to the user." },
+        { role: "user", content: "Say hello." },
+      ],
+      format: { ...PROBE_SCHEMA },
+      options: { temperature: 0, maxTokens: 32 },
+    });
+  } catch (error) {
+    // the server answered the warm-up: a refusal now is of the schema (e.g. a 400 from a build without grammars)
+    if (!(error instanceof ModelError)) throw error;
+    throw new ConstrainedDecodingError(
+      "CONSTRAINED_DECODING_REFUSED",
+      `model ${entry.name} refused a request with ${field} (${error.message}), so configuration ${names.join(", ")} (decoding: constrained) cannot run on it`,
+      { context: { model: entry.name, configs: names }, cause: error },
+    );
+  }
+  if (honoured(response.text)) return;
   throw new ConstrainedDecodingError(
     "CONSTRAINED_DECODING_IGNORED",
     `model ${entry.name} ignored the ${field} it was sent (it answered ${JSON.stringify(response.text.slice(0, 60))}), ` +
