@@ -126,10 +126,20 @@ class PythonNames {
 // ─── the formats ────────────────────────────────────────────────────────────────────────────────
 
 const HERMES = /<tool_call>([\s\S]*?)(?:<\/tool_call>|$)/g;
+const FENCE = /```[ \t]*(?:json|JSON|tool_call|tool_code)?[ \t]*\n?([\s\S]*?)```/g;
 
 function hermesCalls(text: string): Detected {
+  return wrappedCalls(text, HERMES);
+}
+
+function fencedCalls(text: string): Detected {
+  return wrappedCalls(text, FENCE);
+}
+
+/** Calls in the JSON each match of `pattern` wraps (its first group); the whole match is the call's span. */
+function wrappedCalls(text: string, pattern: RegExp): Detected {
   const found: Detected = { calls: [], spans: [] };
-  for (const match of text.matchAll(HERMES)) {
+  for (const match of text.matchAll(pattern)) {
     const calls = jsonCalls(match[1]!.trim());
     if (calls.length === 0) continue;
     found.calls.push(...calls);
@@ -163,19 +173,6 @@ function mistralCalls(text: string): Detected {
 function firstNonSpace(text: string, from: number): number {
   const match = /\S/.exec(text.slice(from));
   return match ? from + match.index : -1;
-}
-
-const FENCE = /```[ \t]*(?:json|JSON|tool_call|tool_code)?[ \t]*\n?([\s\S]*?)```/g;
-
-function fencedCalls(text: string): Detected {
-  const found: Detected = { calls: [], spans: [] };
-  for (const match of text.matchAll(FENCE)) {
-    const calls = jsonCalls(match[1]!.trim());
-    if (calls.length === 0) continue;
-    found.calls.push(...calls);
-    found.spans.push([match.index, match.index + match[0].length]);
-  }
-  return found;
 }
 
 /** Outermost balanced spans opened by one of `openers`, each read by `read`. */
