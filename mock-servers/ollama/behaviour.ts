@@ -26,6 +26,11 @@ export interface StandinBehaviour {
    * vLLM's `/tokenize`, or llama.cpp's `/tokenize` and `/apply-template` (tokenizer-routes.ts).
    */
   tokenizer: StandinTokenizer;
+  /**
+   * Constrained decoding is ignored: Ollama's `format` and the OpenAI API's `response_format` are read but
+   * not honoured, as a server without grammar support (or an old one) answers — freely.
+   */
+  ignoreFormat: boolean;
 }
 
 export const STANDIN_TOKENIZERS = ["none", "vllm", "llamacpp"] as const;
@@ -43,6 +48,7 @@ const LENIENT: StandinBehaviour = {
   maxQueue: undefined,
   parallel: undefined,
   tokenizer: "none",
+  ignoreFormat: false,
 };
 
 const REAL: StandinBehaviour = {
@@ -54,6 +60,7 @@ const REAL: StandinBehaviour = {
   maxQueue: undefined,
   parallel: 1,
   tokenizer: "none",
+  ignoreFormat: false,
 };
 
 /**

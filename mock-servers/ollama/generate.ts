@@ -155,9 +155,11 @@ async function generate(
   }
   const asked = performance.now();
   const options = Object.keys(request.options).length > 0 ? { options: request.options } : {};
+  // honoured as a grammar would (the simulator answers in the schema), unless the stand-in ignores it
+  const format = request.format && !context.behaviour.ignoreFormat ? { format: request.format } : {};
   const response =
     seen.kind === "chat"
-      ? await context.provider.chat({ stage, messages: seen.messages, ...tools(seen), ...options, signal })
+      ? await context.provider.chat({ stage, messages: seen.messages, ...tools(seen), ...format, ...options, signal })
       : { ...(await context.provider.complete({ stage, prompt: seen.prompt, ...options, signal })), toolCalls: [] };
   const answeredAt = performance.now();
   const thinking = model.thinking && request.think !== false ? thinkingFor(stage, seen) : "";

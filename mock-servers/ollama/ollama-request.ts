@@ -57,6 +57,8 @@ const messageSchema = z.looseObject({
 const chatSchema = generateSchema.omit({ prompt: true, system: true }).extend({
   messages: z.array(messageSchema).optional(),
   tools: z.array(toolSchema).optional(),
+  // "json" (any JSON) or a JSON Schema the answer must follow
+  format: z.union([z.literal("json"), z.record(z.string(), z.unknown())]).optional(),
 });
 
 export function readGenerate(body: unknown): StandinRequest {
@@ -84,7 +86,12 @@ export function readChat(body: unknown): StandinRequest {
       toolCallId: message.tool_call_id,
     }),
   );
-  return { ...common(request), input: { kind: "chat", messages, ...(tools ? { tools } : {}) } };
+  const format = request.format === "json" ? {} : request.format;
+  return {
+    ...common(request),
+    input: { kind: "chat", messages, ...(tools ? { tools } : {}) },
+    ...(format ? { format } : {}),
+  };
 }
 
 function common(request: z.infer<typeof generateSchema>): Omit<StandinRequest, "input"> {

@@ -46,6 +46,20 @@ const messageSchema = z.looseObject({
 const chatSchema = samplingSchema.extend({
   messages: z.array(messageSchema).min(1, "messages must be a non-empty array"),
   tools: z.array(toolSchema).nullish(),
+  // json_object: any JSON; json_schema: a JSON Schema the answer must follow
+  response_format: z
+    .discriminatedUnion("type", [
+      z.looseObject({ type: z.literal("text") }),
+      z.looseObject({ type: z.literal("json_object") }),
+      z.looseObject({
+        type: z.literal("json_schema"),
+        json_schema: z.looseObject({
+          name: z.string().optional(),
+          schema: z.record(z.string(), z.unknown()).optional(),
+        }),
+      }),
+    ])
+    .nullish(),
 });
 
 const completionSchema = samplingSchema.extend({
@@ -54,7 +68,13 @@ const completionSchema = samplingSchema.extend({
 
 export function readChatCompletion(body: unknown): StandinRequest & { includeUsage: boolean } {
   const request = parseBody(chatSchema, body);
-  return { ...common(request), input: chatInput(request) };
+  const format = responseFormat(request.response_format);
+  return { ...common(request), input: chatInput(request), ...(format ? { format } : {}) };
+}
+
+function responseFormat(format: z.infer<typeof chatSchema>["response_format"]): StandinRequest["format"] {
+  if (!format || format.type === "text") return undefined;
+  return format.type === "json_schema" ? (format.json_schema.schema ?? {}) : {};
 }
 
 /** A chat's messages and tools, read as chat/completions reads them (what vLLM's and llama.cpp's tokenizer endpoints take). */

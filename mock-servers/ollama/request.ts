@@ -5,7 +5,7 @@
  */
 
 import { z } from "zod";
-import type { ChatMessage, ChatTool, GenerationOptions } from "../../src/models/types.ts";
+import type { ChatMessage, ChatRequest, ChatTool, GenerationOptions } from "../../src/models/types.ts";
 import { HttpProblem } from "./http-io.ts";
 
 export type StandinInput =
@@ -22,6 +22,8 @@ export interface StandinRequest {
   /** How long the model stays loaded after this request; undefined: the default. */
   keepAliveMs?: number;
   stream: boolean;
+  /** Constrained decoding: the answer must be JSON valid against this schema (`{}` for bare JSON mode). */
+  format?: ChatRequest["format"];
 }
 
 /** The request's `model`, or Ollama's 400. */

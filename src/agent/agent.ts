@@ -397,8 +397,10 @@ async function runNative(run: Run): Promise<void> {
     observationChars: run.config.limits.observationChars,
     recorder: run.recorder,
     runner: run.runner,
+    recover: run.config.recoverTextCalls,
   });
   run.result.iterations = loop.iterations;
+  if (loop.toolCallsAsText.length > 0) run.result.toolCallsAsText = loop.toolCallsAsText;
   setAnswer(run, loop.final.trim(), "native");
 }
 
@@ -414,6 +416,7 @@ async function runJsonl(run: Run): Promise<void> {
     observationChars: run.config.limits.observationChars,
     recorder: run.recorder,
     runner: run.runner,
+    constrained: run.config.decoding === "constrained",
   });
   run.result.iterations = loop.iterations;
   if (loop.final !== undefined) {

@@ -4,7 +4,7 @@
  * `{"type":"final_answer","content"}` — and gets one observation line per call back.
  */
 
-import type { ToolDefinition } from "../mcp/types.ts";
+import type { JsonSchema, ToolDefinition } from "../mcp/types.ts";
 import { PROTOCOL } from "../models/protocol.ts";
 import type { ChatMessage } from "../models/types.ts";
 import { parseLooseJson, stripFences } from "./loose-json.ts";
@@ -32,6 +32,26 @@ export function buildJsonlSystemPrompt(tools: readonly ToolDefinition[]): string
     "Tools (arguments as JSON Schema):",
     ...tools.map(jsonlToolLine),
   ].join("\n");
+}
+
+/**
+ * `decoding: constrained`: the schema every answer is held to — one protocol object, a call to one of the
+ * offered tools with that tool's arguments, or a final answer. The server turns it into a grammar.
+ */
+export function jsonlAnswerSchema(tools: readonly ToolDefinition[]): JsonSchema {
+  const call = (tool: ToolDefinition): JsonSchema => ({
+    type: "object",
+    properties: { type: { const: "tool_call" }, name: { const: tool.name }, arguments: tool.inputSchema },
+    required: ["type", "name", "arguments"],
+    additionalProperties: false,
+  });
+  const final: JsonSchema = {
+    type: "object",
+    properties: { type: { const: "final_answer" }, content: { type: "string" } },
+    required: ["type", "content"],
+    additionalProperties: false,
+  };
+  return { anyOf: [...tools.map(call), final] };
 }
 
 /** A tool as the jsonl protocol shows it: one JSON object with its JSON Schema. */
@@ -103,6 +123,8 @@ export interface JsonlLoopInput {
   runner: ToolRunner;
   /** An agent definition's prompt instead of the built-in one (buildJsonlSystemPrompt). */
   systemPrompt?: string;
+  /** `decoding: constrained`: every answer is held to jsonlAnswerSchema by the server. */
+  constrained: boolean;
 }
 
 export interface JsonlLoopOutput {
@@ -117,11 +139,13 @@ export async function runJsonlLoop(input: JsonlLoopInput): Promise<JsonlLoopOutp
     { role: "user", content: input.query },
   ];
   const iterations: LoopIteration[] = [];
+  const format = input.constrained ? { format: jsonlAnswerSchema(input.tools) } : {};
   for (let index = 1; index <= input.maxIterations; index++) {
     const response = await input.recorder.chat("jsonl", {
       stage: "jsonl",
       messages,
       options: { temperature: 0, maxTokens: 512 },
+      ...format,
     });
     messages.push({ role: "assistant", content: response.text });
     const parsed = parseJsonl(response.text);

@@ -1,13 +1,16 @@
 /**
  * The `native` baseline: the model's own function calling (`chat({tools})`) over every connected tool,
- * a plain loop with a call limit. Arguments are sent as the model wrote them — no repairs.
+ * a plain loop with a call limit. Arguments are sent as the model wrote them — no repairs. An answer
+ * without tool calls whose text holds calls to offered tools (the server's template did not parse them,
+ * text-calls.ts) is recorded; with `recover` (`native-recover`) those calls are executed as if parsed.
  */
 
 import type { ToolDefinition } from "../mcp/types.ts";
 import type { ChatMessage, ChatTool, NativeToolCall } from "../models/types.ts";
 import type { RunRecorder } from "./recorder.ts";
+import { findTextCalls } from "./text-calls.ts";
 import { capTurnCalls, observationText, type ToolRunner } from "./tool-runner.ts";
-import type { LoopIteration } from "./types.ts";
+import type { LoopIteration, ToolCallsAsText } from "./types.ts";
 
 export const NATIVE_SYSTEM_PROMPT = "You are a helpful assistant. Use the tools when they help. Answer briefly.";
 
@@ -22,10 +25,14 @@ export interface NativeLoopInput {
   runner: ToolRunner;
   /** An agent definition's prompt instead of NATIVE_SYSTEM_PROMPT. */
   systemPrompt?: string;
+  /** Execute the tool calls found in an answer's text (`recoverTextCalls`). */
+  recover: boolean;
 }
 
 export interface NativeLoopOutput {
   iterations: LoopIteration[];
+  /** Answers whose calls came back as text. */
+  toolCallsAsText: ToolCallsAsText[];
   final: string;
   /** The call limit was reached and the model was asked once more, without tools. */
   limitReached: boolean;
@@ -43,6 +50,8 @@ export async function runNativeLoop(input: NativeLoopInput): Promise<NativeLoopO
   ];
   const chatTools = toChatTools(input.tools);
   const iterations: LoopIteration[] = [];
+  const asText: ToolCallsAsText[] = [];
+  const offered = input.tools.map((tool) => tool.name);
   let calls = 0;
   for (let turn = 1; ; turn++) {
     const response = await input.recorder.chat("native", {
@@ -51,10 +60,25 @@ export async function runNativeLoop(input: NativeLoopInput): Promise<NativeLoopO
       tools: chatTools,
       options: { temperature: 0 },
     });
-    if (response.toolCalls.length === 0) return { iterations, final: response.text, limitReached: false };
-    messages.push({ role: "assistant", content: response.text, toolCalls: response.toolCalls });
+    let content = response.text;
+    let toolCalls = response.toolCalls;
+    if (toolCalls.length === 0) {
+      const found = findTextCalls(response.text, offered);
+      const modelCallSeq = input.recorder.modelCalls.length;
+      if (found) {
+        const executed = input.recover;
+        asText.push({ modelCallSeq, format: found.format, raw: response.text, calls: found.calls, executed });
+      }
+      if (!found || !input.recover) {
+        return { iterations, toolCallsAsText: asText, final: response.text, limitReached: false };
+      }
+      // as the server would have sent it: the calls parsed out of the text, the rest as the content
+      content = found.rest;
+      toolCalls = found.calls.map((call, index) => ({ id: `text_call_${modelCallSeq}_${index + 1}`, ...call }));
+    }
+    messages.push({ role: "assistant", content, toolCalls });
     let overLimit = false;
-    const capped = capTurnCalls(response.toolCalls);
+    const capped = capTurnCalls(toolCalls);
     for (const call of capped.kept) {
       if (calls >= input.maxCalls) {
         answerCall(messages, call, "not executed: tool call limit reached");
@@ -74,12 +98,13 @@ export async function runNativeLoop(input: NativeLoopInput): Promise<NativeLoopO
       answerCall(messages, call, observation);
     }
     if (capped.note) {
-      for (const call of response.toolCalls.slice(capped.kept.length)) answerCall(messages, call, capped.note);
+      for (const call of toolCalls.slice(capped.kept.length)) answerCall(messages, call, capped.note);
       const last = iterations.at(-1);
       if (last?.index === turn) last.note = capped.note;
     }
     if (overLimit) {
-      return { iterations, final: await finalWithoutTools(input, messages), limitReached: true };
+      const final = await finalWithoutTools(input, messages);
+      return { iterations, toolCallsAsText: asText, final, limitReached: true };
     }
   }
 }

@@ -90,6 +90,7 @@ export class RunRecorder {
       messages: request.messages.map(snapshotMessage),
       ...(request.tools ? { tools: request.tools.map((tool) => tool.name) } : {}),
       ...(request.options ? { options: request.options } : {}),
+      ...(request.format ? { constrained: true as const } : {}),
       output: "",
       startMs: 0,
       durationMs: 0,

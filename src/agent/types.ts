@@ -16,6 +16,7 @@ import type {
 } from "../models/types.ts";
 import type { AgentDefinition } from "./definition.ts";
 import type { DefinitionUse } from "./definition-prompt.ts";
+import type { TextCall, TextCallFormat } from "./text-calls.ts";
 
 // ─── configuration ──────────────────────────────────────────────────────────────────────────────
 
@@ -91,6 +92,12 @@ export type Builtins = "always" | "ranked";
 export type SolverData = "per_result" | "shared";
 /** Earlier turns of a conversation: the last 3 exchanges' text (OnsetLab's playground), or every turn with its calls and results. */
 export type HistoryForm = "answers" | "results";
+/**
+ * How the model's answers are decoded: freely, or constrained to a JSON Schema by the server (Ollama's
+ * `format`, an OpenAI-compatible `response_format: json_schema`): the `jsonl` protocol only.
+ */
+export const DECODINGS = ["free", "constrained"] as const;
+export type Decoding = (typeof DECODINGS)[number];
 
 export interface AgentConfig {
   strategy: Strategy;
@@ -135,6 +142,12 @@ export interface AgentConfig {
   history: HistoryForm;
   /** The tool filter also ranks against the latest earlier user turns (history.ts `filterText`). */
   historyFilter: boolean;
+  /**
+   * `native`: tool calls the server left in the answer's text (text-calls.ts) are executed as if it had
+   * parsed them (`native-recover`); off: they are recorded and counted, not executed.
+   */
+  recoverTextCalls: boolean;
+  decoding: Decoding;
   limits: AgentLimits;
   /**
    * A user's own prompt (agents/<name>.md, src/agent/definition.ts) in place of the built-in one of the
@@ -250,6 +263,8 @@ export const DEFAULT_AGENT_CONFIG: AgentConfig = {
   routingLlm: true,
   exposure: "session",
   ...PLUS_AXES,
+  recoverTextCalls: false,
+  decoding: "free",
   limits: DEFAULT_LIMITS,
 };
 
@@ -314,6 +329,8 @@ export interface ModelCallRecord {
   /** Names of the tools offered to a `chat` request. */
   tools?: string[];
   options?: GenerationOptions;
+  /** The answer was constrained to a JSON Schema (`decoding: constrained`). */
+  constrained?: true;
   /** Raw model text (empty when it failed), at most MAX_OUTPUT_CHARS (recorder.ts) of it. */
   output: string;
   /** The model wrote more than MAX_OUTPUT_CHARS: `output` and every parser got the first `at` of `of` chars. */
@@ -455,6 +472,20 @@ export interface LoopIteration {
   note?: string;
 }
 
+/** Tool calls one answer held as text (a `native` answer without `tool_calls`). */
+export interface ToolCallsAsText {
+  /** ModelCallRecord.seq of the answer. */
+  modelCallSeq: number;
+  /** Which format was recognised (text-calls.ts). */
+  format: TextCallFormat;
+  /** The answer's text as the server returned it. */
+  raw: string;
+  /** The calls to offered tools found in it. */
+  calls: TextCall[];
+  /** `recoverTextCalls`: the calls were executed as if the server had parsed them. */
+  executed: boolean;
+}
+
 /** Where a run ended up in error. `aborted` covers the caller's signal and the total time limit. */
 export type AgentStage =
   | "router"
@@ -520,6 +551,8 @@ export interface AgentResult {
   fallback: { used: boolean; reason?: string; iterations: LoopIteration[] };
   /** ReAct / jsonl / native turns of the main strategy. */
   iterations: LoopIteration[];
+  /** `native`: answers whose tool calls came back as text, not parsed by the server (absent: none did). */
+  toolCallsAsText?: ToolCallsAsText[];
   writeGuard: { enabled: boolean; blocked: BlockedWrite[] };
   answer: string;
   /** Which stage produced the answer. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { decodeOutput } from "../python/decode-output.ts";
 import { type PyValue, py } from "../python/value.ts";
 import { checkEntry } from "./checker.ts";
-import { decodeOutput } from "./decode.ts";
 import type { BfclFunctionDoc, BfclVerdict, ExpectedCall } from "./types.ts";
 
 const area: BfclFunctionDoc = {

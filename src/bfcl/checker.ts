@@ -6,8 +6,8 @@
  * Error types are BFCL's exact strings.
  */
 import { checkCallArgs } from "../bench/scoring/arg-match.ts";
+import type { DecodedCall, DecodeResult } from "../python/decode-output.ts";
 import { pyStrRepr } from "../python/value.ts";
-import type { DecodedCall, DecodeResult } from "./decode.ts";
 import type { BfclFunctionDoc, BfclVerdict, ExpectedCall } from "./types.ts";
 
 export interface CheckOptions {

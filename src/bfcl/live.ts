@@ -11,10 +11,10 @@
 
 import type { ValidateFunction } from "ajv";
 import { compileSchema, createAjv, describeArgumentErrors } from "../../mock-servers/kit/validation.ts";
+import { decodeOutput } from "../python/decode-output.ts";
 import { type PyValue, py, pyRepr, toJson } from "../python/value.ts";
 import { loadCategory } from "./catalog.ts";
 import { checkEntry } from "./checker.ts";
-import { decodeOutput } from "./decode.ts";
 import { bfclFunctionToTool } from "./import.ts";
 import { DEFAULT_BFCL_DATA_DIR } from "./paths.ts";
 import type { BfclFunctionDoc, BfclParamDoc, BfclQuestion, ExpectedCall } from "./types.ts";

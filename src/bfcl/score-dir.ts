@@ -4,10 +4,10 @@
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { decodeOutput } from "../python/decode-output.ts";
 import { loadCategory, requireDataDir } from "./catalog.ts";
 import { type CheckOptions, checkEntry } from "./checker.ts";
 import { loadResults, loadScoreFile, type RecordedResult, type ScoreFile } from "./data.ts";
-import { decodeOutput } from "./decode.ts";
 import { BfclInputError } from "./errors.ts";
 import type { MultiTurnCategory } from "./multi-turn/entries.ts";
 import { isMultiTurnResultCategory, scoreMultiTurnFile } from "./multi-turn/score.ts";

@@ -18,10 +18,10 @@ import { type AgentConfigInput, type AgentResult, runAgent, type ToolCallRecord 
 import { parsePlan } from "../agent/plan-parser.ts";
 import { PLAN_PREFIX } from "../agent/planner.ts";
 import type { ToolDefinition } from "../mcp/types.ts";
+import { type DecodedCall, decodeOutput } from "../python/decode-output.ts";
 import { fromJson } from "../python/value.ts";
 import { checkEntry } from "./checker.ts";
 import type { RecordedResult } from "./data.ts";
-import { type DecodedCall, decodeOutput } from "./decode.ts";
 import { BfclInputError, BfclUpliftError } from "./errors.ts";
 import { type BfclHost, openBfclHost } from "./host.ts";
 import { bfclQuestionToItem } from "./import.ts";

@@ -23,6 +23,7 @@ import { checkRecordTarget } from "../models/cassette.ts";
 import { defaultCacheDir } from "../models/request-cache.ts";
 import { INVALID_LIMIT, invalidText, rowsOverInvalidLimit } from "../report/invalid.ts";
 import { shownPath } from "../report/paths.ts";
+import { textCallWarnings } from "../report/text-calls.ts";
 import { benchEndLines } from "./bench-end.ts";
 import { conversationBenchCommand } from "./conversation-bench.ts";
 import { durationText, estimateText } from "./estimate-text.ts";
@@ -210,6 +211,8 @@ export function registerBenchCommand(program: Command): void {
           ? `${JSON.stringify({ ...jsonSummary(summary), ...resumed, ...(cache ? { cache } : {}) })}\n`
           : renderSummaryTable(summary, terminalWidth()),
       );
+      // the table prints them under itself; --json keeps stdout for the JSON
+      if (flags.json) for (const line of textCallWarnings(summary.rows)) process.stderr.write(`${line}\n`);
       if (summary.sequential) process.stderr.write(`${sequentialText(summary.sequential)}\n`);
       const before = [
         ...(skipped ? [`${skipped} from before the resume`] : []),
@@ -429,6 +432,7 @@ function jsonRow(row: SummaryRow): Record<string, unknown> {
     promptTokensPerItem: row.promptTokensPerItem,
     completionTokensPerItem: row.completionTokensPerItem,
     writeBlocks: row.writeBlocks,
+    toolCallsAsText: row.toolCallsAsText ?? { calls: 0, items: 0 },
     p50Ms: row.p50Ms?.value ?? null,
     p50MsCi: row.p50Ms ? [row.p50Ms.lo, row.p50Ms.hi] : null,
     p95Ms: row.p95Ms?.value ?? null,

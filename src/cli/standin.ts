@@ -42,6 +42,7 @@ interface StandinFlags {
   genRate?: string;
   timeScale?: string;
   tokenizer?: string;
+  ignoreFormat?: boolean;
 }
 
 export function registerStandinCommand(program: Command): void {
@@ -74,6 +75,10 @@ export function registerStandinCommand(program: Command): void {
     .option(
       "--tokenizer <kind>",
       "serve another server's tokenizer endpoints: vllm (/tokenize) | llamacpp (/tokenize, /apply-template) | none (Ollama's; default)",
+    )
+    .option(
+      "--ignore-format",
+      "read Ollama's format and the OpenAI response_format but answer freely, as a server without grammar support",
     )
     .action(async (flags: StandinFlags) => {
       const port = parseWholeNumber("--port", flags.port, 0, 65_535);
@@ -134,6 +139,7 @@ function behaviourOf(flags: StandinFlags): Partial<StandinBehaviour> {
     parallel: number("--slots", flags.slots, 1) ?? number("--parallel", flags.parallel, 1),
     tokenizer:
       flags.tokenizer === undefined ? undefined : parseChoice("--tokenizer", flags.tokenizer, STANDIN_TOKENIZERS),
+    ignoreFormat: flags.ignoreFormat,
     ...(flags.models === undefined ? {} : { knownModels: readModels(flags.models) }),
   };
 }

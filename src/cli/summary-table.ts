@@ -9,6 +9,7 @@ import { filterBlindWarnings } from "../report/filter-blind.ts";
 import { NOT_APPLICABLE, numberText, percentText } from "../report/format.ts";
 import { invalidWarnings } from "../report/invalid.ts";
 import { stackedTable, TERMINAL_WIDTH } from "../report/terminal.ts";
+import { textCallsText, textCallWarnings } from "../report/text-calls.ts";
 
 const LEGEND = [
   "success: task success [95% CI] · tool: tool choice · args: parameter accuracy",
@@ -16,6 +17,7 @@ const LEGEND = [
   "rescue, fallback, either: of the items whose first plan failed, those recovered",
   "  by the rescue, by the ReAct fallback, by either (k/n)",
   "inv: invalid items (context overflow, output cut, server error), not in any rate",
+  "text: tool calls the server left as text in the answer / the items they were in",
 ];
 
 const pct = (rate: Rate) => percentText(rate.value);
@@ -54,6 +56,7 @@ export function renderSummaryTable(summary: RunSummary, width: number = TERMINAL
     "either",
     "calls",
     "gold",
+    "text",
     ...custom.map((metric) => metric.name),
     ...(withRepeats ? ["pass^k", "pass@k"] : []),
     "ms",
@@ -74,6 +77,7 @@ export function renderSummaryTable(summary: RunSummary, width: number = TERMINAL
         counts(row.rescueRate),
         num(row.callsPerItem),
         whole(row.goldVisible),
+        textCallsText(row),
         ...custom.map((metric) => (row.custom[metric.name] ? whole(row.custom[metric.name]!) : NOT_APPLICABLE)),
         ...(withRepeats ? repeatCells(row) : []),
         `${num(row.p50Ms?.value, 0)}/${num(row.p95Ms?.value, 0)}`,
@@ -83,7 +87,11 @@ export function renderSummaryTable(summary: RunSummary, width: number = TERMINAL
   });
   const repeatsLegend = withRepeats ? ["pass^k: every one of k tries succeeded [95% CI] · pass@k: at least one"] : [];
   const customLegend = custom.map((metric) => `${metric.name}: ${metric.label}`);
-  const warnings = [...invalidWarnings(summary.rows), ...filterBlindWarnings(summary.rows)];
+  const warnings = [
+    ...invalidWarnings(summary.rows),
+    ...filterBlindWarnings(summary.rows),
+    ...textCallWarnings(summary.rows),
+  ];
   return `${blocks.join("\n")}\n${[...LEGEND, ...customLegend, ...repeatsLegend, ...warnings].join("\n")}\n`;
 }
 

@@ -9,7 +9,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
-import { type AgentConfig, type AgentConfigInput, EXPOSURES, resolveAgentConfig } from "../agent/types.ts";
+import { type AgentConfig, type AgentConfigInput, DECODINGS, EXPOSURES, resolveAgentConfig } from "../agent/types.ts";
 import type { PooledUrl, ProviderEntry } from "../models/entry.ts";
 import { dropUndefined } from "../models/json.ts";
 import { fromOllamaOptions } from "../models/ollama-wire.ts";
@@ -79,6 +79,9 @@ const axesSchema = z.strictObject({
   skills_in_react: z.union([z.enum(["off", "on"]), z.boolean()]).optional(),
   history: z.enum(["answers", "results"]).optional(),
   history_filter: z.union([z.enum(["off", "on"]), z.boolean()]).optional(),
+  // native: execute tool calls the server left in the answer's text (native-recover)
+  recover_text_calls: z.union([z.enum(["off", "on"]), z.boolean()]).optional(),
+  decoding: z.enum(DECODINGS).optional(),
   limits: limitsSchema.optional(),
 });
 
@@ -370,6 +373,8 @@ function toAgentInput(axes: FileAxes | undefined): AgentConfigInput {
     skillsInReact: onOff(axes.skills_in_react),
     history: axes.history,
     historyFilter: onOff(axes.history_filter),
+    recoverTextCalls: onOff(axes.recover_text_calls),
+    decoding: axes.decoding,
     limits,
   });
 }

@@ -55,6 +55,7 @@ export function requestHash(
       prompt: "prompt" in request ? request.prompt : undefined,
       messages: "messages" in request ? request.messages : undefined,
       tools: "tools" in request && request.tools?.length ? request.tools : undefined,
+      format: "format" in request ? request.format : undefined,
       options,
     }),
   };

@@ -20,6 +20,7 @@ import {
 } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
+import type { JsonSchema } from "../mcp/types.ts";
 import {
   CassetteExistsError,
   CassetteFormatError,
@@ -57,6 +58,8 @@ export interface CassetteRequest {
   prompt?: string;
   messages?: ChatMessage[];
   tools?: ChatTool[];
+  /** Constrained decoding's schema (ChatRequest.format). */
+  format?: JsonSchema;
   options?: GenerationOptions;
 }
 
@@ -94,6 +97,7 @@ export function cassetteRequest(
     prompt: "prompt" in request ? request.prompt : undefined,
     messages: "messages" in request ? request.messages : undefined,
     tools: "tools" in request && request.tools?.length ? request.tools : undefined,
+    format: "format" in request ? request.format : undefined,
     options: request.options && Object.keys(request.options).length > 0 ? request.options : undefined,
   });
 }
@@ -211,6 +215,7 @@ const recordSchema = z.object({
     prompt: z.string().optional(),
     messages: z.array(z.object({ role: z.string(), content: z.string() }).loose()).optional(),
     tools: z.array(z.object({ name: z.string() }).loose()).optional(),
+    format: z.record(z.string(), z.unknown()).optional(),
     options: z.record(z.string(), z.unknown()).optional(),
   }),
   response: z

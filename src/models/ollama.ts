@@ -140,6 +140,8 @@ export class OllamaProvider implements ModelProvider {
         ...fitted.body,
         messages: toOllamaMessages(request.messages) as OllamaChatRequestMessages,
         ...(tools ? { tools } : {}),
+        // constrained decoding: Ollama turns a JSON Schema in `format` into a grammar (0.5.0 and later)
+        ...(request.format ? { format: request.format } : {}),
       };
       if (!request.onText) {
         const response = this.answered(await client.chat({ ...body, stream: false }));

@@ -3,6 +3,7 @@
  * the `openai` provider sends with `to…` and reads with `from…`; the stand-in server does the reverse.
  */
 
+import type { JsonSchema } from "../mcp/types.ts";
 import { dropUndefined } from "./json.ts";
 import { parseToolArguments } from "./tool-arguments.ts";
 import type { ChatMessage, ChatTool, GenerationOptions, ModelTimings, ModelUsage, NativeToolCall } from "./types.ts";
@@ -167,4 +168,14 @@ export class ToolCallDeltas {
       ),
     );
   }
+}
+
+/**
+ * Constrained decoding: `response_format: {type: "json_schema", …}`, which vLLM, llama.cpp's server and
+ * LM Studio turn into a grammar. A server that ignores the field answers freely (the bench's probe,
+ * src/bench/run/constrained-probe.ts, stops such a run before its first item).
+ */
+export function toOpenAIResponseFormat(schema: JsonSchema | undefined): { response_format?: unknown } {
+  if (!schema) return {};
+  return { response_format: { type: "json_schema", json_schema: { name: "answer", schema, strict: true } } };
 }

@@ -38,6 +38,7 @@ import {
   openAIUsage,
   ToolCallDeltas,
   toOpenAIMessages,
+  toOpenAIResponseFormat,
   toOpenAISampling,
   toOpenAITools,
 } from "./openai-wire.ts";
@@ -307,6 +308,7 @@ export class OpenAIProvider implements ModelProvider {
       model: this.settings.model,
       ...toOpenAISampling({ ...this.settings.options, ...request.options }),
       ...body,
+      ...toOpenAIResponseFormat((request as Partial<ChatRequest>).format),
       ...(streamed ? { stream: true, stream_options: { include_usage: true } } : {}),
     };
     return guardedCall(this.target, limits, async (signal) => {

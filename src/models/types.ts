@@ -106,6 +106,11 @@ export interface CompletionRequest extends RequestBase {
 export interface ChatRequest extends RequestBase {
   messages: ChatMessage[];
   tools?: ChatTool[];
+  /**
+   * Constrained decoding: the answer must be JSON valid against this schema (Ollama's `format`, an
+   * OpenAI-compatible server's `response_format: {type: "json_schema"}`). Absent: free decoding.
+   */
+  format?: JsonSchema;
 }
 
 export interface CompletionResponse {

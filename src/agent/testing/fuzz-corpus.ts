@@ -60,6 +60,19 @@ export function mangled(samples: readonly string[], maxEdits = 6): fc.Arbitrary<
   );
 }
 
+/**
+ * A native answer holding tool calls as text, in the formats small models write (text-calls.ts): Hermes,
+ * Mistral, fenced JSON, Llama 3 JSON, pythonic, a call inside prose — and texts that only look like calls.
+ */
+export const TEXT_CALL_SAMPLES = [
+  'Sure.\n<tool_call>\n{"name": "list_issues", "arguments": {"owner": "acme", "repo": "webapp"}}\n</tool_call>',
+  '[TOOL_CALLS][{"name": "get_me", "arguments": {}}, {"name": "list_issues", "arguments": {"owner": "a"}}]',
+  '```json\n{"name": "issue_read", "arguments": {"method": "get", "owner": "acme", "issue_number": 7}}\n```',
+  '<|python_tag|>{"name": "list_issues", "parameters": {"owner": "acme", "labels": ["bug", {"k": [1]}]}}',
+  "[list_issues(owner=\"acme\", repo='webapp'), get_me()]",
+  'I would call list_issues(owner="acme") next, but {"name": "Alice", "age": 3} is just data.',
+];
+
 /** Any string, binary noise, or a mangled sample. */
 export const anyOutput = (samples: readonly string[]): fc.Arbitrary<string> =>
   fc.oneof(fc.string({ maxLength: 300 }), fc.string({ unit: "binary", maxLength: 200 }), mangled(samples));
@@ -70,7 +83,14 @@ export interface FuzzInput {
   text: string;
 }
 
-const ALL_SAMPLES = [...PLAN_SAMPLES, ...REACT_SAMPLES, ...JSONL_SAMPLES, ...NATIVE_SAMPLES, ...PYTHON_SAMPLES];
+const ALL_SAMPLES = [
+  ...PLAN_SAMPLES,
+  ...REACT_SAMPLES,
+  ...JSONL_SAMPLES,
+  ...NATIVE_SAMPLES,
+  ...PYTHON_SAMPLES,
+  ...TEXT_CALL_SAMPLES,
+];
 
 /** Openers whose repetition nests: brackets of every protocol, unary chains, attribute and operator chains. */
 const NESTERS = [

@@ -20,10 +20,11 @@ import { parseRouterAnswer } from "../../agent/router.ts";
 import { cleanAnswer } from "../../agent/solver.ts";
 import { SAMPLE_TOOLS } from "../../agent/testing/definitions.ts";
 import { type FuzzInput, fuzzCorpus } from "../../agent/testing/fuzz-corpus.ts";
+import { findTextCalls } from "../../agent/text-calls.ts";
 import type { Strategy } from "../../agent/types.ts";
-import { decodeOutput } from "../../bfcl/decode.ts";
 import { ScriptedModel } from "../../models/scripted.ts";
 import { parseToolArguments } from "../../models/tool-arguments.ts";
+import { decodeOutput } from "../../python/decode-output.ts";
 import { readPlanText } from "../scoring/plan-text.ts";
 import { percentile } from "../stats/percentile.ts";
 
@@ -44,6 +45,7 @@ export const FUZZ_PARSERS: readonly { name: string; parse: (text: string) => unk
   { name: "plan text (scoring)", parse: (text) => readPlanText(text, (name) => toolNames.has(name)) },
   { name: "bfcl python", parse: (text) => decodeOutput(text) },
   { name: "bfcl lenient", parse: (text) => decodeOutput(text, { lenient: true }) },
+  { name: "tool calls as text", parse: (text) => findTextCalls(text, toolNames) },
 ];
 
 export const FUZZ_STRATEGIES: readonly Strategy[] = ["rewoo", "react", "jsonl", "native"];

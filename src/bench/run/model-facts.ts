@@ -2,13 +2,15 @@
  * Before the first item: each real model's server is asked what it is and what the model can do
  * (`describe`: version, digest, family, size, quantization, window, capabilities), and the model is
  * loaded with one unscored warm-up request, so no measured call pays for the load. A configuration the
- * model cannot run stops the run here, before anything is written.
+ * model cannot run (native without tools; constrained decoding the server ignores, constrained-probe.ts)
+ * stops the run here, before anything is written.
  */
 import type { AgentConfig } from "../../agent/index.ts";
 import type { ModelEntry } from "../../config/models-yaml.ts";
 import { InputError, OnsetlabError } from "../../errors.ts";
 import { ModelError } from "../../models/errors.ts";
 import type { ModelFacts, ModelProvider, WarmUp } from "../../models/types.ts";
+import { refuseUnconstrained } from "./constrained-probe.ts";
 
 /** What run.json keeps of a model's probe. */
 export interface ModelProbe {
@@ -30,10 +32,15 @@ export async function probeModels(
   const probes: Record<string, ModelProbe> = {};
   for (const entry of entries) {
     const model = provider(entry.name, 0);
-    if (!model.describe || !model.warmUp) continue;
+    if (!model.describe || !model.warmUp) {
+      await named(entry, () => refuseUnconstrained(entry, model, resolved[entry.name] ?? {}));
+      continue;
+    }
     const facts = await named(entry, () => model.describe!());
     refuseNativeWithoutTools(entry, facts, resolved[entry.name] ?? {});
-    probes[entry.name] = { facts, warmUp: await named(entry, () => model.warmUp!()) };
+    const warmUp = await named(entry, () => model.warmUp!());
+    await named(entry, () => refuseUnconstrained(entry, model, resolved[entry.name] ?? {}));
+    probes[entry.name] = { facts, warmUp };
   }
   return probes;
 }

@@ -16,6 +16,9 @@
  *     missing_required), type_error, wrong_value; right arguments in the wrong order for a
  *     `sequence` item → wrong_order, after the kinds of the other (earlier, failed) calls of that
  *     tool, which usually explain why the right call came late;
+ *   - no call of its tool reached a server and the model's answer held tool calls as text that the server
+ *     did not parse (`native`) → tool_call_as_text alone: the model made its calls, never counted as a
+ *     tool-choice mistake (also added to any failed item whose answer held unexecuted text calls);
  *   - no call of its tool reached a server and the prompt never listed that tool (the filter or the
  *     session left it out) → tool_not_shown alone: the model could not have chosen it, so what it did
  *     instead is not counted as its mistake; a call of a shown tool the model just did not make when
@@ -29,7 +32,8 @@
  * - state → state_mismatch; answer → answer_mismatch.
  * - Also, on a failed item: timeout when a counted tool call timed out, and blocked_duplicate_write
  *   when the write guard blocked a repeated write.
- * Recovered (trace problems not already among the failures): hallucinated_tool (an invented name),
+ * Recovered (trace problems not already among the failures): tool_call_as_text (calls left as text that
+ * `native-recover` executed), hallucinated_tool (an invented name),
  * missing_required (a plan step or server reported a missing parameter, or the rescue filled one),
  * parse_failure (an unreadable loop turn or malformed planner output), wrong_tool (a call or plan
  * step of an existing non-gold tool that failed), missed_abstention (a call the item forbids,
@@ -82,6 +86,7 @@ export function diagnose(input: DiagnosisInput): Diagnosis {
   if (failed.has("state")) failures.add("state_mismatch");
   if (failed.has("answer")) failures.add("answer_mismatch");
   if (failed.size > 0) {
+    if (textCallsLeft(input.trace)) failures.add("tool_call_as_text");
     if (input.counted.some((call) => call.errorKind === "timeout")) failures.add("timeout");
     if (input.trace.writeGuard.blocked.length > 0) failures.add("blocked_duplicate_write");
   }
@@ -118,6 +123,8 @@ function diagnoseGoldCall(pairing: Pairing, input: DiagnosisInput): FailureKind[
   }
   const tool = input.item.calls[pairing.expected]!.tool;
   if (input.hidden.includes(tool)) return ["tool_not_shown"];
+  // the model made its calls, the server did not parse them: not a choice the model got wrong
+  if (textCallsLeft(input.trace)) return ["tool_call_as_text"];
   const attempts = input.proposed.filter((call) => call.tool === tool && call.error !== undefined);
   const fromAttempts = new Set<FailureKind>();
   if (attempts.some((call) => call.missing !== undefined)) fromAttempts.add("missing_required");
@@ -158,6 +165,11 @@ function usedNonGoldTool(input: DiagnosisInput, failedOnly: boolean): boolean {
   );
 }
 
+/** Tool calls came back as text and were not executed (`native`; `native-recover` executes them). */
+function textCallsLeft(trace: DiagnosisInput["trace"]): boolean {
+  return trace.toolCallsAsText?.some((found) => !found.executed) ?? false;
+}
+
 function parseFailureSeen({ trace, planner }: DiagnosisInput): boolean {
   const unreadableTurn = [...trace.iterations, ...trace.fallback.iterations].some((turn) => turn.parseError);
   return unreadableTurn || (planner?.errors.includes("malformed_syntax") ?? false);
@@ -166,6 +178,7 @@ function parseFailureSeen({ trace, planner }: DiagnosisInput): boolean {
 function traceProblems(input: DiagnosisInput): Set<FailureKind> {
   const { trace, item } = input;
   const kinds = new Set<FailureKind>();
+  if (trace.toolCallsAsText?.some((found) => found.executed)) kinds.add("tool_call_as_text");
   if (input.hallucinated.length > 0) kinds.add("hallucinated_tool");
   const forbidden = (tool: string) => abstentionForbids(item, tool, input.catalog);
   const missingReported =

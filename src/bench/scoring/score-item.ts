@@ -73,9 +73,15 @@ export function scoreItem({ item, trace, stateChecks, tools }: ScoreItemInput): 
     latency: scoreLatency(trace),
     failures,
     recovered,
+    ...textCallsOf(trace),
     planner,
     ...invalidOf(trace),
   };
+}
+
+function textCallsOf(trace: TraceView): { toolCallsAsText?: number } {
+  const calls = (trace.toolCallsAsText ?? []).reduce((sum, found) => sum + found.calls.length, 0);
+  return calls > 0 ? { toolCallsAsText: calls } : {};
 }
 
 /**

@@ -17,6 +17,7 @@ export type FailureKind =
   | "model_error"
   | "no_answer"
   | "tool_not_shown"
+  | "tool_call_as_text"
   | "missed_abstention"
   | "parse_failure"
   | "hallucinated_tool"
@@ -38,6 +39,7 @@ export const FAILURE_KINDS: readonly FailureKind[] = [
   "model_error",
   "no_answer",
   "tool_not_shown",
+  "tool_call_as_text",
   "missed_abstention",
   "parse_failure",
   "hallucinated_tool",
@@ -230,6 +232,11 @@ export interface ItemScore {
   failures: FailureKind[];
   /** Problems the run had and got past (a rescued parameter, a blocked duplicate write …), not in `failures`. */
   recovered: FailureKind[];
+  /**
+   * `native`: tool calls to offered tools that came back as text, not parsed by the server (executed or
+   * not: `native-recover` executes them). Absent when there were none.
+   */
+  toolCallsAsText?: number;
   /** The planner's raw output classified against the gold calls; null unless the run made a ReWOO plan. */
   planner: PlannerClassification | null;
   /**

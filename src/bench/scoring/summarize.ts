@@ -47,6 +47,11 @@ export interface SummaryRow extends MetricRates {
   completionTokensPerItem: number | null;
   /** Duplicate writes blocked, in all. */
   writeBlocks: number;
+  /**
+   * `native`: tool calls that came back as text (the server's template did not parse them), in all, and
+   * the items with any. Absent from summaries made before they were counted.
+   */
+  toolCallsAsText?: TextCallCount;
   /** Per-item total latency. */
   p50Ms: Estimate;
   p95Ms: Estimate;
@@ -57,6 +62,11 @@ export interface SummaryRow extends MetricRates {
   custom: Record<string, Rate>;
   /** Items whose tool filter could not tell the tools apart (visibility `filterBlind`); absent when none. */
   filterBlind?: number;
+}
+
+export interface TextCallCount {
+  calls: number;
+  items: number;
 }
 
 /** Means per item unless named a percentile; provider timings are simulated for `sim:*` models. */
@@ -207,6 +217,10 @@ function summaryRow(
     promptTokensPerItem: mean(scores.map((s) => s.cost.promptTokens)),
     completionTokensPerItem: mean(scores.map((s) => s.cost.completionTokens)),
     writeBlocks: scores.reduce((sum, s) => sum + s.cost.writeBlocks, 0),
+    toolCallsAsText: {
+      calls: scores.reduce((sum, s) => sum + (s.toolCallsAsText ?? 0), 0),
+      items: scores.filter((s) => (s.toolCallsAsText ?? 0) > 0).length,
+    },
     p50Ms,
     p95Ms,
     latency: {

@@ -97,6 +97,8 @@ export interface TraceView {
   fallback: { used: boolean; iterations: IterationView[] };
   /** ReAct / jsonl / native turns of the main strategy. */
   iterations: IterationView[];
+  /** `native`: answers whose tool calls came back as text (the server did not parse them). */
+  toolCallsAsText?: { calls: { name: string }[]; executed: boolean }[];
   writeGuard: { blocked: { tool: string; firstCallSeq: number }[] };
   answer: string;
   /** The run stopped early: `RUN_ABORTED` (time limit or caller), `MODEL_CALL_FAILED`, `MAX_ITERATIONS` … */

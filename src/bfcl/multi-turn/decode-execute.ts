@@ -9,9 +9,9 @@
  * A step that cannot be decoded throws, as BFCL's does; the runner then drops it.
  */
 
+import { decodePromptOutput } from "../../python/decode-output.ts";
+import { parseTaggedJson } from "../../python/json-tagged.ts";
 import { type PyValue, pyRepr } from "../../python/value.ts";
-import { decodePromptOutput } from "../decode.ts";
-import { parseTaggedJson } from "../json-tagged.ts";
 
 export type DecodeMode = "prompt" | "fc";
 

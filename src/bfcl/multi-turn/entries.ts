@@ -6,8 +6,8 @@
  */
 
 import { readFileSync } from "node:fs";
+import { parseTaggedJson } from "../../python/json-tagged.ts";
 import { BfclInputError } from "../errors.ts";
-import { parseTaggedJson } from "../json-tagged.ts";
 import { v4AnswersFile, v4QuestionsFile } from "../paths.ts";
 import { asDict, asList, fromPyValue, type PyDict, str, type V } from "./py.ts";
 

@@ -10,10 +10,10 @@
  */
 
 import { basename } from "node:path";
+import { parseTaggedJson } from "../../python/json-tagged.ts";
 import type { PyValue } from "../../python/value.ts";
 import { loadResults, type RecordedResult } from "../data.ts";
 import { BfclInputError } from "../errors.ts";
-import { parseTaggedJson } from "../json-tagged.ts";
 import type { BfclVerdict } from "../types.ts";
 import { type MultiTurnVerdict, scoreMultiTurnResult } from "./checker.ts";
 import type { DecodeMode } from "./decode-execute.ts";

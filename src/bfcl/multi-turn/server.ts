@@ -18,10 +18,10 @@ import {
   McpError,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
+import { parseTaggedJson } from "../../python/json-tagged.ts";
 import { pyRepr } from "../../python/value.ts";
 import { BfclInputError } from "../errors.ts";
 import { bfclFunctionToTool } from "../import.ts";
-import { parseTaggedJson } from "../json-tagged.ts";
 import { DEFAULT_BFCL_V4_DATA_DIR } from "../paths.ts";
 import type { BfclFunctionDoc } from "../types.ts";
 import { isLongContext, type MultiTurnEntry } from "./entries.ts";

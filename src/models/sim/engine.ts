@@ -13,10 +13,11 @@ import { decideMistakes, type SimDecision } from "./decide.ts";
 import type { RequestErrorType } from "./error-types.ts";
 import { GoldIndex, type SimGoldItem } from "./gold.ts";
 import { DrawStreams } from "./random.ts";
-import { effectiveRates, type SimFeatures, type SimRates, simFeatures } from "./rates.ts";
+import { constrainedRates, effectiveRates, type SimFeatures, type SimRates, simFeatures } from "./rates.ts";
 import { readRequest, type SimReading, type SimRequest } from "./reading.ts";
 import { renderJsonl, renderNative } from "./render-chat.ts";
 import { type Formatting, renderPlan, renderReact, renderRouter, renderSolver } from "./render-completion.ts";
+import { conformingText } from "./schema-instance.ts";
 import { nativeCallIds, requestSeed } from "./seed.ts";
 import { planTurn, type SimTurn } from "./turn.ts";
 
@@ -61,7 +62,10 @@ export class SimEngine {
 
   respond(request: SimRequest): SimAnswer {
     const { reading, turn, streams, analysis } = this.study(request);
-    const action = buildAction(reading, turn, analysis.decision, streams.stream("detail:calls"));
+    const built = buildAction(reading, turn, analysis.decision, streams.stream("detail:calls"));
+    const format = request.kind === "chat" ? request.format : undefined;
+    // a grammar lets one protocol object through per answer: the first call now, the next one next turn
+    const action = format && built.kind === "calls" ? { ...built, calls: built.calls.slice(0, 1) } : built;
     const mistake = analysis.decision.request;
     const formatting = isFormatting(mistake) ? mistake : undefined;
     const detail = streams.stream("detail:format");
@@ -76,8 +80,10 @@ export class SimEngine {
         return text(renderReact(action, formatting, detail));
       case "solver":
         return text(renderSolver(action, formatting));
-      case "jsonl":
-        return text(renderJsonl(action, formatting, detail));
+      case "jsonl": {
+        const written = renderJsonl(action, formatting, detail);
+        return text(format ? conformingText(written, format, reading.item !== undefined) : written);
+      }
       case "native":
         return { analysis, ...renderNative(action, formatting, detail, nativeCallIds(reading.text)) };
     }
@@ -92,7 +98,8 @@ export class SimEngine {
     const reading = readRequest(fitToWindow(request, this.profile.contextWindow, promptRenderer).input, this.gold);
     const turn = planTurn(reading);
     const features = simFeatures(reading, turn);
-    const rates = effectiveRates(this.profile, features);
+    const free = effectiveRates(this.profile, features);
+    const rates = request.kind === "chat" && request.format ? constrainedRates(free) : free;
     const streams = new DrawStreams(requestSeed(this.profile.name, this.seed, reading.protocol, reading.text));
     const decision = decideMistakes(rates, streams);
     const analysis: SimAnalysis = {

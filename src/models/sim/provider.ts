@@ -53,6 +53,7 @@ class SimProvider implements ModelProvider {
       stage: request.stage,
       messages: request.messages,
       ...(request.tools ? { tools: request.tools } : {}),
+      ...(request.format ? { format: request.format } : {}),
     });
     return { text, toolCalls, usage, timings };
   }

@@ -175,3 +175,12 @@ function capLevel<K extends string>(max: number, rates: Record<K, number>): Reco
     Object.entries<number>(rates).map(([type, value]) => [type, (value * max) / total]),
   ) as Record<K, number>;
 }
+
+/**
+ * Constrained decoding (a JSON Schema the server turns into a grammar): the syntax mistakes cannot be
+ * written — prose around the call, malformed JSON, and a second object (one per answer). Nothing else
+ * changes: what a grammar does to a real model's choices is not known here, so it is not simulated.
+ */
+export function constrainedRates(rates: SimRates): SimRates {
+  return { ...rates, request: { ...rates.request, prose_around_call: 0, malformed_syntax: 0, duplicate_steps: 0 } };
+}

@@ -4,6 +4,7 @@
  * same reading.
  */
 
+import type { JsonSchema } from "../../mcp/types.ts";
 import { PROTOCOL } from "../protocol.ts";
 import type { ChatMessage, ChatTool, ModelStage } from "../types.ts";
 import type { GoldIndex, SimGoldItem } from "./gold.ts";
@@ -26,7 +27,14 @@ import {
 
 export type SimRequest =
   | { kind: "complete"; stage: ModelStage; prompt: string }
-  | { kind: "chat"; stage: ModelStage; messages: readonly ChatMessage[]; tools?: readonly ChatTool[] };
+  | {
+      kind: "chat";
+      stage: ModelStage;
+      messages: readonly ChatMessage[];
+      tools?: readonly ChatTool[];
+      /** Constrained decoding's schema (ChatRequest.format). */
+      format?: JsonSchema;
+    };
 
 export interface SimReading {
   /** The request's stage: which protocol the answer is written in. */

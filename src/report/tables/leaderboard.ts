@@ -12,7 +12,9 @@ import {
   numberCell,
   type ReportTable,
   rateCell,
+  textCell,
 } from "../table.ts";
+import { textCallsText, textCallWarnings } from "../text-calls.ts";
 
 export function leaderboardTable(set: RunSet, title: string): ReportTable {
   const ordered = byRunOrder(set, summaryRows(set));
@@ -30,7 +32,9 @@ export function leaderboardTable(set: RunSet, title: string): ReportTable {
         "Tokens: prompt + completion per item. Latency: per item, wall clock of the run, model load time left out. " +
         "Invalid: items left out of every rate because a model call's answer could not be scored (see the warnings). " +
         "Gold shown: of the items with gold calls, the share whose gold tools were all in the prompt " +
-        "(planner / ReAct: the filter's top N of the session's tools; native, jsonl: every connected tool).",
+        "(planner / ReAct: the filter's top N of the session's tools; native, jsonl: every connected tool). " +
+        "Calls as text: tool calls the server returned in the answer's text instead of parsing them, and the items " +
+        "they were in (native, native-recover).",
       ...(repeats > 1
         ? [
             `Each item ran ${repeats} times: pass^${repeats} is the share of items whose every try succeeded, ` +
@@ -39,6 +43,7 @@ export function leaderboardTable(set: RunSet, title: string): ReportTable {
         : []),
       ...invalidWarnings(rows),
       ...filterBlindWarnings(rows),
+      ...textCallWarnings(rows),
     ],
     columns: [
       ...MODEL_CONFIG_COLUMNS,
@@ -49,6 +54,7 @@ export function leaderboardTable(set: RunSet, title: string): ReportTable {
       { header: "params", kind: "rate" },
       { header: "rescue or fallback", kind: "rate" },
       { header: "gold shown", kind: "rate" },
+      { header: "calls as text", kind: "text" },
       ...custom.map((metric) => ({ header: metric.label, kind: "rate" as const })),
       ...(repeats > 1
         ? [
@@ -73,6 +79,7 @@ export function leaderboardTable(set: RunSet, title: string): ReportTable {
         rateCell(row.rescueRate, "counts"),
         // a run summarised before visibility was measured has no goldVisible
         rateCell(row.goldVisible ?? rate(0, 0)),
+        textCell(textCallsText(row)),
         // runs summarised before custom metrics existed, or without this metric, have no rate for it
         ...custom.map((metric) => rateCell(row.custom?.[metric.name] ?? rate(0, 0))),
         ...(repeats > 1

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { pyRepr } from "../python/value.ts";
 import { JsonSyntaxError, parseTaggedJson } from "./json-tagged.ts";
+import { pyRepr } from "./value.ts";
 
 describe("parseTaggedJson", () => {
   it.each([

@@ -12,14 +12,14 @@
  */
 
 import { textDepth, tooDeep } from "../nesting.ts";
-import { PyEvalError } from "../python/evaluate.ts";
-import { parseExpression } from "../python/parser.ts";
-import { type DecodedCall, resolveCalls } from "../python/resolve.ts";
-import { PySyntaxError } from "../python/tokenizer.ts";
-import { dictField, type PyValue } from "../python/value.ts";
+import { PyEvalError } from "./evaluate.ts";
 import { JsonSyntaxError, MAX_JSON_DEPTH, parseTaggedJson } from "./json-tagged.ts";
+import { parseExpression } from "./parser.ts";
+import { type DecodedCall, resolveCalls } from "./resolve.ts";
+import { PySyntaxError } from "./tokenizer.ts";
+import { dictField, type PyValue } from "./value.ts";
 
-export type { DecodedCall } from "../python/resolve.ts";
+export type { DecodedCall } from "./resolve.ts";
 
 export type DecodeResult =
   | { readonly ok: true; readonly calls: readonly DecodedCall[]; readonly format: "python" | "json" }
@@ -210,7 +210,7 @@ const PAIRS: Readonly<Record<string, string>> = { "(": ")", "[": "]", "{": "}" }
  * from a bracket also settles every bracket opened inside it (their scans would read the same characters),
  * so asking about every bracket of a text reads it about once, not once per bracket.
  */
-class BracketEnds {
+export class BracketEnds {
   private readonly known = new Map<number, number>();
 
   constructor(private readonly text: string) {}

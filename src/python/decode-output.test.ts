@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { py, pyRepr } from "../python/value.ts";
-import { type DecodeResult, decodeOutput } from "./decode.ts";
+import { type DecodeResult, decodeOutput } from "./decode-output.ts";
+import { py, pyRepr } from "./value.ts";
 
 /** Calls as `name(k=repr(v), …)`: repr keeps int vs float, tuple vs list, quoting. */
 function shown(result: DecodeResult): string[] | string {

@@ -4,8 +4,8 @@
  * a syntax error throws `JsonSyntaxError` with the offset.
  */
 
-import { DecodeFailure } from "../python/errors.ts";
-import { fromJson, type PyValue, py } from "../python/value.ts";
+import { DecodeFailure } from "./errors.ts";
+import { fromJson, type PyValue, py } from "./value.ts";
 
 export class JsonSyntaxError extends DecodeFailure {
   constructor(
