@@ -51,6 +51,17 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   "bench/dataset": ["agent", "mcp", "mock-servers", "mock-servers/kit"],
   "bench/scoring": ["bench/dataset", "bench/stats", "models", "python"],
   bfcl: ["agent", "bench/dataset", "bench/scoring", "mcp", "mock-servers/kit", "models", "python"],
+  // conversations (the h27 branch): turn by turn over the bench's environment, store and scorer
+  "bench/conversation": [
+    "agent",
+    "bench/dataset",
+    "bench/run",
+    "bench/scoring",
+    "config",
+    "mcp",
+    "mock-servers",
+    "models",
+  ],
   "bench/run": [
     "agent",
     "bench/dataset",
@@ -88,9 +99,21 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   // the exported agent: the agent and its providers, the bench's tool hosts (dry run), the serve routes
   export: ["agent", "bench/run", "config", "mcp", "models", "serve"],
   // the HTTP and MCP services over runs, reports and one-query runs
-  serve: ["agent", "bench/dataset", "bench/run", "bench/scoring", "bench/stats", "config", "mcp", "models", "report"],
+  serve: [
+    "agent",
+    "bench/conversation",
+    "bench/dataset",
+    "bench/run",
+    "bench/scoring",
+    "bench/stats",
+    "config",
+    "mcp",
+    "models",
+    "report",
+  ],
   cli: [
     "agent",
+    "bench/conversation",
     "bench/dataset",
     "bench/perf",
     "bench/run",

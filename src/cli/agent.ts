@@ -6,6 +6,7 @@
  */
 import { resolve } from "node:path";
 import type { Command } from "commander";
+import { conversationGold } from "../bench/conversation/gold.ts";
 import type { DatasetItem } from "../bench/dataset/types.ts";
 import {
   type AgentQueryOptions,
@@ -142,6 +143,7 @@ function queryOptions(
     ...(flags.cache ? { cacheDir: defaultCacheDir() } : {}),
     ...(agentFile ? { registry: agentFileRegistry(agentFile.agent, agentFile.file) } : {}),
     ...(flags.dryRun ? { dryRun: true } : {}),
+    turnGold: conversationGold,
     ...run,
   };
 }

@@ -2,6 +2,7 @@
  * The QueryRunner of this harness: `runAgentQuery` (the one-query path `agent` uses) against the mock
  * servers, with the request checked first so a bad model or configuration is a 400 naming its field.
  */
+import { conversationGold } from "../bench/conversation/gold.ts";
 import { runAgentQuery, UnknownItemError, UnknownToolError } from "../bench/run/agent-query.ts";
 import { loadModelsConfig } from "../config/models-yaml.ts";
 import { DEFAULT_MAX_TOOL_CALLS, DEFAULT_TIMEOUT_S, type QueryRunner, type RunQueryRequest } from "./agent-routes.ts";
@@ -38,6 +39,7 @@ export function benchQueryRunner(options: QueryRunnerOptions = {}): QueryRunner 
         ...(request.registry ? { registries: [request.registry] } : {}),
         ...(request.dryRun ? { dryRun: true } : {}),
         ...(request.history ? { history: request.history } : {}),
+        turnGold: conversationGold,
         ...(request.system ? { context: request.system } : {}),
         ...(request.allowed_tools ? { allowedTools: request.allowed_tools } : {}),
         maxToolCalls: limits.max_tool_calls,

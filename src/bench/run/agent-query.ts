@@ -18,11 +18,11 @@ import { loadRegistries, type Registry } from "../../mcp/registry.ts";
 import type { ToolHost } from "../../mcp/types.ts";
 import { createProvider } from "../../models/factory.ts";
 import { requestCacheAt } from "../../models/request-cache.ts";
-import { conversationGold } from "../conversation/gold.ts";
+import type { SimGoldItem } from "../../models/sim/gold.ts";
 import { closeItems } from "../dataset/close-items.ts";
 import { loadAll, resolveDatasetFiles } from "../dataset/load.ts";
 import { suiteOf } from "../dataset/suite.ts";
-import type { DatasetItem } from "../dataset/types.ts";
+import type { ConversationItem, DatasetItem } from "../dataset/types.ts";
 import { type ItemScore, scoreItem } from "../scoring/index.ts";
 import { DryRunToolHost, dryRunItem } from "./dry-run.ts";
 import { RestrictedToolHost, runStateChecks } from "./environment.ts";
@@ -73,6 +73,11 @@ export interface AgentQueryOptions {
   maxToolCalls?: number;
   /** Facts for the planner beside the mock world's date (a conversation's system messages). */
   context?: string;
+  /**
+   * The simulator's gold of a dataset conversation's turns (bench/conversation/gold.ts `conversationGold`,
+   * given by the caller: bench/conversation builds on this folder); without it the simulator knows none.
+   */
+  turnGold?: (conversation: ConversationItem) => SimGoldItem[];
 }
 
 export interface AgentQueryOutcome {
@@ -109,7 +114,10 @@ export async function runAgentQuery(options: AgentQueryOptions): Promise<AgentQu
   const outage = new ModelOutageWatch();
   // the simulator answers from the gold labels: an item's query gets its item's, any other query its fallback
   const cache = options.cacheDir && entry.provider !== "sim" ? requestCacheAt(options.cacheDir) : undefined;
-  const gold = [...items, ...dataset.conversations.flatMap((loaded) => conversationGold(loaded.conversation))];
+  const turnGold = options.turnGold;
+  const gold = turnGold
+    ? [...items, ...dataset.conversations.flatMap((loaded) => turnGold(loaded.conversation))]
+    : items;
   const model = outage.watch(createProvider(entry, { gold, seed: options.seed, cache }));
 
   const pool = await ClientPool.open(options.registry ?? loadRegistries(options.registries), {
