@@ -16,7 +16,7 @@ export function conversationRunner(runner: QueryRunner, store: ConversationStore
     checkConversationFields(request);
     if (request.conversationId !== undefined) {
       const id = request.conversationId;
-      return store.serially(id, () => continueConversation(runner, store, store.get(id), request, hooks));
+      return store.serially(id, () => continueConversation(runner, store, store.get(id), request, hooks, false));
     }
     if (request.messages !== undefined) {
       const { history, query, system } = conversationOf(request.messages);
@@ -31,7 +31,9 @@ export function conversationRunner(runner: QueryRunner, store: ConversationStore
         turns: history,
       };
       const { messages: _messages, ...rest } = request;
-      return store.serially(started.id, () => continueConversation(runner, store, started, { ...rest, query }, hooks));
+      return store.serially(started.id, () =>
+        continueConversation(runner, store, started, { ...rest, query }, hooks, true),
+      );
     }
     return runner(request, hooks);
   };
@@ -43,6 +45,7 @@ async function continueConversation(
   conversation: StoredConversation,
   request: RunQueryRequest,
   hooks: QueryHooks,
+  isNew: boolean,
 ): Promise<RunQueryResponse> {
   const { conversationId: _id, ...rest } = request;
   const response = await runner(
@@ -53,13 +56,16 @@ async function continueConversation(
     },
     hooks,
   );
-  // a turn that ended in error is answered but not kept: the user sends it again
+  // a turn that ended in error is answered but not kept: the user sends it again (to a new conversation's
+  // id, which is stored with the turns its messages gave)
   if (!response.result.error) {
     store.save({
       ...conversation,
       updatedAt: new Date().toISOString(),
       turns: [...conversation.turns, turnFromResult(response.result)],
     });
+  } else if (isNew) {
+    store.save(conversation);
   }
   return { ...response, conversationId: conversation.id, turn: conversation.turns.length + 1 };
 }
