@@ -1,5 +1,5 @@
 /**
- * `view [--port N] [--host H --token T] [--results DIR] [--models FILE]`: the web viewer and the HTTP API
+ * `view [--port N] [--host H --token T] [--results DIR] [--models FILE] [--dataset PATHS…]`: the web viewer and the HTTP API
  * (docs/openapi.yaml) over a results folder, until Ctrl-C. Loopback only unless given a host and a token.
  */
 import { once } from "node:events";
@@ -17,6 +17,7 @@ interface ViewFlags {
   token?: string;
   results?: string;
   models?: string;
+  dataset?: string[];
 }
 
 export function registerViewCommand(program: Command): void {
@@ -28,6 +29,7 @@ export function registerViewCommand(program: Command): void {
     .option("--token <token>", "every request must carry it: Authorization: Bearer TOKEN, or ?token=TOKEN")
     .option("--results <dir>", "the results folder (default results/, or ONSETLAB_RESULTS_DIR)")
     .option("--models <file>", "a models.yaml other than the repository's")
+    .option("--dataset <paths...>", "dataset files POST /run's simulator and scorer read (default: datasets/*.jsonl)")
     .action(async (flags: ViewFlags) => {
       const redactor = harnessRedactor(flags.models);
       const service = new HarnessService({
@@ -36,7 +38,10 @@ export function registerViewCommand(program: Command): void {
       });
       const app = createApp({
         service,
-        runner: benchQueryRunner(flags.models ? { modelsFile: flags.models } : {}),
+        runner: benchQueryRunner({
+          ...(flags.models ? { modelsFile: flags.models } : {}),
+          ...(flags.dataset ? { dataset: flags.dataset } : {}),
+        }),
         ...(flags.token ? { token: flags.token } : {}),
         outgoing: (value) => redactor.value(value),
       });
