@@ -7,14 +7,21 @@
 
 import { resolve } from "node:path";
 import type { Command } from "commander";
+import { conversationGold } from "../bench/conversation/gold.ts";
 import type { DatasetItem } from "../bench/dataset/types.ts";
-import { type AgentQueryOutcome, runAgentQuery, UnknownItemError } from "../bench/run/agent-query.ts";
+import {
+  type AgentQueryOptions,
+  type AgentQueryOutcome,
+  runAgentQuery,
+  UnknownItemError,
+} from "../bench/run/agent-query.ts";
 import { harnessRedactor } from "../bench/run/secrets.ts";
 import { type AgentFile, agentFileRegistry, readAgentFile } from "../config/agent-file.ts";
 import { OnsetlabError } from "../errors.ts";
 import { isSimulatedProvenance, provenanceOf } from "../models/provenance.ts";
 import { defaultCacheDir } from "../models/request-cache.ts";
 import { STANDIN_LABEL } from "../report/provenance.ts";
+import { runChat } from "./agent-chat.ts";
 import { parseSeed } from "./bench.ts";
 import { FlagError, parsePositiveInt, parseTransport, REGISTRY_FLAG, repeated } from "./flags.ts";
 import { ttyWidth } from "./table.ts";
@@ -25,7 +32,7 @@ export class AgentRunError extends OnsetlabError {}
 
 export const DEFAULT_AGENT_CONFIG_NAME = "onsetlab";
 
-interface AgentFlags {
+export interface AgentFlags {
   model?: string;
   config: string;
   item?: string;
@@ -43,6 +50,10 @@ interface AgentFlags {
   json?: boolean;
   /** `--no-cache` makes it false. */
   cache: boolean;
+  chat?: boolean;
+  continue?: string;
+  trace?: boolean;
+  results?: string;
 }
 
 export function registerAgentCommand(program: Command): void {
@@ -66,10 +77,18 @@ export function registerAgentCommand(program: Command): void {
     .option("--verbose", "also print every model call's prompt and raw output")
     .option("--json", "print the whole AgentResult as JSON")
     .option("--no-cache", "send every model request to the server (default: answer repeats from the request cache)")
+    .option("--chat", "a conversation: one turn per line of stdin (Ctrl-D ends it), stored to be continued")
+    .option("--continue <id>", "the query is the next turn of this stored conversation (--chat or POST /run)")
+    .option("--trace", "with --chat: print each turn's trace, not only its answer")
+    .option("--results <dir>", "where conversations are stored (default results/, or ONSETLAB_RESULTS_DIR)")
     .action(async (query: string | undefined, rawFlags: AgentFlags, command: Command) => {
       const { flags, agentFile } = withAgentFile(rawFlags, command);
       if (flags.agent !== undefined && command.getOptionValueSource("config") === "cli") {
         throw new FlagError("BAD_FLAG", "--agent makes the configuration: leave out --config");
+      }
+      if (flags.chat || flags.continue !== undefined) {
+        await runChat(query, flags, command, (turn) => queryOptions(flags, agentFile, turn));
+        return;
       }
       if (!flags.model) {
         throw new FlagError(
@@ -85,24 +104,14 @@ export function registerAgentCommand(program: Command): void {
       process.once("SIGINT", stop);
       let outcome: AgentQueryOutcome;
       try {
-        outcome = await runAgentQuery({
-          ...(query === undefined ? {} : { query }),
-          ...(flags.item === undefined ? {} : { itemId: flags.item }),
-          model: flags.model,
-          configName: flags.config,
-          seed: parseSeed(flags.seed),
-          transport: parseTransport(flags.transport),
-          ...(flags.dataset ? { dataset: flags.dataset } : {}),
-          ...(flags.models ? { modelsFile: flags.models } : {}),
-          ...(flags.registry ? { registries: flags.registry } : {}),
-          ...(flags.timeout ? { timeoutS: parsePositiveInt("--timeout", flags.timeout) } : {}),
-          ...(flags.cache ? { cacheDir: defaultCacheDir() } : {}),
-          ...(agentFile ? { registry: agentFileRegistry(agentFile.agent, agentFile.file) } : {}),
-          ...(flags.dryRun ? { dryRun: true } : {}),
-          ...(flags.agent ? { agent: resolve(flags.agent) } : {}),
-          ...(flags.files ? { files: flags.files.map((file) => resolve(file)) } : {}),
-          signal: controller.signal,
-        });
+        outcome = await runAgentQuery(
+          queryOptions(flags, agentFile, {
+            ...(query === undefined ? {} : { query }),
+            ...(flags.item === undefined ? {} : { itemId: flags.item }),
+            model: flags.model,
+            signal: controller.signal,
+          }),
+        );
       } catch (error) {
         if (error instanceof UnknownItemError)
           throw new FlagError("BAD_FLAG", `--item ${flags.item}: ${error.message}`);
@@ -110,25 +119,10 @@ export function registerAgentCommand(program: Command): void {
       } finally {
         process.off("SIGINT", stop);
       }
-      const { result, entry, item, score, standin } = outcome;
+      const { result, entry } = outcome;
       const redactor = harnessRedactor(flags.models, flags.registry);
       if (outcome.closeItems) process.stderr.write(redactor.text(simulatorHint(entry.name, outcome.closeItems)));
-      const simulated = isSimulatedProvenance(provenanceOf(entry, { standin: standin === true }));
-      process.stdout.write(
-        redactor.text(
-          flags.json
-            ? `${JSON.stringify(result)}\n`
-            : formatTrace(result, {
-                model: entry.name,
-                modelNote: standin ? STANDIN_NOTE : simulated ? simulationNote(item) : undefined,
-                configName: result.config.definition?.name ?? flags.config,
-                simulated,
-                verbose: flags.verbose,
-                score,
-                width: ttyWidth(),
-              }),
-        ),
-      );
+      process.stdout.write(redactor.text(flags.json ? `${JSON.stringify(result)}\n` : traceText(outcome, flags)));
       if (result.error) {
         throw new AgentRunError(
           "AGENT_RUN_ERROR",
@@ -139,6 +133,45 @@ export function registerAgentCommand(program: Command): void {
         );
       }
     });
+}
+
+/** The options every run of the command shares, from its flags, with the run's own (query, model, signal …). */
+function queryOptions(
+  flags: AgentFlags,
+  agentFile: { agent: AgentFile; file: string } | undefined,
+  run: Pick<AgentQueryOptions, "model"> & Partial<AgentQueryOptions>,
+): AgentQueryOptions {
+  return {
+    configName: flags.config,
+    seed: parseSeed(flags.seed),
+    transport: parseTransport(flags.transport),
+    ...(flags.dataset ? { dataset: flags.dataset } : {}),
+    ...(flags.models ? { modelsFile: flags.models } : {}),
+    ...(flags.registry ? { registries: flags.registry } : {}),
+    ...(flags.timeout ? { timeoutS: parsePositiveInt("--timeout", flags.timeout) } : {}),
+    ...(flags.cache ? { cacheDir: defaultCacheDir() } : {}),
+    ...(agentFile ? { registry: agentFileRegistry(agentFile.agent, agentFile.file) } : {}),
+    ...(flags.dryRun ? { dryRun: true } : {}),
+    ...(flags.agent ? { agent: resolve(flags.agent) } : {}),
+    ...(flags.files ? { files: flags.files.map((file) => resolve(file)) } : {}),
+    turnGold: conversationGold,
+    ...run,
+  };
+}
+
+/** A run's trace as the terminal shows it, with the note on whose answers these are. */
+export function traceText(outcome: AgentQueryOutcome, flags: Pick<AgentFlags, "config" | "verbose">): string {
+  const { result, entry, item, score, standin } = outcome;
+  const simulated = isSimulatedProvenance(provenanceOf(entry, { standin: standin === true }));
+  return formatTrace(result, {
+    model: entry.name,
+    modelNote: standin ? STANDIN_NOTE : simulated ? simulationNote(item) : undefined,
+    configName: result.config.definition?.name ?? flags.config,
+    simulated,
+    verbose: flags.verbose,
+    score,
+    width: ttyWidth(),
+  });
 }
 
 /**

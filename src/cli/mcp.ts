@@ -7,6 +7,8 @@ import { once } from "node:events";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Command } from "commander";
 import { harnessRedactor } from "../bench/run/secrets.ts";
+import { conversationRunner } from "../serve/conversation-runs.ts";
+import { ConversationStore } from "../serve/conversation-store.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "../serve/guard.ts";
 import { createMcpServer, type McpServices, mcpHttpApp } from "../serve/mcp-server.ts";
 import { benchQueryRunner } from "../serve/query-runner.ts";
@@ -39,15 +41,18 @@ export function registerMcpCommand(program: Command): void {
       if (!flags.http && command.getOptionValueSource("port") === "cli") {
         throw new FlagError("BAD_FLAG", "--port is the port of --http: add --http (over stdio there is no port)");
       }
+      const service = new HarnessService({
+        ...(flags.results ? { resultsRoot: flags.results } : {}),
+        ...(flags.models ? { modelsFile: flags.models } : {}),
+      });
+      const runner = benchQueryRunner({
+        ...(flags.models ? { modelsFile: flags.models } : {}),
+        ...(flags.dataset ? { dataset: flags.dataset } : {}),
+      });
       const services: McpServices = {
-        service: new HarnessService({
-          ...(flags.results ? { resultsRoot: flags.results } : {}),
-          ...(flags.models ? { modelsFile: flags.models } : {}),
-        }),
-        runner: benchQueryRunner({
-          ...(flags.models ? { modelsFile: flags.models } : {}),
-          ...(flags.dataset ? { dataset: flags.dataset } : {}),
-        }),
+        service,
+        // run_query keeps conversations where POST /run does: the results folder's conversations/
+        runner: conversationRunner(runner, new ConversationStore(service.resultsRoot)),
         redactor: harnessRedactor(flags.models),
       };
       const stop = new AbortController();

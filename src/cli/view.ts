@@ -1,8 +1,8 @@
 /**
- * `view [--port N] [--host H --token T] [--results DIR] [--models FILE] [--dataset-dir DIR…] [--allow-host
- * NAME…] [--max-body BYTES]`: the web viewer and the HTTP API (docs/openapi.yaml) over a results folder,
- * until Ctrl-C. Loopback only unless given a host and a token; the token may come from $ONSETLAB_TOKEN
- * instead of argv (where `ps` shows it).
+ * `view [--port N] [--host H --token T] [--results DIR] [--models FILE] [--dataset PATHS…] [--dataset-dir DIR…]
+ * [--allow-host NAME…] [--max-body BYTES]`: the web viewer and the HTTP API (docs/openapi.yaml) over a results
+ * folder, until Ctrl-C. Loopback only unless given a host and a token; the token may come from
+ * $ONSETLAB_TOKEN instead of argv (where `ps` shows it).
  */
 import { once } from "node:events";
 import type { Command } from "commander";
@@ -23,6 +23,7 @@ interface ViewFlags {
   datasetDir?: string[];
   allowHost?: string[];
   maxBody: string;
+  dataset?: string[];
 }
 
 export function registerViewCommand(program: Command): void {
@@ -40,6 +41,7 @@ export function registerViewCommand(program: Command): void {
     .option("--dataset-dir <dirs...>", "folders besides the project whose dataset files POST /bench may name")
     .option("--allow-host <names...>", "names the Host header may carry besides the listening address")
     .option("--max-body <bytes>", "largest request body accepted", String(DEFAULT_MAX_BODY_BYTES))
+    .option("--dataset <paths...>", "dataset files POST /run's simulator and scorer read (default: datasets/*.jsonl)")
     .action(async (flags: ViewFlags) => {
       const token = flags.token ?? (process.env.ONSETLAB_TOKEN || undefined);
       const redactor = harnessRedactor(flags.models);
@@ -50,7 +52,10 @@ export function registerViewCommand(program: Command): void {
       });
       const app = createApp({
         service,
-        runner: benchQueryRunner(flags.models ? { modelsFile: flags.models } : {}),
+        runner: benchQueryRunner({
+          ...(flags.models ? { modelsFile: flags.models } : {}),
+          ...(flags.dataset ? { dataset: flags.dataset } : {}),
+        }),
         ...(token ? { token } : {}),
         outgoing: (value) => redactor.value(value),
       });

@@ -35,6 +35,18 @@ export function exportedAgentRunner(agent: ExportedAgent): QueryRunner {
         });
       }
     }
+    for (const field of ["messages", "conversationId", "allowed_tools", "max_tool_calls", "timeout_s"] as const) {
+      if (request[field] !== undefined) {
+        throw new ApiError(
+          400,
+          "UNSUPPORTED",
+          `${field}: an exported agent answers single queries with its own limits`,
+          {
+            field,
+          },
+        );
+      }
+    }
     const result = await agent.run(request.query!, {
       signal: hooks.signal,
       ...(request.dryRun === undefined ? {} : { dryRun: request.dryRun }),

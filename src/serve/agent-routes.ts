@@ -6,25 +6,54 @@
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
-import type { AgentEvent, AgentResult } from "../agent/index.ts";
+import type { AgentEvent, AgentResult, ConversationTurn } from "../agent/index.ts";
 import type { ItemScore } from "../bench/scoring/index.ts";
 import { ApiError, errorBody } from "./errors.ts";
 import type { RunLabel } from "./run-label.ts";
 
 export const SERVICE_VERSION = "0.1.0";
 
-export const runQueryRequestSchema = z
+export const MESSAGE_ROLES = ["user", "assistant", "system", "tool"] as const;
+
+/** One message of a conversation as TinyAgents sends it; `name` is a tool message's tool. */
+export const chatInputMessageSchema = z
   .object({
-    query: z.string().trim().min(1, "query must not be empty").optional(),
-    model: z.string().trim().min(1, "model must not be empty"),
-    config: z.string().trim().min(1).optional(),
-    registry: z.string().trim().min(1).optional(),
-    itemId: z.string().trim().min(1).optional(),
-    dryRun: z.boolean().optional(),
+    role: z.enum(MESSAGE_ROLES, { message: `role must be one of ${MESSAGE_ROLES.join(", ")}` }),
+    content: z.string(),
+    name: z.string().min(1).optional(),
+    tool_call_id: z.string().optional(),
   })
   .strict();
 
-export type RunQueryRequest = z.infer<typeof runQueryRequestSchema>;
+export type ChatInputMessage = z.infer<typeof chatInputMessageSchema>;
+
+/** Defaults of a run's limits (TinyAgents' RunRequest). */
+export const DEFAULT_MAX_TOOL_CALLS = 8;
+export const DEFAULT_TIMEOUT_S = 120;
+
+/** The fields of a run request: the JSON body of `POST /run`, and `run_query`'s input. */
+export const runQueryFields = {
+  query: z.string().trim().min(1, "query must not be empty").optional(),
+  model: z.string().trim().min(1, "model must not be empty"),
+  config: z.string().trim().min(1).optional(),
+  registry: z.string().trim().min(1).optional(),
+  itemId: z.string().trim().min(1).optional(),
+  dryRun: z.boolean().optional(),
+  messages: z.array(chatInputMessageSchema).min(1, "messages must hold at least the user's turn").optional(),
+  conversationId: z.string().trim().min(1).optional(),
+  allowed_tools: z.array(z.string().trim().min(1)).min(1, "allowed_tools must name at least one tool").optional(),
+  max_tool_calls: z.number().int().min(0).max(100).optional(),
+  timeout_s: z.number().positive().max(3600).optional(),
+};
+
+export const runQueryRequestSchema = z.object(runQueryFields).strict();
+
+export type RunQueryRequest = z.infer<typeof runQueryRequestSchema> & {
+  /** Earlier turns of the conversation (conversation-runs.ts resolves them from messages or conversationId). */
+  history?: readonly ConversationTurn[];
+  /** A conversation's system messages, given to the agent as context. */
+  system?: string;
+};
 
 export interface RunQueryResponse {
   answer: string;
@@ -38,6 +67,14 @@ export interface RunQueryResponse {
   item?: { id: string; category: string };
   /** The simulator given a free query: dataset queries close to it (it answers those only). */
   closeItems?: { id: string; query: string }[];
+  /** The run's limits, as given or defaulted. */
+  limits?: { max_tool_calls: number; timeout_s: number };
+  /** The limit that ended the run early, when one did. */
+  stoppedBy?: "max_tool_calls" | "timeout_s";
+  /** The stored conversation this turn belongs to (given messages or conversationId). */
+  conversationId?: string;
+  /** 1-based number of this turn in its conversation. */
+  turn?: number;
 }
 
 export interface QueryHooks {
@@ -55,10 +92,13 @@ export function agentRoutes(runner: QueryRunner, outgoing: Outgoing = (value) =>
   app.get("/health", (c) => c.json({ status: "ok", version: SERVICE_VERSION }));
   app.post("/run", async (c) => {
     const request = parseBody(runQueryRequestSchema, await readJson(c.req.raw));
-    if (request.query === undefined && request.itemId === undefined) {
-      throw new ApiError(400, "BAD_REQUEST", "query is required (or itemId, to run a dataset item's query)", {
-        field: "query",
-      });
+    if (request.query === undefined && request.itemId === undefined && request.messages === undefined) {
+      throw new ApiError(
+        400,
+        "BAD_REQUEST",
+        "query is required (or messages, to start a conversation, or itemId, to run a dataset item's query)",
+        { field: "query" },
+      );
     }
     if (c.req.header("accept")?.includes("text/event-stream")) {
       return streamSSE(c, async (stream) => {

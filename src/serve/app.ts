@@ -13,6 +13,8 @@ import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import { REPO_ROOT } from "../paths.ts";
 import { agentRoutes, type Outgoing, parseBody, type QueryRunner, readJson } from "./agent-routes.ts";
+import { conversationRunner } from "./conversation-runs.ts";
+import { ConversationStore } from "./conversation-store.ts";
 import { ApiError, errorBody } from "./errors.ts";
 import type { HarnessService, RunEvent } from "./service.ts";
 
@@ -23,6 +25,8 @@ export const TOKEN_COOKIE = "onsetlab_token";
 export interface AppOptions {
   service: HarnessService;
   runner: QueryRunner;
+  /** Where `POST /run`'s conversations are kept (default: the service's results folder). */
+  conversations?: ConversationStore;
   /** When set, every request must carry it: `Authorization: Bearer`, or the `onsetlab_token` cookie (EventSource). */
   token?: string;
   /** The built web app (default dist/view). */
@@ -114,7 +118,10 @@ export function createApp(options: AppOptions): Hono {
     });
   }
 
-  app.route("/", agentRoutes(options.runner, out));
+  const conversations = options.conversations ?? new ConversationStore(service.resultsRoot);
+  app.route("/", agentRoutes(conversationRunner(options.runner, conversations), out));
+  app.get("/conversations", (c) => json(c, conversations.list()));
+  app.get("/conversations/:id", (c) => json(c, conversations.get(c.req.param("id"))));
 
   app.get("/models", (c) => json(c, service.listModels()));
   app.get("/configs", (c) => json(c, service.listConfigs()));

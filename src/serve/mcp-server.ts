@@ -7,7 +7,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { Hono } from "hono";
 import { z } from "zod";
 import type { Redactor } from "../redact.ts";
-import type { QueryRunner } from "./agent-routes.ts";
+import { type QueryRunner, runQueryFields } from "./agent-routes.ts";
 import { RUN_LABELS } from "./run-label.ts";
 import type { HarnessService } from "./service.ts";
 
@@ -89,6 +89,13 @@ export function createMcpServer({ service, runner, redactor }: McpServices): Mcp
         model: z.string().min(1).describe("a models.yaml entry or sim:<profile>"),
         config: z.string().min(1).optional().describe("a configuration (default onsetlab)"),
         dryRun: z.boolean().optional().describe("write tools answer with previews instead of running"),
+        messages: runQueryFields.messages.describe(
+          "start a conversation: {role, content} messages (user, assistant, system, tool), the last the user's turn",
+        ),
+        conversationId: runQueryFields.conversationId.describe("continue this stored conversation with query"),
+        allowed_tools: runQueryFields.allowed_tools.describe("only these of the connected tools"),
+        max_tool_calls: runQueryFields.max_tool_calls.describe("tool calls past this many are refused (default 8)"),
+        timeout_s: runQueryFields.timeout_s.describe("time limit of the run in seconds (default 120)"),
       },
       outputSchema: {
         answer: z.string(),
@@ -102,10 +109,16 @@ export function createMcpServer({ service, runner, redactor }: McpServices): Mcp
         taskSuccess: z.boolean().optional(),
         failures: z.array(z.string()).optional(),
         closeItems: z.array(z.object({ id: z.string(), query: z.string() })).optional(),
+        limits: z.object({ max_tool_calls: z.number(), timeout_s: z.number() }).optional(),
+        stoppedBy: z.enum(["max_tool_calls", "timeout_s"]).optional(),
+        conversationId: z.string().optional(),
+        turn: z.number().optional(),
       },
     },
     async (input, extra) => {
-      if (input.query === undefined && input.itemId === undefined) throw new Error("give query or itemId");
+      if (input.query === undefined && input.itemId === undefined && input.messages === undefined) {
+        throw new Error("give query, messages or itemId");
+      }
       const response = await runner(input, { signal: extra.signal });
       const { result: trace, score } = response;
       return result({
@@ -119,6 +132,9 @@ export function createMcpServer({ service, runner, redactor }: McpServices): Mcp
         ...(response.item ? { item: response.item } : {}),
         ...(score ? { taskSuccess: score.taskSuccess, failures: score.failures } : {}),
         ...(response.closeItems ? { closeItems: response.closeItems } : {}),
+        ...(response.limits ? { limits: response.limits } : {}),
+        ...(response.stoppedBy ? { stoppedBy: response.stoppedBy } : {}),
+        ...(response.conversationId ? { conversationId: response.conversationId, turn: response.turn } : {}),
       });
     },
   );

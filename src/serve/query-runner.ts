@@ -3,10 +3,11 @@
  * servers, with the request checked first so a bad model or configuration is a 400 naming its field.
  */
 
-import { runAgentQuery, UnknownItemError } from "../bench/run/agent-query.ts";
+import { conversationGold } from "../bench/conversation/gold.ts";
+import { runAgentQuery, UnknownItemError, UnknownToolError } from "../bench/run/agent-query.ts";
 import { loadModelsConfig } from "../config/models-yaml.ts";
 import { isSimulator } from "../models/provenance.ts";
-import type { QueryRunner, RunQueryRequest } from "./agent-routes.ts";
+import { DEFAULT_MAX_TOOL_CALLS, DEFAULT_TIMEOUT_S, type QueryRunner, type RunQueryRequest } from "./agent-routes.ts";
 import { ApiError } from "./errors.ts";
 import { checkConfigName, checkModelName } from "./names.ts";
 import { runLabel } from "./run-label.ts";
@@ -23,6 +24,10 @@ export interface QueryRunnerOptions {
 export function benchQueryRunner(options: QueryRunnerOptions = {}): QueryRunner {
   return async (request, hooks) => {
     checkRequest(request, options.modelsFile);
+    const limits = {
+      max_tool_calls: request.max_tool_calls ?? DEFAULT_MAX_TOOL_CALLS,
+      timeout_s: request.timeout_s ?? DEFAULT_TIMEOUT_S,
+    };
     try {
       const outcome = await runAgentQuery({
         ...(request.query === undefined ? {} : { query: request.query }),
@@ -35,6 +40,12 @@ export function benchQueryRunner(options: QueryRunnerOptions = {}): QueryRunner 
         ...(options.modelsFile ? { modelsFile: options.modelsFile } : {}),
         ...(request.registry ? { registries: [request.registry] } : {}),
         ...(request.dryRun ? { dryRun: true } : {}),
+        ...(request.history ? { history: request.history } : {}),
+        turnGold: conversationGold,
+        ...(request.system ? { context: request.system } : {}),
+        ...(request.allowed_tools ? { allowedTools: request.allowed_tools } : {}),
+        maxToolCalls: limits.max_tool_calls,
+        timeoutS: limits.timeout_s,
         signal: hooks.signal,
         ...(hooks.onEvent ? { onEvent: hooks.onEvent } : {}),
       });
@@ -46,10 +57,18 @@ export function benchQueryRunner(options: QueryRunnerOptions = {}): QueryRunner 
         ...(score ? { score } : {}),
         ...(item ? { item: { id: item.id, category: item.category } } : {}),
         ...(outcome.closeItems ? { closeItems: outcome.closeItems.map(({ id, query }) => ({ id, query })) } : {}),
+        limits,
+        ...(outcome.stoppedBy ? { stoppedBy: outcome.stoppedBy } : {}),
       };
     } catch (error) {
       if (error instanceof UnknownItemError) {
         throw new ApiError(400, "UNKNOWN_ITEM", error.message, { field: "itemId", cause: error });
+      }
+      if (error instanceof UnknownToolError) {
+        throw new ApiError(400, "UNKNOWN_TOOL", `allowed_tools: ${error.message}`, {
+          field: "allowed_tools",
+          cause: error,
+        });
       }
       throw error;
     }

@@ -105,6 +105,36 @@ describe("pnpm mcp over stdio", () => {
     expect(bad.isError).toBe(true);
   });
 
+  it("runs a conversation with limits, and refuses an unknown tool naming the field", async () => {
+    const query = "What open issues do we have in acme/webapp?";
+    const first = await call("run_query", {
+      model: "sim:oracle",
+      config: "native",
+      messages: [{ role: "user", content: query }],
+      max_tool_calls: 0,
+    });
+    expect(first).toMatchObject({
+      turn: 1,
+      stoppedBy: "max_tool_calls",
+      limits: { max_tool_calls: 0, timeout_s: 120 },
+    });
+    const next = await call("run_query", {
+      model: "sim:oracle",
+      config: "native",
+      conversationId: first.conversationId,
+      query,
+    });
+    expect(next).toMatchObject({ conversationId: first.conversationId, turn: 2 });
+    expect(next.stoppedBy).toBeUndefined();
+    expect(next.toolCalls).toEqual([expect.objectContaining({ tool: "list_issues", ok: true })]);
+    const bad = await client.callTool({
+      name: "run_query",
+      arguments: { model: "sim:oracle", query, allowed_tools: ["no_such_tool"] },
+    });
+    expect(bad.isError).toBe(true);
+    expect(JSON.stringify(bad.content)).toContain("allowed_tools");
+  });
+
   it("starts a bench, follows it to the end, and reads its summary, a comparison and an item", async () => {
     const { runId } = (await call("start_bench", {
       models: ["sim:oracle"],

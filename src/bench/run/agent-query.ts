@@ -5,7 +5,13 @@
  */
 
 import { mockServerFactories } from "../../../mock-servers/index.ts";
-import { type AgentConfig, type AgentEventListener, type AgentResult, runAgent } from "../../agent/index.ts";
+import {
+  type AgentConfig,
+  type AgentEventListener,
+  type AgentResult,
+  type ConversationTurn,
+  runAgent,
+} from "../../agent/index.ts";
 import { loadModelsConfig, type ModelEntry, resolveConfiguration, resolveModel } from "../../config/models-yaml.ts";
 import { InputError } from "../../errors.ts";
 import { ClientPool } from "../../mcp/pool.ts";
@@ -15,19 +21,27 @@ import type { ToolHost } from "../../mcp/types.ts";
 import { createProvider } from "../../models/factory.ts";
 import { isSimulator } from "../../models/provenance.ts";
 import { requestCacheAt } from "../../models/request-cache.ts";
+import type { SimGoldItem } from "../../models/sim/gold.ts";
 import { closeItems } from "../dataset/close-items.ts";
-import { loadDataset, resolveDatasetFiles } from "../dataset/load.ts";
+import { loadAll, resolveDatasetFiles } from "../dataset/load.ts";
 import { suiteOf } from "../dataset/suite.ts";
-import type { DatasetItem } from "../dataset/types.ts";
+import type { ConversationItem, DatasetItem } from "../dataset/types.ts";
 import { type ItemScore, scoreItem } from "../scoring/index.ts";
 import { DryRunToolHost, dryRunItem } from "./dry-run.ts";
 import { runStateChecks } from "./environment.ts";
 import { ModelOutageWatch } from "./model-outage.ts";
 import { contextOf, withInjectedFiles, withRequestAgents, withSuiteDefaults } from "./resolve-request.ts";
 import { sessionServers } from "./session.ts";
+import { ToolCallBudget } from "./tool-budget.ts";
 
 /** `itemId` names no dataset item. */
 export class UnknownItemError extends InputError {}
+
+/** `allowedTools` names a tool no connected server has. */
+export class UnknownToolError extends InputError {}
+
+/** What ended a run early: its tool-call budget, or its time limit. */
+export type RunLimit = "max_tool_calls" | "timeout_s";
 
 export interface AgentQueryOptions {
   /** The query, or (with `itemId`) undefined to take the item's. */
@@ -55,6 +69,22 @@ export interface AgentQueryOptions {
   signal?: AbortSignal;
   /** The agent's stage events as they happen. */
   onEvent?: AgentEventListener;
+  /**
+   * A conversation's earlier turns: the query is its next turn. A conversation turn is never a dataset
+   * item's (not scored, every server's tools); the simulator answers it from the conversation datasets.
+   */
+  history?: readonly ConversationTurn[];
+  /** Only these of the connected tools are shown and callable; a name no server has is an UnknownToolError. */
+  allowedTools?: readonly string[];
+  /** Tool calls past this many are refused (tool-budget.ts). */
+  maxToolCalls?: number;
+  /** Facts for the planner beside the mock world's date (a conversation's system messages). */
+  context?: string;
+  /**
+   * The simulator's gold of a dataset conversation's turns (bench/conversation/gold.ts `conversationGold`,
+   * given by the caller: bench/conversation builds on this folder); without it the simulator knows none.
+   */
+  turnGold?: (conversation: ConversationItem) => SimGoldItem[];
 }
 
 export interface AgentQueryOutcome {
@@ -68,6 +98,8 @@ export interface AgentQueryOutcome {
   closeItems?: DatasetItem[];
   /** The model's server is the stand-in (the simulator behind Ollama's or the OpenAI API): its answers are simulated. */
   standin?: true;
+  /** The limit that ended the run early, when one did. */
+  stoppedBy?: RunLimit;
 }
 
 /** One query through one model × configuration against fresh mock servers; closes them before returning. */
@@ -87,13 +119,19 @@ export async function runAgentQuery(options: AgentQueryOptions): Promise<AgentQu
   const config = withInjectedFiles({ [entry.name]: { [configName]: resolved } }, options.files)[entry.name]![
     configName
   ]!;
-  const items = loadDataset(paths).map((loaded) => loaded.item);
-  const item = findItem(items, options);
+  const dataset = loadAll(paths);
+  const items = dataset.items.map((loaded) => loaded.item);
+  const conversation = options.history !== undefined;
+  const item = conversation ? undefined : findItem(items, options);
   const query = item?.query ?? (options.query ?? "").trim();
   const outage = new ModelOutageWatch();
   // the simulator answers from the gold labels: an item's query gets its item's, any other query its fallback
   const cache = options.cacheDir && !isSimulator(entry) ? requestCacheAt(options.cacheDir) : undefined;
-  const model = outage.watch(createProvider(entry, { gold: items, seed: options.seed, cache }));
+  const turnGold = options.turnGold;
+  const gold = turnGold
+    ? [...items, ...dataset.conversations.flatMap((loaded) => turnGold(loaded.conversation))]
+    : items;
+  const model = outage.watch(createProvider(entry, { gold, seed: options.seed, cache }));
 
   const pool = await ClientPool.open(options.registry ?? loadRegistries(options.registries), {
     transport: options.transport,
@@ -101,32 +139,42 @@ export async function runAgentQuery(options: AgentQueryOptions): Promise<AgentQu
     ...(suite?.servers ? { servers: suite.servers } : {}),
   });
   try {
-    const host = itemTools(pool, item, config, options.seed);
+    const host = allowedTools(pool, itemTools(pool, item, config, options.seed), options.allowedTools);
+    const budget = options.maxToolCalls === undefined ? undefined : new ToolCallBudget(host, options.maxToolCalls);
+    const tools = budget ?? host;
     const result = await runAgent(query, {
       config,
       model,
-      tools: options.dryRun ? new DryRunToolHost(host) : host,
-      ...contextOf(suite),
+      tools: options.dryRun ? new DryRunToolHost(tools) : tools,
+      ...joinedContext(contextOf(suite).context, options.context),
       signal: options.signal,
+      ...(options.history ? { history: options.history } : {}),
       ...(options.onEvent ? { onEvent: options.onEvent } : {}),
     });
     if (outage.outage) throw outage.outage;
+    const stopped = stoppedBy(result, budget, options.signal);
     // read once by the provider before its first call: asking again costs nothing
     const facts = isSimulator(entry) ? undefined : await model.describe?.().catch(() => undefined);
-    const standin = facts?.standin ? ({ standin: true } as const) : {};
+    const notes = { ...(facts?.standin ? { standin: true as const } : {}), ...(stopped ? { stoppedBy: stopped } : {}) };
     if (!item) {
       return {
         result,
         entry,
-        ...standin,
-        ...(isSimulator(entry) ? { closeItems: closeItems(items, query) } : {}),
+        ...notes,
+        ...(isSimulator(entry) && !conversation ? { closeItems: closeItems(items, query) } : {}),
       };
     }
     const stateChecks = await runStateChecks(pool, item.state ?? []);
     const allowed = item.tools;
-    const tools = allowed ? pool.listTools().filter((tool) => allowed.includes(tool.name)) : pool.listTools();
+    const shown = allowed ? pool.listTools().filter((tool) => allowed.includes(tool.name)) : pool.listTools();
     const scored = options.dryRun ? dryRunItem(item) : item;
-    return { result, entry, item, ...standin, score: scoreItem({ item: scored, trace: result, stateChecks, tools }) };
+    return {
+      result,
+      entry,
+      item,
+      ...notes,
+      score: scoreItem({ item: scored, trace: result, stateChecks, tools: shown }),
+    };
   } finally {
     await pool.close();
   }
@@ -138,6 +186,30 @@ function itemTools(pool: ClientPool, item: DatasetItem | undefined, config: Agen
   if (item.tools) return RestrictedToolHost.ofTools(pool, item.tools);
   const servers = sessionServers({ item, exposure: config.exposure, seed, registry: pool.serverNames() });
   return RestrictedToolHost.ofServers(pool, servers);
+}
+
+/** The tools a request allows, checked against the connected ones. */
+function allowedTools(pool: ClientPool, host: ToolHost, names: readonly string[] | undefined): ToolHost {
+  if (names === undefined) return host;
+  const connected = new Set(pool.listTools().map((tool) => tool.name));
+  const unknown = names.find((name) => !connected.has(name));
+  if (unknown !== undefined) {
+    throw new UnknownToolError("UNKNOWN_TOOL", `no connected server has a tool "${unknown}"`, {
+      context: { tool: unknown },
+    });
+  }
+  return RestrictedToolHost.ofTools(host, names);
+}
+
+function joinedContext(...parts: (string | undefined)[]): { context?: string } {
+  const given = parts.filter((part): part is string => part !== undefined && part !== "");
+  return given.length === 0 ? {} : { context: given.join("\n") };
+}
+
+/** The limit that ended the run: a refused call, or the time limit (not the caller's own abort). */
+function stoppedBy(result: AgentResult, budget: ToolCallBudget | undefined, signal: AbortSignal | undefined) {
+  if (result.error?.code === "RUN_ABORTED" && !signal?.aborted) return "timeout_s" as const;
+  return budget?.reached ? ("max_tool_calls" as const) : undefined;
 }
 
 function findItem(items: readonly DatasetItem[], options: AgentQueryOptions): DatasetItem | undefined {

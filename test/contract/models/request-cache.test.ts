@@ -9,10 +9,10 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { loadModelsConfig, resolveModel } from "../config/models-yaml.ts";
-import { requestHash } from "./caching-provider.ts";
-import { modelIdentity } from "./factory.ts";
-import { type CachedAnswer, RequestCache, STORE_FILE } from "./request-cache.ts";
+import { loadModelsConfig, resolveModel } from "../../../src/config/models-yaml.ts";
+import { requestHash } from "../../../src/models/caching-provider.ts";
+import { modelIdentity } from "../../../src/models/factory.ts";
+import { type CachedAnswer, RequestCache, STORE_FILE } from "../../../src/models/request-cache.ts";
 
 const opened: RequestCache[] = [];
 afterEach(async () => {
