@@ -10,6 +10,7 @@ import { NOT_APPLICABLE, numberText, percentText } from "../report/format.ts";
 import { invalidWarnings } from "../report/invalid.ts";
 import { stackedTable, TERMINAL_WIDTH } from "../report/terminal.ts";
 import { textCallsText, textCallWarnings } from "../report/text-calls.ts";
+import { factLines } from "./wrap.ts";
 
 const LEGEND = [
   "success: task success [95% CI] · tool: tool choice · args: parameter accuracy",
@@ -91,7 +92,7 @@ export function renderSummaryTable(summary: RunSummary, width: number = TERMINAL
     ...invalidWarnings(summary.rows),
     ...filterBlindWarnings(summary.rows),
     ...textCallWarnings(summary.rows),
-  ];
+  ].flatMap((warning) => factLines("", warning, width));
   return `${blocks.join("\n")}\n${[...LEGEND, ...customLegend, ...repeatsLegend, ...warnings].join("\n")}\n`;
 }
 

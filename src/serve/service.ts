@@ -248,7 +248,8 @@ export class HarnessService {
   getRun(runId: string): RunDetail {
     const dir = this.runFolder(runId);
     const summary = existsSync(join(dir, RUN_FILES.summary)) ? readSummary(dir) : null;
-    const recordsRead = summary && !this.isRunning(runId) ? this.index(runId).rows().length : undefined;
+    // counted from the file's lines, as the runs list does: the records index is for item pages
+    const recordsRead = summary && !this.isRunning(runId) ? this.recordsOnDisk(runId) : undefined;
     return {
       manifest: readManifest(dir),
       summary,
@@ -520,6 +521,10 @@ export class HarnessService {
    */
   private recordCount(runId: string, manifest: RunManifest, summary: RunSummary | null): number {
     if (!this.isRunning(runId) && summary && manifest.finishedAt) return summary.records;
+    return this.recordsOnDisk(runId);
+  }
+
+  private recordsOnDisk(runId: string): number {
     let count = this.counts.get(runId);
     if (!count) {
       count = new RecordCount(runFile(this.runFolder(runId), "records"));

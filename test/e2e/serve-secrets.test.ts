@@ -56,7 +56,7 @@ beforeAll(async () => {
   const redactor = harnessRedactor();
   server = await listen(
     createApp({
-      service: new HarnessService({ resultsRoot: join(root, "results") }),
+      service: new HarnessService({ resultsRoot: join(root, "results"), datasetDirs: [root] }),
       runner: benchQueryRunner({ dataset: [dataset] }),
       outgoing: (value) => redactor.value(value),
     }),

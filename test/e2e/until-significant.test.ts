@@ -22,6 +22,8 @@ function twinModelsFile(): string {
   const document = parseDocument(readFileSync(join(REPO_ROOT, "models.yaml"), "utf8"));
   const configurations = document.get("configurations") as YAMLMap;
   configurations.set("onsetlab-twin", configurations.get("onsetlab"));
+  // a definition's path is read beside the models file: this copy lives elsewhere
+  configurations.setIn(["support", "agent"], join(REPO_ROOT, "examples/agents/support.md"));
   const file = join(root, "models.yaml");
   writeFileSync(file, document.toString());
   return file;
