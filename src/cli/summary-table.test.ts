@@ -33,9 +33,7 @@ describe("the bench summary table", () => {
     expect(lines.filter((line) => line.length > 100)).toEqual([]);
     const legend = lines.slice(lines.findIndex((line) => line.startsWith("success: ")));
     const warningsAt = legend.findIndex((line) => line.startsWith("Warning: "));
-    expect(legend.slice(0, warningsAt < 0 ? legend.length : warningsAt).filter((line) => line.length > 80)).toEqual(
-      [],
-    );
+    expect(legend.slice(0, warningsAt < 0 ? legend.length : warningsAt).filter((line) => line.length > 80)).toEqual([]);
     expect(text).not.toMatch(/\u001b\[/);
   });
 
@@ -98,7 +96,9 @@ describe("colour", () => {
 describe("a blind tool filter", () => {
   it("gets one warning line per row it happened in", () => {
     const summary = calibrationSummary();
-    const [first, ...rest] = summary.rows.filter((row) => row.group === null).map((row) => ({ ...row, filterBlind: 0 }));
+    const [first, ...rest] = summary.rows
+      .filter((row) => row.group === null)
+      .map((row) => ({ ...row, filterBlind: 0 }));
     const rows = [{ ...first!, filterBlind: 6 }, ...rest];
     const text = renderSummaryTable({ ...summary, rows });
     // each warning is one line, wrapped to the terminal's width: its continuation lines are indented

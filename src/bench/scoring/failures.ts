@@ -166,7 +166,7 @@ function usedNonGoldTool(input: DiagnosisInput, failedOnly: boolean): boolean {
 }
 
 /** Tool calls came back as text and were not executed (`native`; `native-recover` executes them). */
-function textCallsLeft(trace: DiagnosisInput["trace"]): boolean {
+export function textCallsLeft(trace: DiagnosisInput["trace"]): boolean {
   return trace.toolCallsAsText?.some((found) => !found.executed) ?? false;
 }
 

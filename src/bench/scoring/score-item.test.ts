@@ -197,6 +197,27 @@ const cases: Case[] = [
     },
   },
   {
+    name: "calls left as text (native): failure tool_call_as_text, tool choice not judged; recovered calls are judged",
+    item: readIssue,
+    trace: trace({
+      toolCallsAsText: [{ calls: [{ name: "issue_read" }], executed: false }],
+      answer: '<tool_call>{"name": "issue_read", "arguments": {"method": "get"}}</tool_call>',
+    }),
+    taskSuccess: false,
+    failures: ["tool_call_as_text", "answer_mismatch"],
+    check: (score) => {
+      expect(score.toolChoice).toMatchObject({ firstCall: null, callSet: null });
+      expect(score.toolCallsAsText).toBe(1);
+      const recovered = scoreItem({
+        item: readIssue,
+        trace: trace({ toolCallsAsText: [{ calls: [{ name: "issue_read" }], executed: true }] }),
+        stateChecks: [],
+        tools: TOOLS,
+      });
+      expect(recovered.toolChoice).toMatchObject({ firstCall: false, callSet: false });
+    },
+  },
+  {
     name: "wrong value: the title differs (paired, so not also an extra call)",
     item: createIssue,
     trace: trace({

@@ -7,7 +7,7 @@ import { scoreAnswer } from "./answer.ts";
 import { matchCalls } from "./call-match.ts";
 import { countedCalls, hallucinatedNames, proposedCalls } from "./calls.ts";
 import { scoreCost } from "./cost.ts";
-import { diagnose } from "./failures.ts";
+import { diagnose, textCallsLeft } from "./failures.ts";
 import { scoreLatency } from "./latency.ts";
 import { scoreParams } from "./params.ts";
 import { classifyPlannerOutput } from "./planner-output.ts";
@@ -61,7 +61,7 @@ export function scoreItem({ item, trace, stateChecks, tools }: ScoreItemInput): 
     category: item.category,
     taskSuccess,
     requirements,
-    toolChoice: scoreToolChoice({ item, proposed, counted, matching, hallucinated }),
+    toolChoice: scoreToolChoice({ item, proposed, counted, matching, hallucinated, leftAsText: textCallsLeft(trace) }),
     params: scoreParams(item, counted, matching),
     state,
     answer,
