@@ -100,6 +100,18 @@ export function createApp(options: AppOptions): Hono {
     c.json(out(errorBody(new ApiError(404, "NOT_FOUND", `no route ${c.req.method} ${c.req.path}`)).body), 404),
   );
 
+  // the viewer's own files before the token: they hold no data, and the page they make asks for the token
+  const viewDir = options.viewDir ?? VIEW_DIR;
+  if (existsSync(join(viewDir, "index.html"))) {
+    app.use("/*", serveStatic({ root: viewDir }));
+  } else {
+    app.get("/", (c) =>
+      c.text(
+        `The web viewer is not built: run \`pnpm build\` (it writes ${viewDir}), then reload. The API answers meanwhile (see docs/openapi.yaml).\n`,
+      ),
+    );
+  }
+
   if (options.token !== undefined) {
     // digests of equal length whatever was given: the comparison takes the same time for any wrong token
     const digest = (text: string) => createHash("sha256").update(text).digest();
@@ -171,15 +183,5 @@ export function createApp(options: AppOptions): Hono {
     return json(c, { runId }, 202);
   });
 
-  const viewDir = options.viewDir ?? VIEW_DIR;
-  if (existsSync(join(viewDir, "index.html"))) {
-    app.use("/*", serveStatic({ root: viewDir }));
-  } else {
-    app.get("/", (c) =>
-      c.text(
-        `The web viewer is not built: run \`pnpm build\` (it writes ${viewDir}), then reload. The API answers meanwhile (see docs/openapi.yaml).\n`,
-      ),
-    );
-  }
   return app;
 }

@@ -241,7 +241,7 @@ describe.each([
       const compose = parse(readFileSync(join(dir, "compose.yaml"), "utf8")) as {
         services: { ollama: { entrypoint: string[]; healthcheck: { test: string[] } } };
       };
-      expect(compose.services.ollama.entrypoint.join(" ")).toContain("ollama pull qwen2.5:3b");
+      expect(compose.services.ollama.entrypoint.join(" ")).toContain("ollama pull 'qwen2.5:3b'");
       expect(compose.services.ollama.healthcheck.test.join(" ")).toContain("qwen2.5:3b");
     });
   } else {

@@ -17,6 +17,7 @@ import { type Standin, startStandin } from "../../mock-servers/ollama/server.ts"
 import { loadDataset } from "../../src/bench/dataset/load.ts";
 import type { RunManifest } from "../../src/bench/run/run-files.ts";
 import { RUN_FILES, readJson } from "../../src/bench/run/store.ts";
+import { loadModelsConfig, matrixConfigs } from "../../src/config/models-yaml.ts";
 import { createSimProvider } from "../../src/models/sim/index.ts";
 import type { InvalidReason } from "../../src/models/types.ts";
 import { runCli, strictRecordLines } from "../support/bench-run.ts";
@@ -63,7 +64,7 @@ describe("a real-mode server, the default matrix, 60 items", () => {
     expect(outcome.stderr).not.toMatch(/error:/);
     expect(outcome.code).toBe(0);
     const rows = (JSON.parse(outcome.stdout) as { standin?: boolean; rows: JsonRow[] }).rows;
-    expect(rows).toHaveLength(9);
+    expect(rows).toHaveLength(matrixConfigs(loadModelsConfig(), "default").length);
     for (const row of rows) {
       expect(row.invalid, row.config).toEqual({ context_overflow: 0, output_truncated: 0, server_error: 0 });
       expect(row.n).toBe(60);
@@ -92,7 +93,7 @@ describe("a real-mode server, the default matrix, 60 items", () => {
 
   it("--num-ctx below some configurations' prompts: those report context_overflow as invalid, and exit 1", async () => {
     // the smallest step of 512 that fits every call of the planner/ReAct configurations with room to spare
-    const everyTool = ["native", "jsonl", "filter-all"];
+    const everyTool = ["native", "native-recover", "jsonl", "jsonl-constrained", "filter-all"];
     const small = [...largest.keys()].filter((config) => !everyTool.includes(config));
     const numCtx = Math.ceil(Math.max(...small.map((config) => largest.get(config)!)) / 512) * 512;
     const overflowing = [...largest].filter(([, need]) => need > numCtx).map(([config]) => config);

@@ -18,6 +18,7 @@ import { createSimProvider } from "../../src/models/sim/index.ts";
 import { BINARY_METRICS, POOLED_METRICS } from "../../src/report/metrics.ts";
 import { binaryRate, decodeBinary, decodePooled, loadOutcomes, pooledRate } from "../../src/report/outcomes.ts";
 import { loadRun } from "../../src/report/runs.ts";
+import { shippedModelsYaml } from "../support/bench-run.ts";
 
 const root = mkdtempSync(join(tmpdir(), "gate-e2e-"));
 const ITEMS = 120;
@@ -26,7 +27,7 @@ const CHECKS = BINARY_METRICS.length + POOLED_METRICS.length;
 
 /** models.yaml with `onsetlab-plus` broken on purpose: no rescue, no fallback. */
 function regressedModelsFile(): string {
-  const original = readFileSync("models.yaml", "utf8");
+  const original = shippedModelsYaml();
   const broken = original.replace(/^ {2}onsetlab-plus:[^{]*\{[^}]*\}$/m, (block) =>
     block.replace("rescue: extended", "rescue: off").replace("fallback: true", "fallback: false"),
   );

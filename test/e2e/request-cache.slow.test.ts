@@ -17,7 +17,14 @@ import { parseModelsConfig, resolveModel } from "../../src/config/models-yaml.ts
 import { createProvider } from "../../src/models/factory.ts";
 import { RequestCache } from "../../src/models/request-cache.ts";
 import { createSimProvider } from "../../src/models/sim/index.ts";
-import { benchRequest, modelsFileWith, REPO_ROOT, runCli, strictRecordLines } from "../support/bench-run.ts";
+import {
+  benchRequest,
+  modelsFileWith,
+  REPO_ROOT,
+  runCli,
+  shippedModelsYaml,
+  strictRecordLines,
+} from "../support/bench-run.ts";
 import { EchoModel } from "../support/echo-model.ts";
 
 const temp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
@@ -134,7 +141,7 @@ describe("against the stand-in", () => {
   it("the CLI: a repeated bench answers from the cache, --no-cache sends again, cache stats and clear --model", async () => {
     const env = { ONSETLAB_CACHE_DIR: temp("onsetlab-cache-"), ONSETLAB_RESULTS_DIR: temp("onsetlab-results-") };
     const models = join(temp("onsetlab-models-"), "models.yaml");
-    const shipped = readFileSync(join(REPO_ROOT, "models.yaml"), "utf8");
+    const shipped = shippedModelsYaml();
     const entries = `models:\n  a: { provider: ollama, model: qwen2.5:3b, host: "${second.url}" }\n  b: { provider: ollama, model: llama3.2:3b, host: "${second.url}" }\n`;
     writeFileSync(models, shipped.replace(/^models:\n/m, entries));
     const bench = async (...extra: string[]) => {

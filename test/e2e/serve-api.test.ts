@@ -284,6 +284,8 @@ describe("token", () => {
         const longer = { headers: { authorization: "Bearer s3cret-token-and-more" } };
         expect((await fetch(`${guarded.url}${path}`, longer)).status, path).toBe(401);
       }
+      // the viewer's own page holds no data: it loads without the token, then asks for it
+      expect((await fetch(`${guarded.url}/`)).status).toBe(200);
       const events = await fetch(`${guarded.url}/runs/${runId}/events`, {
         headers: { cookie: "onsetlab_token=s3cret-token" },
       });

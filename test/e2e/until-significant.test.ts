@@ -12,18 +12,16 @@ import { runBench } from "../../src/bench/run/bench.ts";
 import { readManifest } from "../../src/bench/run/manifest.ts";
 import { readRunLines, writeRunLines } from "../../src/bench/run/testing/run-lines.ts";
 import { InputError } from "../../src/errors.ts";
-import { benchRequest, REPO_ROOT, strictRecordLines } from "../support/bench-run.ts";
+import { benchRequest, shippedModelsYaml, strictRecordLines } from "../support/bench-run.ts";
 
 const root = mkdtempSync(join(tmpdir(), "until-significant-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** The repository's models.yaml plus `onsetlab-twin`, a copy of `onsetlab` under another name. */
 function twinModelsFile(): string {
-  const document = parseDocument(readFileSync(join(REPO_ROOT, "models.yaml"), "utf8"));
+  const document = parseDocument(shippedModelsYaml());
   const configurations = document.get("configurations") as YAMLMap;
   configurations.set("onsetlab-twin", configurations.get("onsetlab"));
-  // a definition's path is read beside the models file: this copy lives elsewhere
-  configurations.setIn(["support", "agent"], join(REPO_ROOT, "examples/agents/support.md"));
   const file = join(root, "models.yaml");
   writeFileSync(file, document.toString());
   return file;

@@ -15,10 +15,20 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
  * Why a perfect model may still fail an item whose gold tools it was shown: OnsetLab's own axes limit
  * what its pipeline can do — a one-call plan for an item that needs several calls, or cut at one of its
  * stops (`---` inside a markdown table); the solver's raw data capped per result (the answer only); the
- * per-tool write guard blocking a second legitimate write. Undefined: no limit explains it.
+ * per-tool write guard blocking a second legitimate write; OnsetLab's rules router answering directly where
+ * no MCP tool is connected, since it asks the model's intent check only when one is; OnsetLab's plan
+ * parser rewriting a value as it reads it (`word:digit` becomes `word=digit` anywhere in the plan, only quoted
+ * positional values). Undefined: no limit explains it.
  */
-function pipelineLimit(config: AgentConfig, goldCalls: number, failures: readonly string[]): string | undefined {
+function pipelineLimit(
+  config: AgentConfig,
+  path: string,
+  goldCalls: number,
+  failures: readonly string[],
+): string | undefined {
   const only = (kind: string) => failures.length === 1 && failures[0] === kind;
+  if (config.router === "onsetlab" && path === "direct" && failures.includes("missing_call")) return "rules router";
+  if (config.parser === "onsetlab" && failures.includes("wrong_value")) return "plan parser";
   if (config.planSteps === "one" && (goldCalls >= 2 || failures.includes("parse_failure"))) return "one-step plan";
   if (config.solverData === "per_result" && only("answer_mismatch")) return "raw solver data";
   if (config.writeGuard === "per_tool" && failures.includes("blocked_duplicate_write")) return "per-tool write guard";
@@ -54,7 +64,12 @@ describe("sim:oracle over every configuration", () => {
           ? []
           : [{ key: record.key, shown, failures: record.score.failures }];
       if (record.score.taskSuccess) return [];
-      const limit = pipelineLimit(record.result.config, goldCalls.get(record.itemId) ?? 0, record.score.failures);
+      const limit = pipelineLimit(
+        record.result.config,
+        record.result.path,
+        goldCalls.get(record.itemId) ?? 0,
+        record.score.failures,
+      );
       if (limit === undefined) return [{ key: record.key, shown, failures: record.score.failures }];
       limited.set(record.config, (limited.get(record.config) ?? 0) + 1);
       return [];

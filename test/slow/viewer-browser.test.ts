@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildView } from "../../scripts/build.ts";
-import { createApp } from "../../src/serve/app.ts";
+import { createApp, TOKEN_COOKIE } from "../../src/serve/app.ts";
 import { benchQueryRunner } from "../../src/serve/query-runner.ts";
 import { listen, type RunningServer } from "../../src/serve/server.ts";
 import type { ComparePage, ItemPage, RunDetail, RunListEntry } from "../../src/serve/service.ts";
@@ -55,11 +55,17 @@ async function openPage(hash: string): Promise<{ page: Page; problems: string[] 
     const url = new URL(request.url());
     if (url.protocol === "data:") return;
     if (url.origin !== server.url) problems.push(`left the server: ${request.url()}`);
-    else if (url.searchParams.get("token") !== TOKEN && request.headers().authorization !== `Bearer ${TOKEN}`) {
-      problems.push(`no token: ${request.url()}`);
+    else if (url.searchParams.has("token")) problems.push(`token in the URL: ${request.url()}`);
+    else if (request.resourceType() === "fetch" || request.resourceType() === "eventsource") {
+      // the API's requests carry the token in the cookie the page keeps
+      void request.headerValue("cookie").then((cookie) => {
+        if (!cookie?.includes(`${TOKEN_COOKIE}=${TOKEN}`)) problems.push(`no token: ${request.url()}`);
+      });
     }
   });
-  await page.goto(`${server.url}/?token=${TOKEN}${hash}`);
+  // the cookie the page keeps once it was given the token (it asks with a prompt on the first 401)
+  await context.addCookies([{ name: TOKEN_COOKIE, value: TOKEN, url: server.url }]);
+  await page.goto(`${server.url}/${hash}`);
   return { page, problems };
 }
 

@@ -69,10 +69,20 @@ export function runCli(args: readonly string[], env: Record<string, string> = {}
   });
 }
 
+/**
+ * The repository's models.yaml as text to copy elsewhere: an agent definition's path is read beside the
+ * models file, so the copy names the repository's definitions by their absolute paths.
+ */
+export function shippedModelsYaml(): string {
+  return readFileSync(join(REPO_ROOT, "models.yaml"), "utf8").replace(
+    /\bagent: ([^\s,{}]+\.md)\b/g,
+    (_, path: string) => `agent: ${join(REPO_ROOT, path)}`,
+  );
+}
+
 /** A models.yaml of the test's own: the repository's, with `entries` (indented YAML lines) added to its models. */
 export function modelsFileWith(entries: string): string {
   const file = join(mkdtempSync(join(tmpdir(), "onsetlab-models-")), "models.yaml");
-  const shipped = readFileSync(join(REPO_ROOT, "models.yaml"), "utf8");
-  writeFileSync(file, shipped.replace(/^models:\n/m, `models:\n${entries}`));
+  writeFileSync(file, shippedModelsYaml().replace(/^models:\n/m, `models:\n${entries}`));
   return file;
 }
