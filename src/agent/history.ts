@@ -12,14 +12,12 @@
  * - ReAct: the earlier turns as finished Question … Final Answer blocks before the current question.
  */
 
-import { PROTOCOL } from "../models/protocol.ts";
 import type { ChatMessage } from "../models/types.ts";
 import { asText, truncate } from "./text.ts";
 import { observationText } from "./tool-runner.ts";
 import type { AgentResult, HistoryForm, ToolCallRecord } from "./types.ts";
 
 /** Heads the earlier turns in the planner, router, solver and ReAct prompts. */
-export const HISTORY_HEADING = PROTOCOL.conversationSoFar;
 
 /** One tool call of an earlier turn and what came back. */
 export interface HistoryCall {

@@ -8,7 +8,6 @@
 import type { ToolDefinition } from "../mcp/types.ts";
 import { PROTOCOL } from "../models/protocol.ts";
 import type { GenerationOptions } from "../models/types.ts";
-import { HISTORY_HEADING } from "./history.ts";
 import { describeTool, describeToolAbstract, exampleCallAbstract } from "./tool-schema.ts";
 import type { PlanExamples, PlanSteps } from "./types.ts";
 
@@ -45,7 +44,7 @@ export function buildPlannerPrompt(input: PlannerPromptInput): string {
       ? ["Examples:", ...input.tools.slice(0, 2).map((tool) => `#E1 = ${exampleCallAbstract(tool)}`)].join("\n")
       : undefined,
     ["Rules:", ...plannerRules(steps, input.fieldRefs ?? true).map((rule) => `- ${rule}`)].join("\n"),
-    input.history ? `${HISTORY_HEADING}\n${input.history}` : undefined,
+    input.history ? `${PROTOCOL.conversationSoFar}\n${input.history}` : undefined,
     input.skillRules,
     input.context ? `Context: ${input.context}` : undefined,
     `Task: ${input.query}\n${PLAN_PREFIX}`,

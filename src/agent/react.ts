@@ -9,7 +9,6 @@ import type { ToolDefinition } from "../mcp/types.ts";
 import { PROTOCOL } from "../models/protocol.ts";
 import type { GenerationOptions } from "../models/types.ts";
 import { parseCallArguments } from "./call-syntax.ts";
-import { HISTORY_HEADING } from "./history.ts";
 import { parseActionInput } from "./loose-json.ts";
 import { describeTool, describeToolAbstract } from "./tool-schema.ts";
 import type { PlanExamples, ReactProtocol } from "./types.ts";
@@ -78,7 +77,7 @@ export function buildReactPrompt(input: ReactPromptInput): string {
     ["Answer the question. You can use these tools:", ...input.tools.map(describe)].join("\n"),
     format,
     input.skillRules,
-    input.history ? `${HISTORY_HEADING}\n${input.history}` : undefined,
+    input.history ? `${PROTOCOL.conversationSoFar}\n${input.history}` : undefined,
     input.errorContext
       ? `${PROTOCOL.earlierAttemptFailed}\n${input.errorContext}\nFix what failed; do not repeat calls that succeeded.`
       : undefined,

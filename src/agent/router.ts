@@ -12,7 +12,6 @@
 import type { ToolDefinition } from "../mcp/types.ts";
 import { PROTOCOL } from "../models/protocol.ts";
 import { rankTools } from "./filter.ts";
-import { HISTORY_HEADING } from "./history.ts";
 import {
   isExploratory,
   isMeta,
@@ -90,7 +89,7 @@ export function buildRouterPrompt(query: string, tools: readonly ToolDefinition[
   return [
     "Decide whether a request needs a tool.",
     `Available tools: ${names.join(", ")}`,
-    ...(history ? [`${HISTORY_HEADING}\n${history}`] : []),
+    ...(history ? [`${PROTOCOL.conversationSoFar}\n${history}`] : []),
     `Request: ${query}`,
     `Reply ${PROTOCOL.routeAction} if answering needs one of the tools, or ${PROTOCOL.routeDirect} if you can answer without them. Reply with one word.`,
     PROTOCOL.answer,

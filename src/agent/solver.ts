@@ -7,7 +7,6 @@
 import { PROTOCOL } from "../models/protocol.ts";
 import type { GenerationOptions } from "../models/types.ts";
 import { renderResult } from "./compact-data.ts";
-import { HISTORY_HEADING } from "./history.ts";
 import { truncate } from "./text.ts";
 import type { SolverData } from "./types.ts";
 
@@ -32,7 +31,7 @@ export interface SolverPromptInput {
 }
 
 export function buildSolverPrompt(input: SolverPromptInput): string {
-  const history = input.history ? [`${HISTORY_HEADING}\n${input.history}`] : [];
+  const history = input.history ? [`${PROTOCOL.conversationSoFar}\n${input.history}`] : [];
   if (input.evidence.length === 0) {
     return [
       "Answer the question in one or two short sentences.",

@@ -22,7 +22,6 @@ import { FAULTS_ENV, type FaultConfig, parseFaults } from "../mcp/faults.ts";
 import { checkRecordTarget } from "../models/cassette.ts";
 import { defaultCacheDir } from "../models/request-cache.ts";
 import { INVALID_LIMIT, invalidText, rowsOverInvalidLimit } from "../report/invalid.ts";
-import { shownPath } from "../report/paths.ts";
 import { textCallWarnings } from "../report/text-calls.ts";
 import { benchEndLines } from "./bench-end.ts";
 import { conversationBenchCommand } from "./conversation-bench.ts";

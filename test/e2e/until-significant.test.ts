@@ -3,7 +3,7 @@
  * onsetlab against this project's onsetlab-plus, about 20 points apart on sim:slm-3b) stops early; a
  * configuration against its exact twin runs to the end; a resumed decided run runs nothing more.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";

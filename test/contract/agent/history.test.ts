@@ -7,8 +7,9 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { MemoryToolHost } from "../../../mock-servers/kit/memory-host.ts";
 import { chatSpec, hubSpec } from "../../../mock-servers/kit/sample-servers.ts";
 import { runAgent } from "../../../src/agent/agent.ts";
-import { type ConversationTurn, HISTORY_HEADING, historyText, turnFromResult } from "../../../src/agent/history.ts";
+import { type ConversationTurn, historyText, turnFromResult } from "../../../src/agent/history.ts";
 import { type AgentConfigInput, ONSETLAB_AXES } from "../../../src/agent/types.ts";
+import { PROTOCOL } from "../../../src/models/protocol.ts";
 import { type Script, ScriptedModel } from "../../../src/models/scripted.ts";
 import type { ChatMessage } from "../../../src/models/types.ts";
 
@@ -95,9 +96,9 @@ describe("each configuration receives the history", () => {
       {},
     );
     const prompt = promptOf(model, "planner");
-    expect(prompt).toContain(HISTORY_HEADING);
+    expect(prompt).toContain(PROTOCOL.conversationSoFar);
     expect(prompt).toContain("Turn 1 call: list_issues(");
-    expect(prompt.indexOf(HISTORY_HEADING)).toBeLessThan(prompt.indexOf("Task: Show me that issue"));
+    expect(prompt.indexOf(PROTOCOL.conversationSoFar)).toBeLessThan(prompt.indexOf("Task: Show me that issue"));
     expect(promptOf(model, "solver")).toContain("Turn 1 answer: One open issue");
     const next = turnFromResult(result);
     expect(next).toMatchObject({ user: "Show me that issue", answer: "Issue #1: Login fails." });
@@ -115,10 +116,10 @@ describe("each configuration receives the history", () => {
     );
     const prompt = promptOf(model, "planner");
     expect(prompt).toContain(
-      `${HISTORY_HEADING}\nUSER: List the open issues in acme/webapp\nASSISTANT: One open issue`,
+      `${PROTOCOL.conversationSoFar}\nUSER: List the open issues in acme/webapp\nASSISTANT: One open issue`,
     );
     expect(prompt).not.toContain("Turn 1 call");
-    expect(prompt.indexOf(HISTORY_HEADING)).toBeLessThan(prompt.indexOf("GitHub rules:"));
+    expect(prompt.indexOf(PROTOCOL.conversationSoFar)).toBeLessThan(prompt.indexOf("GitHub rules:"));
   });
 
   it("native: earlier turns as chat messages, tool calls answered by tool messages", async () => {
@@ -184,7 +185,7 @@ describe("each configuration receives the history", () => {
       [],
     );
     for (const request of model.requests) {
-      expect(request.kind === "complete" ? request.prompt : "").not.toContain(HISTORY_HEADING);
+      expect(request.kind === "complete" ? request.prompt : "").not.toContain(PROTOCOL.conversationSoFar);
     }
   });
 });
