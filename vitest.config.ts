@@ -19,6 +19,10 @@ export default defineConfig({
         test: {
           name: "unit",
           env: { ONSETLAB_CACHE_DIR: cacheDir },
+          // vitest's 5 s default is a wall-clock deadline: on a loaded 2-core machine a test that spawns a worker
+          // or a wasm runtime passes it alone and fails beside a second suite. A hang still ends, at one minute.
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
           include: [
             "src/**/*.test.ts",
             "mock-servers/**/*.test.ts",

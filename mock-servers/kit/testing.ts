@@ -19,16 +19,37 @@ export interface TestServer<S> extends InMemoryConnection<S> {
   check(expect: string, args: Record<string, unknown>): Promise<{ pass: boolean; detail: string }>;
 }
 
+const outputAjv = createAjv();
+const compiledOutputSchemas = new WeakMap<ServerSpec<unknown>, Map<string, ValidateFunction>>();
+
+/**
+ * A spec's output validators, each compiled when its tool is first called and kept for the test file:
+ * compiling all of a 43-tool server's schemas on every open cost seconds per test.
+ */
+function outputValidatorsOf<S>(spec: ServerSpec<S>): (name: string) => ValidateFunction | undefined {
+  const key = spec as ServerSpec<unknown>;
+  const compiled = compiledOutputSchemas.get(key) ?? new Map<string, ValidateFunction>();
+  compiledOutputSchemas.set(key, compiled);
+  return (name) => {
+    const known = compiled.get(name);
+    if (known) return known;
+    const tool = spec.tools.find((candidate) => candidate.name === name);
+    if (!tool) return undefined;
+    const validate = outputAjv.compile(tool.outputSchema);
+    compiled.set(name, validate);
+    return validate;
+  };
+}
+
+const errorsText = (validate: ValidateFunction): string => outputAjv.errorsText(validate.errors);
+
 /**
  * Opens a spec in-process for tests. Every successful result is validated against the tool's
  * outputSchema here, so each tool test also proves the schema matches what the handler returns.
  */
 export async function openTestServer<S>(spec: ServerSpec<S>, faults?: FaultConfig): Promise<TestServer<S>> {
   const connection = await connectInMemory(spec, faults);
-  const ajv = createAjv();
-  const outputValidators = new Map<string, ValidateFunction>(
-    spec.tools.map((tool) => [tool.name, ajv.compile(tool.outputSchema)]),
-  );
+  const outputValidator = outputValidatorsOf(spec);
 
   const call = async (name: string, args: Record<string, unknown> = {}): Promise<CallOutcome> => {
     try {
@@ -36,9 +57,9 @@ export async function openTestServer<S>(spec: ServerSpec<S>, faults?: FaultConfi
       const text = (result.content as { type: string; text?: string }[]).map((part) => part.text ?? "").join("\n");
       if (result.isError) return { kind: "tool_error", text };
       const data = result.structuredContent as Record<string, unknown>;
-      const validate = outputValidators.get(name);
+      const validate = outputValidator(name);
       if (validate && !validate(data)) {
-        throw new Error(`${spec.name}.${name} output breaks its outputSchema: ${ajv.errorsText(validate.errors)}`);
+        throw new Error(`${spec.name}.${name} output breaks its outputSchema: ${errorsText(validate)}`);
       }
       return { kind: "ok", data };
     } catch (error) {
