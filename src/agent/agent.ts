@@ -27,7 +27,7 @@ import { buildPlannerPrompt, plannerOptions } from "./planner.ts";
 import { type ReactLoopInput, type ReactLoopOutput, runReactLoop } from "./react-loop.ts";
 import { RunRecorder } from "./recorder.ts";
 import { applyRouterAnswer, buildRouterPrompt, parseRouterAnswer } from "./router.ts";
-import { buildSelectorPrompt, parseSelectorAnswer, selectorMaxTokens } from "./selector.ts";
+import { parseSelectorAnswer, selectorRequest } from "./selector.ts";
 import { SKILLS, type Skill } from "./skills/catalog.ts";
 import { detectSkill, skillRulesText } from "./skills/detect.ts";
 import { buildSolverPrompt, cleanAnswer, type Evidence, solverOptions } from "./solver.ts";
@@ -486,16 +486,15 @@ async function selectTools(run: Run): Promise<string[]> {
   if (candidates.length === 0 || run.config.filter === "all") return [];
   const limit = run.config.filter;
   try {
-    const response = await run.recorder.complete("select", {
-      stage: "select",
-      prompt: buildSelectorPrompt({
+    const response = await run.recorder.complete(
+      "select",
+      selectorRequest({
         query: run.query,
         tools: candidates,
         limit,
         ...(run.historyText ? { history: run.historyText } : {}),
       }),
-      options: { temperature: 0, maxTokens: selectorMaxTokens(limit) },
-    });
+    );
     const picks = parseSelectorAnswer(response.text, candidates, limit);
     run.result.tools.selected = picks;
     return picks;

@@ -10,6 +10,7 @@
 
 import type { ToolDefinition } from "../mcp/types.ts";
 import { PROTOCOL } from "../models/protocol.ts";
+import type { CompletionRequest } from "../models/types.ts";
 import { firstSentence } from "./tool-schema.ts";
 
 export interface SelectorPromptInput {
@@ -41,9 +42,13 @@ export function buildSelectorPrompt(input: SelectorPromptInput): string {
   ].join("\n");
 }
 
-/** Enough for `limit` tool names a line each. */
-export function selectorMaxTokens(limit: number): number {
-  return 12 * limit + 16;
+/** The selector's completion request: greedy, enough tokens for `limit` names a line each. */
+export function selectorRequest(input: SelectorPromptInput): CompletionRequest {
+  return {
+    stage: "select",
+    prompt: buildSelectorPrompt(input),
+    options: { temperature: 0, maxTokens: 12 * input.limit + 16 },
+  };
 }
 
 /**
