@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { buildSelectorPrompt, parseSelectorAnswer } from "../../agent/selector.ts";
-import { sampleTool } from "../../agent/testing/definitions.ts";
-import { SimEngine } from "./engine.ts";
-import type { SimGoldItem } from "./gold.ts";
+import { buildSelectorPrompt, parseSelectorAnswer } from "../../../../src/agent/selector.ts";
+import { sampleTool } from "../../../../src/agent/testing/definitions.ts";
+import { SimEngine } from "../../../../src/models/sim/engine.ts";
+import type { SimGoldItem } from "../../../../src/models/sim/gold.ts";
 
 const tools = ["list_issues", "issue_read", "issue_write", "get_me", "list_pull_requests"].map(sampleTool);
 const item: SimGoldItem = {
