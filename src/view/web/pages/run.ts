@@ -4,7 +4,7 @@
  * items, filtered and paged by the server.
  */
 import { DEFAULT_REFERENCE } from "../../../report/ablation.ts";
-import { inlineCode, renderTable } from "../../../report/html.ts";
+import { renderNotes, renderTable } from "../../../report/html.ts";
 import { labelled, provenanceLabel } from "../../../report/provenance.ts";
 import { type RunSet, runSetOf } from "../../../report/run-set.ts";
 import type { ReportTable } from "../../../report/table.ts";
@@ -112,7 +112,7 @@ function reportSections(set: RunSet, simulated: boolean, signal: AbortSignal): H
 function tableBlock(table: ReportTable): HTMLElement {
   const block = el("div", { class: "report-table" }, el("h3", {}, table.title));
   block.insertAdjacentHTML("beforeend", renderTable(table));
-  for (const note of table.notes) block.insertAdjacentHTML("beforeend", `<p class="note">${inlineCode(note)}</p>`);
+  block.insertAdjacentHTML("beforeend", renderNotes(table.notes));
   return block;
 }
 
