@@ -20,6 +20,7 @@ export const TABLE_STYLE = `
 .table-wrap th, .table-wrap td { border: 0 solid #d8dce4; border-width: 0 1px 1px 0; padding: 3px 8px; white-space: nowrap; }
 .table-wrap th { background: #f2f4f8; text-align: left; font-weight: 600; white-space: normal; min-width: 4ch; vertical-align: bottom; position: sticky; top: 0; z-index: 1; }
 .table-wrap td.long { white-space: normal; min-width: 28ch; }
+.table-wrap td.bar { min-width: 9ch; background: linear-gradient(to right, #c9d7ef var(--share), transparent var(--share)); }
 details.warnings { color: #7a4f00; margin: 4px 0 8px; max-width: 110ch; }
 details.warnings > summary { cursor: pointer; font-weight: 600; }
 details.warning { margin: 2px 0 2px 18px; }
@@ -119,8 +120,11 @@ export function renderNotes(notes: readonly string[]): string {
   return parts.join("\n");
 }
 
-/** A table as the pages show it (the web viewer too): cells escaped, raw numbers in data-* attributes. */
-export function renderTable(table: ReportTable): string {
+/**
+ * A table as the pages show it (the web viewer too): cells escaped, raw numbers in data-* attributes.
+ * With `bars`, each rate cell is also a bar of its share, so a row reads as a small bar chart.
+ */
+export function renderTable(table: ReportTable, options: { bars?: boolean } = {}): string {
   const head = table.columns
     .map((column) => `<th${isNumeric(column.kind) ? ' class="num"' : ""}>${escapeXml(column.header)}</th>`)
     .join("");
@@ -128,7 +132,7 @@ export function renderTable(table: ReportTable): string {
     const keys = Object.entries(row.key)
       .map(([name, value]) => ` data-${name}="${escapeXml(value)}"`)
       .join("");
-    return `<tr${keys}>${row.cells.map(renderCell).join("")}</tr>`;
+    return `<tr${keys}>${row.cells.map((cell) => renderCell(cell, options.bars === true)).join("")}</tr>`;
   });
   return (
     `<div class="table-wrap"><table id="table-${escapeXml(table.id)}">` +
@@ -139,7 +143,7 @@ export function renderTable(table: ReportTable): string {
 /** A text cell longer than this wraps (lists of configurations, reasons), so its table can fit. */
 const LONG_TEXT = 40;
 
-function renderCell(cell: Cell): string {
+function renderCell(cell: Cell, bar: boolean): string {
   const text = escapeXml(cellText(cell));
   if (cell.kind === "text") return cell.text.length > LONG_TEXT ? `<td class="long">${text}</td>` : `<td>${text}</td>`;
   const data: Record<string, number | null> =
@@ -151,6 +155,10 @@ function renderCell(cell: Cell): string {
   const attributes = Object.entries(data)
     .map(([name, value]) => ` data-${name}="${value === null ? "" : String(value)}"`)
     .join("");
+  if (bar && cell.kind === "rate" && cell.rate.value !== null) {
+    const share = `${(cell.rate.value * 100).toFixed(1)}%`;
+    return `<td class="num bar"${attributes} style="--share: ${share}">${text}</td>`;
+  }
   return `<td class="num"${attributes}>${text}</td>`;
 }
 

@@ -58,6 +58,7 @@ export const runPage: PageRender = async (root, route, signal) => {
             `\`pnpm bench --resume ${runId}\` runs the missing ones again.`,
         )
       : null,
+    jumpTo(set !== undefined),
     progress && listed?.running
       ? liveProgress(runId, progress, signal, () => {
           if (!signal.aborted) void runPage(root, route, signal);
@@ -81,8 +82,9 @@ function reportSections(set: RunSet, simulated: boolean, signal: AbortSignal): H
   return [
     el(
       "section",
-      { class: "charts" },
+      { class: "charts", id: "section-charts" },
       runCharts(set, !simulated).map((chart) => chartFigure(chart, signal)),
+      categoryFigure(set, heading("Task success by category")),
     ),
     section("leaderboard", heading("Leaderboard"), [leaderboardTable(set, heading("Leaderboard"))]),
     ablations.length > 0
@@ -106,6 +108,49 @@ function reportSections(set: RunSet, simulated: boolean, signal: AbortSignal): H
     ),
     section("cost", heading("Cost and latency"), [costTable(set, heading("Cost and latency"))], false),
   ];
+}
+
+/** Task success by category as a table of bars: a row per configuration, a bar per category. */
+function categoryFigure(set: RunSet, title: string): HTMLElement {
+  const figure = el("figure", { class: "chart", id: "category-bars" }, el("figcaption", {}, title));
+  figure.insertAdjacentHTML("beforeend", renderTable(breakdownTable(set, "category", title), { bars: true }));
+  return figure;
+}
+
+/**
+ * Links at the top of a run to its parts further down, the items first: the page is long (charts, seven
+ * tables), and the hash is the page's route, so a link scrolls instead of changing it.
+ */
+function jumpTo(summarized: boolean): HTMLElement {
+  const link = (target: string, text: string) =>
+    el(
+      "a",
+      {
+        href: location.hash,
+        "data-target": target,
+        onclick: (event: Event) => {
+          event.preventDefault();
+          const part = document.getElementById(target);
+          if (part instanceof HTMLDetailsElement) part.open = true;
+          part?.scrollIntoView({ block: "start" });
+        },
+      },
+      text,
+    );
+  return el(
+    "nav",
+    { class: "jump", id: "jump" },
+    "Go to: ",
+    link("items-section", "Items"),
+    summarized
+      ? [
+          link("section-leaderboard", "Leaderboard"),
+          link("section-failures", "Failures"),
+          link("section-breakdowns", "By category and server"),
+        ]
+      : null,
+    link("compare-form", "Compare"),
+  );
 }
 
 /** The report's own table markup (escaped by renderTable), with its title and notes. */
