@@ -17,7 +17,7 @@ import { type Cell, cellText, isNumeric, type ReportTable } from "./table.ts";
 export const TABLE_STYLE = `
 .table-wrap { overflow: auto; max-width: 100%; max-height: 80vh; margin: 6px 0 12px; border: 1px solid #d8dce4; }
 .table-wrap table { border-collapse: separate; border-spacing: 0; margin: 0; font-variant-numeric: tabular-nums; }
-.table-wrap th, .table-wrap td { border: 0 solid #d8dce4; border-width: 0 1px 1px 0; padding: 3px 8px; white-space: nowrap; }
+.table-wrap th, .table-wrap td { border: 0 solid #d8dce4; border-width: 0 1px 1px 0; padding: 3px 6px; white-space: nowrap; }
 .table-wrap th { background: #f2f4f8; text-align: left; font-weight: 600; white-space: normal; min-width: 4ch; vertical-align: bottom; position: sticky; top: 0; z-index: 1; }
 .table-wrap td.long { white-space: normal; min-width: 28ch; }
 .table-wrap td.bar { min-width: 9ch; background: linear-gradient(to right, #c9d7ef var(--share), transparent var(--share)); }
