@@ -15,7 +15,7 @@ import { type Cell, cellText, isNumeric, type ReportTable } from "./table.ts";
  * shows the same tables.
  */
 export const TABLE_STYLE = `
-.table-wrap { overflow: auto; max-width: 100%; max-height: 80vh; margin: 6px 0 12px; border: 1px solid #d8dce4; }
+.table-wrap { overflow: auto; width: fit-content; max-width: 100%; max-height: 80vh; margin: 6px 0 12px; border: 1px solid #d8dce4; }
 .table-wrap table { border-collapse: separate; border-spacing: 0; margin: 0; font-variant-numeric: tabular-nums; }
 .table-wrap th, .table-wrap td { border: 0 solid #d8dce4; border-width: 0 1px 1px 0; padding: 3px 6px; white-space: nowrap; }
 .table-wrap th { background: #f2f4f8; text-align: left; font-weight: 600; white-space: normal; min-width: 4ch; vertical-align: bottom; position: sticky; top: 0; z-index: 1; }

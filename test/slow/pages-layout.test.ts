@@ -19,7 +19,7 @@ import { writeReport } from "../../src/report/write.ts";
 import { createApp } from "../../src/serve/app.ts";
 import { benchQueryRunner } from "../../src/serve/query-runner.ts";
 import { listen, type RunningServer } from "../../src/serve/server.ts";
-import { HarnessService, type RunDetail, type RunListEntry } from "../../src/serve/service.ts";
+import { HarnessService, type ItemPage, type RunDetail, type RunListEntry } from "../../src/serve/service.ts";
 import { launchChromium, skipWithoutChromium } from "../../src/view/chromium.ts";
 
 // the browser's globals, for the functions that run in the page (the project's tsconfig has no DOM lib)
@@ -68,34 +68,30 @@ async function open(url: string, width: number): Promise<{ page: Page; problems:
 
 interface TableBox {
   id: string;
-  /** The table's scroll box: its edges in the window, whether it scrolls sideways. */
-  box: { left: number; right: number; scrolls: boolean } | null;
+  /** The table's scroll box (or the table itself, outside one): its edges in the window, whether it scrolls sideways. */
+  box: { left: number; right: number; scrolls: boolean };
   fits: boolean;
-  /** The last header cell's right edge once the box is scrolled to its end, and the box's. */
-  lastHeaderRight: number;
-  boxRight: number;
+  /** The last column's right edge once the box is scrolled to its end. */
+  lastColumnRight: number;
 }
 
 /** The page's width against the window's, and every table against its box. */
 async function layout(page: Page): Promise<{ pageWidth: number; window: number; tables: TableBox[] }> {
   return page.evaluate(() => {
     const tables = [...document.querySelectorAll("table")].map((table) => {
-      const wrap = table.closest(".table-wrap");
-      const fits = wrap ? table.scrollWidth <= wrap.clientWidth + 1 : true;
-      if (wrap) wrap.scrollLeft = wrap.scrollWidth;
-      const headers = table.querySelectorAll("thead th");
-      const last = headers[headers.length - 1]?.getBoundingClientRect();
-      const rect = wrap?.getBoundingClientRect();
-      const overflow = wrap ? getComputedStyle(wrap).overflowX : "";
-      if (wrap) wrap.scrollLeft = 0;
+      const box = table.closest(".table-wrap") ?? table;
+      const fits = table.scrollWidth <= box.clientWidth + 1;
+      box.scrollLeft = box.scrollWidth;
+      const cells = table.querySelectorAll("tr:first-child > *");
+      const last = cells[cells.length - 1]?.getBoundingClientRect();
+      const rect = box.getBoundingClientRect();
+      const overflow = getComputedStyle(box).overflowX;
+      box.scrollLeft = 0;
       return {
         id: table.id,
-        box: rect
-          ? { left: rect.left, right: rect.right, scrolls: overflow === "auto" || overflow === "scroll" }
-          : null,
+        box: { left: rect.left, right: rect.right, scrolls: overflow === "auto" || overflow === "scroll" },
         fits,
-        lastHeaderRight: last?.right ?? 0,
-        boxRight: rect?.right ?? 0,
+        lastColumnRight: last?.right ?? 0,
       };
     });
     return { pageWidth: document.documentElement.scrollWidth, window: window.innerWidth, tables };
@@ -109,12 +105,11 @@ async function expectTablesInTheirBoxes(page: Page, where: string): Promise<Tabl
   expect(tables.length, where).toBeGreaterThan(0);
   for (const table of tables) {
     const name = `${where} ${table.id}`;
-    expect(table.box, `${name} sits in a .table-wrap box`).not.toBeNull();
-    expect(table.box!.left, name).toBeGreaterThanOrEqual(0);
-    expect(table.box!.right, name).toBeLessThanOrEqual(window);
-    if (!table.fits) expect(table.box!.scrolls, `${name} is wider than its box, which scrolls`).toBe(true);
+    expect(table.box.left, name).toBeGreaterThanOrEqual(0);
+    expect(table.box.right, `${name}: its box is inside the window`).toBeLessThanOrEqual(window);
+    if (!table.fits) expect(table.box.scrolls, `${name} is wider than its box, which scrolls`).toBe(true);
     // scrolled to its end, the last column is inside the box: p95, Δ, … reachable
-    expect(table.lastHeaderRight, `${name}: last column reachable`).toBeLessThanOrEqual(table.boxRight + 1);
+    expect(table.lastColumnRight, `${name}: last column reachable`).toBeLessThanOrEqual(table.box.right + 1);
   }
   return tables;
 }
@@ -274,4 +269,19 @@ describe.skipIf(skipped)("the pages at 1,280 and 1,920 px", () => {
       expect(problems).toEqual([]);
     },
   );
+
+  it.each(WIDTHS)("an item's page and a comparison at %i px: no wider than the window", async (width) => {
+    const { rows } = await api<ItemPage>(`/runs/${wideRun}/items?outcome=fail&pageSize=1`);
+    const item = await open(`${server.url}/#/runs/${wideRun}/items/${encodeURIComponent(rows[0]!.key)}`, width);
+    await item.page.locator("#checks").waitFor();
+    await expectTablesInTheirBoxes(item.page, `item ${width}`);
+    await item.page.screenshot({ path: join(SHOTS, `item-${width}.png`), fullPage: false });
+    expect(item.problems).toEqual([]);
+
+    const compare = await open(`${server.url}/#/runs/${wideRun}/compare?a=onsetlab&b=onsetlab-plus`, width);
+    await compare.page.locator("#compare-rows").waitFor();
+    await expectTablesInTheirBoxes(compare.page, `compare ${width}`);
+    await compare.page.screenshot({ path: join(SHOTS, `compare-${width}.png`), fullPage: false });
+    expect(compare.problems).toEqual([]);
+  });
 });

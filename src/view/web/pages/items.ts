@@ -102,25 +102,21 @@ export function itemBrowser(
     mount(
       list,
       el("p", { class: "count" }, `${page.total} records · page ${page.page} of ${pages}`),
-      el(
-        "div",
-        { class: "table-wrap" },
-        dataTable(
-          "items",
-          ["item", "model", "config", "repeat", "category", "servers", "outcome", "failure"],
-          page.rows.map((row) =>
-            el(
-              "tr",
-              { "data-key": row.key },
-              el("td", {}, el("a", { href: href(["runs", runId, "items", row.key]) }, row.itemId)),
-              el("td", {}, row.model),
-              el("td", {}, row.config),
-              el("td", { class: "num" }, row.repeat),
-              el("td", {}, row.category),
-              el("td", {}, row.servers.join(", ")),
-              el("td", {}, outcomeBadge(row)),
-              el("td", {}, row.failureClass ?? ""),
-            ),
+      dataTable(
+        "items",
+        ["item", "model", "config", "repeat", "category", "servers", "outcome", "failure"],
+        page.rows.map((row) =>
+          el(
+            "tr",
+            { "data-key": row.key },
+            el("td", {}, el("a", { href: href(["runs", runId, "items", row.key]) }, row.itemId)),
+            el("td", {}, row.model),
+            el("td", {}, row.config),
+            el("td", { class: "num" }, row.repeat),
+            el("td", {}, row.category),
+            el("td", {}, row.servers.join(", ")),
+            el("td", {}, outcomeBadge(row)),
+            el("td", {}, row.failureClass ?? ""),
           ),
         ),
       ),

@@ -52,26 +52,22 @@ export const runsPage: PageRender = async (root) => {
     el("h1", {}, "Runs"),
     runs.length === 0
       ? el("p", { class: "empty" }, "No runs yet: start one below or with `pnpm bench`.")
-      : el(
-          "div",
-          { class: "table-wrap" },
-          dataTable(
-            "runs",
-            [
-              "run",
-              "models",
-              "matrix",
-              "task success",
-              "dataset",
-              "items",
-              "records / tasks",
-              "started",
-              "numbers",
-              "invalid",
-              "state",
-            ],
-            rows,
-          ),
+      : dataTable(
+          "runs",
+          [
+            "run",
+            "models",
+            "matrix",
+            "task success",
+            "dataset",
+            "items",
+            "records / tasks",
+            "started",
+            "numbers",
+            "invalid",
+            "state",
+          ],
+          rows,
         ),
     benchForm(models, matrices),
   );
