@@ -49,6 +49,10 @@ export interface RunListEntry {
   running: boolean;
   label: RunLabel;
   invalid: number;
+  /** The dataset's files (names only) and its suite's name, as the runs list shows them. */
+  dataset: { files: string[]; suite?: string };
+  /** Each model × configuration's task success, once the run has a summary (the runs list shows the range). */
+  taskSuccess: { model: string; config: string; value: number | null }[];
 }
 
 export interface RunDetail {
@@ -500,6 +504,15 @@ export class HarnessService {
       running,
       label: runLabel(manifest),
       invalid,
+      dataset: {
+        files: manifest.dataset.files.map((file) => basename(file)),
+        ...(manifest.suite?.name ? { suite: manifest.suite.name } : {}),
+      },
+      taskSuccess: (summary?.rows ?? []).map((row) => ({
+        model: row.model,
+        config: row.config,
+        value: row.taskSuccess.value,
+      })),
     };
   }
 
