@@ -22,7 +22,7 @@ import { isSimulator } from "../models/provenance.ts";
 import { simProfileNames } from "../models/sim/catalog.ts";
 import { REPO_ROOT } from "../paths.ts";
 import { readSummary } from "../report/run-files.ts";
-import { type Check, recordChecks } from "./checks.ts";
+import { type ItemDetail, recordChecks, turnChecks } from "./checks.ts";
 import { ApiError } from "./errors.ts";
 import { checkConfigName, checkModelName } from "./names.ts";
 import { RecordCount } from "./record-count.ts";
@@ -266,12 +266,16 @@ export class HarnessService {
     return { total: rows.length, page, pageSize, rows: slice.map(({ query: _query, ...row }) => row) };
   }
 
-  getItem(runId: string, key: string): RunRecord & { checks: Check[] } {
+  getItem(runId: string, key: string): ItemDetail {
     const record = this.index(runId).record(key);
     if (!record) {
       throw new ApiError(404, "UNKNOWN_ITEM", `run ${runId} has no record with the key "${key}"`, { field: "key" });
     }
-    return { ...record, checks: recordChecks(record) };
+    return {
+      ...record,
+      checks: recordChecks(record),
+      ...(record.conversation ? { turnChecks: turnChecks(record, record.conversation) } : {}),
+    };
   }
 
   compare(runId: string, request: CompareRequest): ComparePage {

@@ -1,14 +1,22 @@
-/** One record of a run: what the item asked, its score check by check (which failed and why), and the whole trace. */
+/**
+ * One record of a run: what the item asked, its score check by check (which failed and why), and the
+ * whole trace; a conversation's record, turn by turn (conversation.ts).
+ */
 import { getJson } from "../api.ts";
 import { badge, crumbs, dataTable, el, mount } from "../dom.ts";
 import type { PageRender } from "../main.ts";
 import { traceView } from "../trace.ts";
 import type { Check, ItemDetail } from "../types.ts";
+import { mountConversation } from "./conversation.ts";
 import { outcomeBadge } from "./items.ts";
 
 export const itemPage: PageRender = async (root, route) => {
   const [, runId, , key] = route.path as [string, string, string, string];
   const record = await getJson<ItemDetail>(`/runs/${encodeURIComponent(runId)}/items/${encodeURIComponent(key)}`);
+  if (record.conversation) {
+    mountConversation(root, runId, record, record.conversation);
+    return;
+  }
   const { score } = record;
   mount(
     root,
@@ -41,9 +49,9 @@ export const itemPage: PageRender = async (root, route) => {
   );
 };
 
-export function checksTable(checks: Check[]): HTMLElement {
+export function checksTable(checks: Check[], id = "checks"): HTMLElement {
   return dataTable(
-    "checks",
+    id,
     ["check", "result", "why"],
     checks.map((check) =>
       el(
