@@ -14,7 +14,7 @@ import { type BenchProgress, runBench } from "../bench/run/bench.ts";
 import type { RunSummary } from "../bench/run/compare-configs.ts";
 import { readManifest } from "../bench/run/manifest.ts";
 import { modelsOfMatrix } from "../bench/run/resolve-request.ts";
-import type { RunManifest, RunRecord } from "../bench/run/run-files.ts";
+import type { RunManifest } from "../bench/run/run-files.ts";
 import { listRunIds, RUN_FILES, resultsRoot, runFile } from "../bench/run/store.ts";
 import { loadModelsConfig, matrixConfigs } from "../config/models-yaml.ts";
 import { InputError } from "../errors.ts";
