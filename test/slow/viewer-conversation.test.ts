@@ -5,21 +5,18 @@
  * exactly as the API serves the record. The run is made in process (sim:oracle, a follow-up and a
  * clarification from the shipped conversation dataset).
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { BrowserContext, Page } from "playwright-core";
+import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildView } from "../../scripts/build.ts";
 import { runBench } from "../../src/bench/run/bench.ts";
-import { createApp, TOKEN_COOKIE } from "../../src/serve/app.ts";
-import { benchQueryRunner } from "../../src/serve/query-runner.ts";
-import { listen, type RunningServer } from "../../src/serve/server.ts";
+import type { RunningServer } from "../../src/serve/server.ts";
 import type { ItemPage } from "../../src/serve/service.ts";
-import { HarnessService } from "../../src/serve/service.ts";
-import { launchChromium, skipWithoutChromium } from "../../src/view/chromium.ts";
+import { skipWithoutChromium } from "../../src/view/chromium.ts";
 import type { ItemDetail } from "../../src/view/web/types.ts";
 import { benchRequest, REPO_ROOT } from "../support/bench-run.ts";
+import { openViewerPage, startViewer, stopViewer } from "../support/viewer-server.ts";
 
 const skipped = skipWithoutChromium("viewer conversation tests");
 const TOKEN = "viewer-conversation-token";
@@ -36,17 +33,7 @@ async function api<T>(path: string): Promise<T> {
   return (await response.json()) as T;
 }
 
-async function openPage(hash: string): Promise<{ page: Page; problems: string[] }> {
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on("console", (message) => {
-    if (message.type() === "error") problems.push(`console: ${message.text()}`);
-  });
-  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-  await context.addCookies([{ name: TOKEN_COOKIE, value: TOKEN, url: server.url }]);
-  await page.goto(`${server.url}/${hash}`);
-  return { page, problems };
-}
+const openPage = (hash: string) => openViewerPage({ server, context, token: TOKEN }, hash);
 
 beforeAll(async () => {
   if (skipped) return;
@@ -63,23 +50,10 @@ beforeAll(async () => {
     resultsRoot: results,
     threads: 1,
   }));
-  const viewDir = join(work, "view");
-  await buildView(viewDir);
-  const app = createApp({
-    service: new HarnessService({ resultsRoot: results }),
-    runner: benchQueryRunner(),
-    token: TOKEN,
-    viewDir,
-  });
-  server = await listen(app, { token: TOKEN });
-  context = await launchChromium();
+  ({ server, context } = await startViewer(work, results, TOKEN));
 }, 120_000);
 
-afterAll(async () => {
-  await context?.close();
-  await server?.close();
-  rmSync(work, { recursive: true, force: true });
-});
+afterAll(() => stopViewer({ server, context }, work));
 
 describe.skipIf(skipped)("the web viewer on a run of conversations", () => {
   it("lists the conversations and shows one turn by turn with each turn's reply, checks and trace", async () => {

@@ -4,11 +4,10 @@
  * trace per run of the agent: two when it asked). The record's item page hands it over (item.ts).
  */
 import type { ConversationRecord, TurnRecord } from "../../../bench/conversation/run-conversation.ts";
-import { badge, crumbs, el, mount } from "../dom.ts";
+import { badge, el, mount } from "../dom.ts";
 import { traceView } from "../trace.ts";
 import type { Check, ItemDetail } from "../types.ts";
-import { checksTable } from "./item.ts";
-import { outcomeBadge } from "./items.ts";
+import { checksTable, recordHeader } from "./item.ts";
 
 export function mountConversation(
   root: HTMLElement,
@@ -16,7 +15,6 @@ export function mountConversation(
   record: ItemDetail,
   conversation: ConversationRecord,
 ): void {
-  const { score } = record;
   const turns = conversation.turns.length;
   const outcome = conversation.success
     ? `all ${turns} turns right`
@@ -25,19 +23,7 @@ export function mountConversation(
       : `first failing turn: ${conversation.firstFailingTurn + 1} (${conversation.turnsCompleted} right before it)`;
   mount(
     root,
-    crumbs(runId, record.itemId),
-    el(
-      "h1",
-      {},
-      `${record.itemId} · ${record.model} · ${record.config}`,
-      " ",
-      outcomeBadge({ taskSuccess: score.taskSuccess, ...(score.invalid ? { invalid: score.invalid } : {}) }),
-    ),
-    el(
-      "p",
-      { class: "facts" },
-      `conversation (${conversation.kind}) · ${turns} turns · servers ${record.session.servers.join(", ")} (exposure ${record.session.exposure}) · repeat ${record.repeat} · ${Math.round(record.taskMs)} ms`,
-    ),
+    recordHeader(runId, record, `conversation (${conversation.kind}) · ${turns} turns`),
     el("p", { id: "conversation-outcome" }, outcome),
     conversation.turns.map((turn, index) => turnView(turn, record.turnChecks?.[index] ?? [])),
   );

@@ -20,19 +20,7 @@ export const itemPage: PageRender = async (root, route) => {
   const { score } = record;
   mount(
     root,
-    crumbs(runId, record.itemId),
-    el(
-      "h1",
-      {},
-      `${record.itemId} · ${record.model} · ${record.config}`,
-      " ",
-      outcomeBadge({ taskSuccess: score.taskSuccess, ...(score.invalid ? { invalid: score.invalid } : {}) }),
-    ),
-    el(
-      "p",
-      { class: "facts" },
-      `${record.category} · servers ${record.session.servers.join(", ")} (exposure ${record.session.exposure}) · repeat ${record.repeat} · ${Math.round(record.taskMs)} ms`,
-    ),
+    recordHeader(runId, record, record.category),
     el("blockquote", { class: "query" }, record.result.query),
     el("h2", {}, "Score"),
     score.failures.length > 0
@@ -48,6 +36,26 @@ export const itemPage: PageRender = async (root, route) => {
     traceView(record.result),
   );
 };
+
+/** A record's crumbs, its title with its outcome, and its facts after `what` it is. */
+export function recordHeader(runId: string, record: ItemDetail, what: string): HTMLElement[] {
+  const { score, session } = record;
+  return [
+    crumbs(runId, record.itemId),
+    el(
+      "h1",
+      {},
+      `${record.itemId} · ${record.model} · ${record.config}`,
+      " ",
+      outcomeBadge({ taskSuccess: score.taskSuccess, ...(score.invalid ? { invalid: score.invalid } : {}) }),
+    ),
+    el(
+      "p",
+      { class: "facts" },
+      `${what} · servers ${session.servers.join(", ")} (exposure ${session.exposure}) · repeat ${record.repeat} · ${Math.round(record.taskMs)} ms`,
+    ),
+  ];
+}
 
 export function checksTable(checks: Check[], id = "checks"): HTMLElement {
   return dataTable(
