@@ -17,6 +17,7 @@ import { RUN_FILES, readJson, readJsonl } from "../../src/bench/run/store.ts";
 import { buildBaseline, DEFAULT_POLICY } from "../../src/report/baseline.ts";
 import { checkSameMatrix, runGate } from "../../src/report/gate.ts";
 import { loadOutcomes, mergeOutcomes } from "../../src/report/outcomes.ts";
+import { buildReport } from "../../src/report/report.ts";
 import { loadRunSet } from "../../src/report/runs.ts";
 import { benchRequest, REPO_ROOT, recordContents } from "../support/bench-run.ts";
 
@@ -92,6 +93,14 @@ describe("conversation runs in the run store", () => {
     }
     const disk = readJson<RunSummary>(join(whole.dir, RUN_FILES.summary), "summary.json");
     expect(disk.conversations).toEqual(block);
+    // the report's conversation section: per kind, by turn index, failure classes
+    const section = buildReport(loadRunSet([whole.dir], root)).sections.find((entry) => entry.id === "conversations");
+    expect(section?.tables.map((table) => table.id)).toEqual([
+      "conversations",
+      "conversation-turns",
+      "conversation-failures",
+    ]);
+    expect(section?.tables[0]?.rows).toHaveLength(2);
   });
 
   it("resumes a stopped run to the records and summary of one never stopped", async () => {
