@@ -9,8 +9,10 @@ import { createProvider } from "../../models/factory.ts";
 import { PrefixTracker } from "../../models/prefix-tracker.ts";
 import { provenanceOf } from "../../models/provenance.ts";
 import type { RequestCache } from "../../models/request-cache.ts";
+import type { SimGoldItem } from "../../models/sim/gold.ts";
 import type { ModelProvider } from "../../models/types.ts";
-import type { DatasetItem } from "../dataset/types.ts";
+import { conversationGold } from "../conversation/gold.ts";
+import type { ConversationItem, DatasetItem } from "../dataset/types.ts";
 import type { ModelOutageWatch } from "./model-outage.ts";
 
 export interface ProviderRequest {
@@ -38,9 +40,17 @@ export function serverSlots(entries: readonly ModelEntry[]): number {
   return Math.max(1, ...slots);
 }
 
+/** What the simulator answers from: the items, or each conversation's turns (conversation/gold.ts). */
+export function runGold(run: {
+  items: readonly DatasetItem[];
+  conversations?: readonly ConversationItem[];
+}): SimGoldItem[] {
+  return run.conversations ? run.conversations.flatMap(conversationGold) : [...run.items];
+}
+
 export function providerCache(
   entries: readonly ModelEntry[],
-  items: readonly DatasetItem[],
+  gold: readonly SimGoldItem[],
   request: ProviderRequest,
   outage: ModelOutageWatch,
   /** The request cache (real models only; the main thread's, never a worker's). */
@@ -59,7 +69,7 @@ export function providerCache(
       if (tracked) trackers.set(model, tracker);
       provider = outage.watch(
         createProvider(entry, {
-          gold: [...items],
+          gold,
           seed: request.seed + repeat,
           record: request.record,
           replay: request.replay,
