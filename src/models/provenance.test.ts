@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { ProviderEntry } from "./entry.ts";
 import { isSimulatedProvenance, isSimulator, provenanceOf } from "./provenance.ts";
+import type { SimProviderEntry } from "./providers/sim.ts";
 
-const sim: ProviderEntry = {
+const sim: SimProviderEntry = {
   provider: "sim",
   name: "sim:slm-3b",
   model: "sim:slm-3b",

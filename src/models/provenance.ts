@@ -4,7 +4,9 @@
  * (replayed). Every "is this simulated?" question asks this module, not the entry's provider name.
  */
 
-import type { ProviderEntry, SimProviderEntry } from "./entry.ts";
+import type { ProviderEntry } from "./entry.ts";
+import { definitionOf } from "./provider-registry.ts";
+import type { SimProviderEntry } from "./providers/sim.ts";
 
 export const PROVENANCES = ["live", "simulated", "stand-in", "replayed"] as const;
 
@@ -12,7 +14,7 @@ export type Provenance = (typeof PROVENANCES)[number];
 
 /** The entry names the simulator itself (no server, no weights: answers from the dataset's gold). */
 export function isSimulator(entry: ProviderEntry): entry is SimProviderEntry {
-  return entry.provider === "sim";
+  return definitionOf(entry).provenance === "simulated";
 }
 
 /**

@@ -8,6 +8,8 @@ import { type ModelEntry, type ModelsConfig, resolveModel } from "../../config/m
 import { createProvider } from "../../models/factory.ts";
 import { PrefixTracker } from "../../models/prefix-tracker.ts";
 import { provenanceOf } from "../../models/provenance.ts";
+import { isOllamaEntry } from "../../models/providers/ollama.ts";
+import { isOpenAIEntry } from "../../models/providers/openai.ts";
 import type { RequestCache } from "../../models/request-cache.ts";
 import type { ModelProvider } from "../../models/types.ts";
 import type { DatasetItem } from "../dataset/types.ts";
@@ -33,7 +35,9 @@ export function resolveEntries(models: ModelsConfig, request: { models: string[]
  */
 export function serverSlots(entries: readonly ModelEntry[]): number {
   const slots = entries.map((entry) =>
-    "baseUrls" in entry && entry.baseUrls ? entry.baseUrls.reduce((sum, pooled) => sum + pooled.concurrency, 0) : 1,
+    (isOllamaEntry(entry) || isOpenAIEntry(entry)) && entry.baseUrls
+      ? entry.baseUrls.reduce((sum, pooled) => sum + pooled.concurrency, 0)
+      : 1,
   );
   return Math.max(1, ...slots);
 }
