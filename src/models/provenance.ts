@@ -1,16 +1,21 @@
 /**
- * Whose answers a model's numbers are, decided in one place: a live server's, the simulator's, the
- * stand-in server's (the simulator behind a real API, reached through a real client), or a cassette's
- * (replayed). Every "is this simulated?" question asks this module, not the entry's provider name.
+ * Whose answers a model's numbers are, decided once when a run's models resolve and stored in run.json:
+ * a live server's, the simulator's, the stand-in server's (the simulator behind a real API, reached
+ * through a real client), or a cassette's (replayed). Every "is this simulated?" question and every label
+ * reads this value, not the entry's provider name.
  */
 
 import type { ProviderEntry } from "./entry.ts";
 import { definitionOf } from "./provider-registry.ts";
 import type { SimProviderEntry } from "./providers/sim.ts";
 
-export const PROVENANCES = ["live", "simulated", "stand-in", "replayed"] as const;
-
-export type Provenance = (typeof PROVENANCES)[number];
+export type Provenance =
+  | { kind: "live" }
+  | { kind: "simulated" }
+  /** The server said it is the stand-in (mock-servers/ollama), serving this simulator profile. */
+  | { kind: "stand-in"; profile: string }
+  /** Answers from a cassette (`--replay`); `simulated`: the cassette holds the simulator's answers. */
+  | { kind: "replayed"; from: string; simulated: boolean };
 
 /** The entry names the simulator itself (no server, no weights: answers from the dataset's gold). */
 export function isSimulator(entry: ProviderEntry): entry is SimProviderEntry {
@@ -19,15 +24,57 @@ export function isSimulator(entry: ProviderEntry): entry is SimProviderEntry {
 
 /**
  * A model's provenance in a run: a replay's answers are the cassette's whatever the entry names; the
- * simulator's are simulated; a server that said it is the stand-in gives simulated numbers too; else live.
+ * simulator's are simulated; a server that said it is the stand-in (its probe's facts) gives simulated
+ * numbers too; else live.
  */
-export function provenanceOf(entry: ProviderEntry, run: { replay?: string; standin?: boolean } = {}): Provenance {
-  if (run.replay !== undefined) return "replayed";
-  if (isSimulator(entry)) return "simulated";
-  return run.standin ? "stand-in" : "live";
+export function provenanceOf(entry: ProviderEntry, run: { replay?: string; standin?: string } = {}): Provenance {
+  if (run.replay !== undefined) return { kind: "replayed", from: run.replay, simulated: isSimulator(entry) };
+  if (isSimulator(entry)) return { kind: "simulated" };
+  return run.standin === undefined ? { kind: "live" } : { kind: "stand-in", profile: run.standin };
 }
 
-/** Simulated numbers, whether the simulator answered in process or behind the stand-in server. */
+/** Simulated numbers: the simulator's, in process, behind the stand-in server, or replayed from its cassette. */
 export function isSimulatedProvenance(provenance: Provenance): boolean {
-  return provenance === "simulated" || provenance === "stand-in";
+  return (
+    provenance.kind === "simulated" ||
+    provenance.kind === "stand-in" ||
+    (provenance.kind === "replayed" && provenance.simulated)
+  );
+}
+
+/** The simulator answered in the harness's own process (not through a server, not from a cassette). */
+export function inProcessSimulator(provenance: Provenance): boolean {
+  return provenance.kind === "simulated" || (provenance.kind === "replayed" && provenance.simulated);
+}
+
+/** Deterministic answers (the simulator's or a cassette's) are the same on every run: the gate wants exact counts. */
+export function isDeterministicProvenance(provenance: Provenance): boolean {
+  return provenance.kind === "simulated" || provenance.kind === "replayed";
+}
+
+/** What run.json held before `provenance` was stored. */
+interface EarlierRunModel {
+  simulated?: boolean;
+  standin?: string;
+  replayedFrom?: string;
+}
+
+/**
+ * The provenance of a run.json model. Runs made before the value was stored carry `simulated`,
+ * `standin` and `replayedFrom` instead; they are read here, and only here.
+ */
+export function storedProvenance(model: { provenance?: Provenance }): Provenance {
+  if (model.provenance) return model.provenance;
+  const earlier = model as EarlierRunModel;
+  if (earlier.replayedFrom !== undefined) {
+    return { kind: "replayed", from: earlier.replayedFrom, simulated: earlier.simulated === true };
+  }
+  if (earlier.simulated) return { kind: "simulated" };
+  return earlier.standin === undefined ? { kind: "live" } : { kind: "stand-in", profile: earlier.standin };
+}
+
+/** One model's provenance, as summary.json and the reports list them. */
+export interface ModelProvenance {
+  model: string;
+  provenance: Provenance;
 }

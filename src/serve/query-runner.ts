@@ -52,7 +52,7 @@ export function benchQueryRunner(options: QueryRunnerOptions = {}): QueryRunner 
       const { result, item, score, entry } = outcome;
       return {
         answer: result.answer,
-        label: runLabel({ simulated: isSimulator(entry), standin: outcome.standin === true }),
+        label: runLabel([outcome.provenance]),
         result,
         ...(score ? { score } : {}),
         ...(item ? { item: { id: item.id, category: item.category } } : {}),

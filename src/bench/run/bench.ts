@@ -186,7 +186,6 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
   }
   if (!previous) {
     manifest.models = manifest.models.map((model) => withProbe(model, probes[model.name]));
-    if (manifest.models.some((model) => model.standin)) manifest.standin = true;
   }
   writeJsonAtomic(join(dir, RUN_FILES.run), manifest);
   options.onStarted?.(runId, dir, plan);

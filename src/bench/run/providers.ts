@@ -58,7 +58,7 @@ export function providerCache(
     if (!provider) {
       const entry = entries.find((candidate) => candidate.name === model)!;
       // the simulator has no server cache, and a replay sends nothing
-      const tracked = provenanceOf(entry, request) === "live";
+      const tracked = provenanceOf(entry, request).kind === "live";
       const tracker = trackers.get(model) ?? new PrefixTracker();
       if (tracked) trackers.set(model, tracker);
       provider = outage.watch(

@@ -22,7 +22,7 @@ import { InputError } from "../../errors.ts";
 import { loadRegistries, type Registry } from "../../mcp/registry.ts";
 import { cached } from "../../memo.ts";
 import { providerId } from "../../models/factory.ts";
-import { isSimulator } from "../../models/provenance.ts";
+import { isSimulator, provenanceOf } from "../../models/provenance.ts";
 import { REPO_ROOT } from "../../paths.ts";
 import { resolveDatasetFiles } from "../dataset/load.ts";
 import type { ItemCount } from "../dataset/select.ts";
@@ -182,7 +182,10 @@ export function resolveAll(
 export function withProbe(model: RunModel, probe: ModelProbe | undefined): RunModel {
   if (!probe) return model;
   const standin = probe.facts.standin?.profile;
-  return { ...model, ...(standin ? { standin } : {}), facts: probe.facts, warmUp: probe.warmUp };
+  // a live server that says it is the stand-in serves simulated answers: the one place that is decided
+  const provenance =
+    model.provenance?.kind === "live" && standin ? { kind: "stand-in" as const, profile: standin } : model.provenance;
+  return { ...model, ...(provenance ? { provenance } : {}), facts: probe.facts, warmUp: probe.warmUp };
 }
 
 export function describeModel(entry: ModelEntry, request: BenchRequest): RunModel {
@@ -190,8 +193,7 @@ export function describeModel(entry: ModelEntry, request: BenchRequest): RunMode
     name: entry.name,
     provider: entry.provider,
     id: providerId(entry),
-    simulated: isSimulator(entry),
-    ...(request.replay ? { replayedFrom: request.replay } : {}),
+    provenance: provenanceOf(entry, request),
   };
 }
 
