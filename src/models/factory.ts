@@ -8,9 +8,9 @@
 import { InputError } from "../errors.ts";
 import { CachingProvider, type ModelIdentity } from "./caching-provider.ts";
 import { RecordingProvider, ReplayProvider } from "./cassette.ts";
+import { isSimulator } from "./decide-provenance.ts";
 import type { ProviderEntry } from "./entry.ts";
 import { type PrefixTracker, trackPrefixes } from "./prefix-tracker.ts";
-import { isSimulator } from "./provenance.ts";
 import { definitionOf } from "./provider-registry.ts";
 import type { CreateDeps } from "./providers/definition.ts";
 import type { RequestCache } from "./request-cache.ts";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { isSimulator, provenanceOf } from "./decide-provenance.ts";
 import type { ProviderEntry } from "./entry.ts";
-import { isSimulatedProvenance, isSimulator, type Provenance, provenanceOf, storedProvenance } from "./provenance.ts";
+import { isSimulatedProvenance, type Provenance, storedProvenance } from "./provenance.ts";
 import type { SimProviderEntry } from "./providers/sim.ts";
 
 const sim: SimProviderEntry = {

@@ -2,12 +2,9 @@
  * Whose answers a model's numbers are, decided once when a run's models resolve and stored in run.json:
  * a live server's, the simulator's, the stand-in server's (the simulator behind a real API, reached
  * through a real client), or a cassette's (replayed). Every "is this simulated?" question and every label
- * reads this value, not the entry's provider name.
+ * reads this value, not the entry's provider name. It is decided by decide-provenance.ts; this module
+ * imports nothing, so the viewer's browser code reads it too.
  */
-
-import type { ProviderEntry } from "./entry.ts";
-import { definitionOf } from "./provider-registry.ts";
-import type { SimProviderEntry } from "./providers/sim.ts";
 
 export type Provenance =
   | { kind: "live" }
@@ -16,22 +13,6 @@ export type Provenance =
   | { kind: "stand-in"; profile: string }
   /** Answers from a cassette (`--replay`); `simulated`: the cassette holds the simulator's answers. */
   | { kind: "replayed"; from: string; simulated: boolean };
-
-/** The entry names the simulator itself (no server, no weights: answers from the dataset's gold). */
-export function isSimulator(entry: ProviderEntry): entry is SimProviderEntry {
-  return definitionOf(entry).provenance === "simulated";
-}
-
-/**
- * A model's provenance in a run: a replay's answers are the cassette's whatever the entry names; the
- * simulator's are simulated; a server that said it is the stand-in (its probe's facts) gives simulated
- * numbers too; else live.
- */
-export function provenanceOf(entry: ProviderEntry, run: { replay?: string; standin?: string } = {}): Provenance {
-  if (run.replay !== undefined) return { kind: "replayed", from: run.replay, simulated: isSimulator(entry) };
-  if (isSimulator(entry)) return { kind: "simulated" };
-  return run.standin === undefined ? { kind: "live" } : { kind: "stand-in", profile: run.standin };
-}
 
 /** Simulated numbers: the simulator's, in process, behind the stand-in server, or replayed from its cassette. */
 export function isSimulatedProvenance(provenance: Provenance): boolean {

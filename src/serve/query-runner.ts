@@ -6,7 +6,7 @@
 import { conversationGold } from "../bench/conversation/gold.ts";
 import { runAgentQuery, UnknownItemError, UnknownToolError } from "../bench/run/agent-query.ts";
 import { loadModelsConfig } from "../config/models-yaml.ts";
-import { isSimulator } from "../models/provenance.ts";
+import { isSimulator } from "../models/decide-provenance.ts";
 import { DEFAULT_MAX_TOOL_CALLS, DEFAULT_TIMEOUT_S, type QueryRunner, type RunQueryRequest } from "./agent-routes.ts";
 import { ApiError } from "./errors.ts";
 import { checkConfigName, checkModelName } from "./names.ts";

@@ -14,7 +14,7 @@ import { loadModelsConfig, type ModelEntry, type ModelsConfig } from "../../conf
 import { InputError } from "../../errors.ts";
 import type { ResetKind } from "../../mcp/registry.ts";
 import { resetKind } from "../../mcp/registry-entry.ts";
-import { isSimulator } from "../../models/provenance.ts";
+import { isSimulator } from "../../models/decide-provenance.ts";
 import { type CacheCounters, type RequestCache, requestCacheAt } from "../../models/request-cache.ts";
 import { hash32, seededRandom, shuffled } from "../../random.ts";
 import { requireSuiteServers } from "../dataset/known-tools.ts";

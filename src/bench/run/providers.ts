@@ -5,9 +5,9 @@
  */
 
 import { type ModelEntry, type ModelsConfig, resolveModel } from "../../config/models-yaml.ts";
+import { provenanceOf } from "../../models/decide-provenance.ts";
 import { createProvider } from "../../models/factory.ts";
 import { PrefixTracker } from "../../models/prefix-tracker.ts";
-import { provenanceOf } from "../../models/provenance.ts";
 import { isOllamaEntry } from "../../models/providers/ollama.ts";
 import { isOpenAIEntry } from "../../models/providers/openai.ts";
 import type { RequestCache } from "../../models/request-cache.ts";

@@ -21,8 +21,8 @@ import {
 import { InputError } from "../../errors.ts";
 import { loadRegistries, type Registry } from "../../mcp/registry.ts";
 import { cached } from "../../memo.ts";
+import { isSimulator, provenanceOf } from "../../models/decide-provenance.ts";
 import { providerId } from "../../models/factory.ts";
-import { isSimulator, provenanceOf } from "../../models/provenance.ts";
 import { REPO_ROOT } from "../../paths.ts";
 import { resolveDatasetFiles } from "../dataset/load.ts";
 import type { ItemCount } from "../dataset/select.ts";
