@@ -8,8 +8,4 @@ import { ollamaDefinition } from "./ollama.ts";
 import { openaiDefinition } from "./openai.ts";
 import { simDefinition } from "./sim.ts";
 
-export const BUILT_IN_DEFINITIONS: readonly ProviderDefinition[] = [
-  ollamaDefinition as ProviderDefinition,
-  openaiDefinition as ProviderDefinition,
-  simDefinition as ProviderDefinition,
-];
+export const BUILT_IN_DEFINITIONS: readonly ProviderDefinition[] = [ollamaDefinition, openaiDefinition, simDefinition];
