@@ -28,7 +28,7 @@ const definitions = new Map<string, ProviderDefinition>(
 export const BUILT_IN_PROVIDERS: readonly string[] = BUILT_IN_DEFINITIONS.map((definition) => definition.name);
 
 export function registerProvider(name: string, factory: ProviderFactory): void {
-  if (BUILT_IN_PROVIDERS.includes(name) || name.startsWith("module:") || name === "plugin") {
+  if (BUILT_IN_PROVIDERS.includes(name) || name.startsWith("module:")) {
     throw new InputError("RESERVED_PROVIDER_NAME", `provider name "${name}" is built in or reserved; pick another`);
   }
   definitions.set(
@@ -97,7 +97,7 @@ function outsideDefinition(create: (entry: PluginProviderEntry) => ModelProvider
     id: outsideId,
     provenance: "live",
   };
-  return definition as ProviderDefinition;
+  return definition;
 }
 
 function outsideId(entry: PluginProviderEntry): string {
