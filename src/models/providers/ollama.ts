@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { PooledUrl, ProviderEntry, ProviderEntryBase } from "../entry.ts";
 import { OllamaProvider, resolveOllamaHost } from "../ollama.ts";
 import type { ProviderDefinition } from "./definition.ts";
-import { baseUrlsSchema, oneServerKey, pooledProvider, pooledUrls, retryOf } from "./server-common.ts";
+import { baseUrlsSchema, oneServerKey, pooledProvider, pooledUrls, retryOf, serverIdentity } from "./server-common.ts";
 
 export interface OllamaProviderEntry extends ProviderEntryBase {
   provider: "ollama";
@@ -61,13 +61,10 @@ export const ollamaDefinition = {
           ...retryOf(entry),
         }),
     ),
-  identity: (entry) => ({
-    name: entry.name,
-    provider: entry.provider,
-    model: entry.model,
-    options: entry.options,
-    baseUrls: entry.baseUrls ? entry.baseUrls.map((pooled) => pooled.url) : [resolveOllamaHost(entry.host)],
-    settings: { think: entry.think, numCtx: entry.options.numCtx ?? "auto" },
-  }),
+  identity: (entry) =>
+    serverIdentity(entry, () => resolveOllamaHost(entry.host), {
+      think: entry.think,
+      numCtx: entry.options.numCtx ?? "auto",
+    }),
   provenance: "live",
 } satisfies ProviderDefinition<OllamaProviderEntry>;

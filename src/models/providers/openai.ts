@@ -8,7 +8,7 @@ import type { PooledUrl, ProviderEntry, ProviderEntryBase } from "../entry.ts";
 import { OpenAIProvider, resolveOpenAIBaseUrl } from "../openai.ts";
 import { TOKENIZER_SETTINGS, type TokenizerSetting } from "../tokenizer.ts";
 import type { ProviderDefinition } from "./definition.ts";
-import { baseUrlsSchema, oneServerKey, pooledProvider, pooledUrls, retryOf } from "./server-common.ts";
+import { baseUrlsSchema, oneServerKey, pooledProvider, pooledUrls, retryOf, serverIdentity } from "./server-common.ts";
 
 export interface OpenAIProviderEntry extends ProviderEntryBase {
   provider: "openai";
@@ -82,13 +82,10 @@ export const openaiDefinition: ProviderDefinition<OpenAIProviderEntry> = {
           ...retryOf(entry),
         }),
     ),
-  identity: (entry) => ({
-    name: entry.name,
-    provider: entry.provider,
-    model: entry.model,
-    options: entry.options,
-    baseUrls: entry.baseUrls ? entry.baseUrls.map((pooled) => pooled.url) : [resolveOpenAIBaseUrl(entry.baseUrl)],
-    settings: { contextWindow: entry.contextWindow ?? "server", tokenizer: entry.tokenizer ?? "auto" },
-  }),
+  identity: (entry) =>
+    serverIdentity(entry, () => resolveOpenAIBaseUrl(entry.baseUrl), {
+      contextWindow: entry.contextWindow ?? "server",
+      tokenizer: entry.tokenizer ?? "auto",
+    }),
   provenance: "live",
 };

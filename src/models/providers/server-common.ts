@@ -4,7 +4,8 @@
  */
 
 import { z } from "zod";
-import type { PooledUrl, ProviderEntryBase } from "../entry.ts";
+import type { ModelIdentity } from "../caching-provider.ts";
+import type { PooledUrl, ProviderEntry, ProviderEntryBase } from "../entry.ts";
 import type { RetryPolicy } from "../http.ts";
 import type { ModelProvider } from "../types.ts";
 import { UrlPoolProvider } from "../url-pool.ts";
@@ -47,4 +48,17 @@ export function pooledProvider(
 
 export function retryOf(entry: ProviderEntryBase): { retry?: RetryPolicy } {
   return entry.retryMs ? { retry: { delaysMs: entry.retryMs } } : {};
+}
+
+/**
+ * A server model's cache identity: the servers it is reached at (`base_urls`, else the one the entry or
+ * the environment names) and the settings the server sees besides the options.
+ */
+export function serverIdentity(
+  entry: ProviderEntry & { baseUrls?: PooledUrl[] },
+  oneServer: () => string,
+  settings: Record<string, unknown>,
+): ModelIdentity {
+  const baseUrls = entry.baseUrls ? entry.baseUrls.map((pooled) => pooled.url) : [oneServer()];
+  return { name: entry.name, provider: entry.provider, model: entry.model, options: entry.options, baseUrls, settings };
 }
