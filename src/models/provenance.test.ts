@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { isSimulator, provenanceOf } from "./decide-provenance.ts";
+import { isSimulator, probedProvenance, provenanceOf } from "./decide-provenance.ts";
 import type { ProviderEntry } from "./entry.ts";
 import { isSimulatedProvenance, type Provenance, storedProvenance } from "./provenance.ts";
 import type { SimProviderEntry } from "./providers/sim.ts";
+import type { ModelFacts } from "./types.ts";
 
 const sim: SimProviderEntry = {
   provider: "sim",
@@ -14,16 +15,20 @@ const sim: SimProviderEntry = {
 };
 const ollama: ProviderEntry = { provider: "ollama", name: "qwen2.5:3b", model: "qwen2.5:3b", options: {}, source: "t" };
 
+/** What a server that is the stand-in says about itself when probed. */
+const standinFacts = { standin: { profile: "sim:oracle", real: false } } as ModelFacts;
+
 describe("provenance", () => {
   it("is decided by the replay first, then the simulator, then what the server said it is", () => {
     expect(provenanceOf(sim, { replay: "c.jsonl" })).toEqual({ kind: "replayed", from: "c.jsonl", simulated: true });
-    expect(provenanceOf(ollama, { replay: "c.jsonl", standin: "sim:oracle" })).toEqual({
+    expect(provenanceOf(ollama, { replay: "c.jsonl", facts: standinFacts })).toEqual({
       kind: "replayed",
       from: "c.jsonl",
       simulated: false,
     });
     expect(provenanceOf(sim)).toEqual({ kind: "simulated" });
-    expect(provenanceOf(ollama, { standin: "sim:oracle" })).toEqual({ kind: "stand-in", profile: "sim:oracle" });
+    expect(provenanceOf(ollama, { facts: standinFacts })).toEqual({ kind: "stand-in", profile: "sim:oracle" });
+    expect(probedProvenance({ kind: "simulated" }, standinFacts)).toEqual({ kind: "simulated" });
     expect(provenanceOf(ollama)).toEqual({ kind: "live" });
   });
 

@@ -156,7 +156,7 @@ export async function runAgentQuery(options: AgentQueryOptions): Promise<AgentQu
     const stopped = stoppedBy(result, budget, options.signal);
     // read once by the provider before its first call: asking again costs nothing
     const facts = isSimulator(entry) ? undefined : await model.describe?.().catch(() => undefined);
-    const provenance = provenanceOf(entry, { ...(facts?.standin ? { standin: facts.standin.profile } : {}) });
+    const provenance = provenanceOf(entry, facts ? { facts } : {});
     const notes = { provenance, ...(stopped ? { stoppedBy: stopped } : {}) };
     if (!item) {
       return {

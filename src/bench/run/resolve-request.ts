@@ -21,7 +21,7 @@ import {
 import { InputError } from "../../errors.ts";
 import { loadRegistries, type Registry } from "../../mcp/registry.ts";
 import { cached } from "../../memo.ts";
-import { isSimulator, provenanceOf } from "../../models/decide-provenance.ts";
+import { isSimulator, probedProvenance, provenanceOf } from "../../models/decide-provenance.ts";
 import { providerId } from "../../models/factory.ts";
 import { REPO_ROOT } from "../../paths.ts";
 import { resolveDatasetFiles } from "../dataset/load.ts";
@@ -181,10 +181,7 @@ export function resolveAll(
 
 export function withProbe(model: RunModel, probe: ModelProbe | undefined): RunModel {
   if (!probe) return model;
-  const standin = probe.facts.standin?.profile;
-  // a live server that says it is the stand-in serves simulated answers: the one place that is decided
-  const provenance =
-    model.provenance?.kind === "live" && standin ? { kind: "stand-in" as const, profile: standin } : model.provenance;
+  const provenance = model.provenance && probedProvenance(model.provenance, probe.facts);
   return { ...model, ...(provenance ? { provenance } : {}), facts: probe.facts, warmUp: probe.warmUp };
 }
 
