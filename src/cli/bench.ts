@@ -19,6 +19,7 @@ import { readAgentFile } from "../config/agent-file.ts";
 import { OnsetlabError } from "../errors.ts";
 import { FAULTS_ENV, type FaultConfig, parseFaults } from "../mcp/faults.ts";
 import { checkRecordTarget } from "../models/cassette.ts";
+import { storedProvenance } from "../models/provenance.ts";
 import { defaultCacheDir } from "../models/request-cache.ts";
 import { INVALID_LIMIT, invalidText, rowsOverInvalidLimit } from "../report/invalid.ts";
 import { textCallWarnings } from "../report/text-calls.ts";
@@ -214,8 +215,10 @@ export function registerBenchCommand(program: Command): void {
         ...(skipped ? [`${skipped} from before the resume`] : []),
         ...(retried ? [`${retried} run again after a server error`] : []),
       ];
-      const standin = manifest.standin === true;
-      process.stderr.write(`${benchEndLines({ runId, dir, records: summary.records, before, standin }).join("\n")}\n`);
+      const provenance = manifest.models.map(storedProvenance);
+      process.stderr.write(
+        `${benchEndLines({ runId, dir, records: summary.records, before, provenance }).join("\n")}\n`,
+      );
       if (cache) {
         process.stderr.write(
           `request cache ${cache.dir}: ${cache.hits} answered from it, ${cache.misses} sent, ${cache.coalesced} joined one in flight${cache.damaged ? `, ${cache.damaged} damaged (sent again)` : ""}\n`,
@@ -398,8 +401,7 @@ export function jsonSummary(summary: RunSummary): Record<string, unknown> {
   return {
     runId: summary.runId,
     simulated: summary.simulated,
-    ...(summary.standin ? { standin: true } : {}),
-    ...(summary.replayedFrom ? { replayedFrom: summary.replayedFrom } : {}),
+    ...(summary.provenance ? { provenance: summary.provenance } : {}),
     ...(summary.dryRun ? { dryRun: true } : {}),
     records: summary.records,
     ...(summary.sequential ? { sequential: summary.sequential } : {}),

@@ -18,7 +18,8 @@ import type { RunManifest } from "../bench/run/run-files.ts";
 import { listRunIds, RUN_FILES, resultsRoot, runFile } from "../bench/run/store.ts";
 import { loadModelsConfig, matrixConfigs } from "../config/models-yaml.ts";
 import { InputError } from "../errors.ts";
-import { isSimulator } from "../models/provenance.ts";
+import { isSimulator } from "../models/decide-provenance.ts";
+import { storedProvenance } from "../models/provenance.ts";
 import { simProfileNames } from "../models/sim/catalog.ts";
 import { REPO_ROOT } from "../paths.ts";
 import { readSummary } from "../report/run-files.ts";
@@ -506,7 +507,7 @@ export class HarnessService {
       startedAt: manifest.startedAt,
       ...(manifest.finishedAt ? { finishedAt: manifest.finishedAt } : {}),
       running,
-      label: runLabel(manifest),
+      label: runLabel(manifest.models.map(storedProvenance)),
       invalid,
       dataset: {
         files: manifest.dataset.files.map((file) => basename(file)),

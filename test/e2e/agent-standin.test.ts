@@ -46,8 +46,11 @@ describe("agent through the stand-in", () => {
 
   it("runAgentQuery says so; the simulator itself is not called a stand-in", async () => {
     const query = { itemId: "gh-s001", configName: "onsetlab", seed: 1, transport: "memory" } as const;
-    expect((await runAgentQuery({ ...query, model: "qwen2.5:3b" })).standin).toBe(true);
-    expect((await runAgentQuery({ ...query, model: "sim:oracle" })).standin).toBeUndefined();
+    expect((await runAgentQuery({ ...query, model: "qwen2.5:3b" })).provenance).toEqual({
+      kind: "stand-in",
+      profile: "sim:oracle",
+    });
+    expect((await runAgentQuery({ ...query, model: "sim:oracle" })).provenance).toEqual({ kind: "simulated" });
   });
 
   it("answers onsetlab-plus's selector call over HTTP: the oracle names the item's tool, shown first", async () => {

@@ -14,7 +14,7 @@ import { loadModelsConfig, type ModelEntry, type ModelsConfig } from "../../conf
 import { InputError } from "../../errors.ts";
 import type { ResetKind } from "../../mcp/registry.ts";
 import { resetKind } from "../../mcp/registry-entry.ts";
-import { isSimulator } from "../../models/provenance.ts";
+import { isSimulator } from "../../models/decide-provenance.ts";
 import { type CacheCounters, type RequestCache, requestCacheAt } from "../../models/request-cache.ts";
 import { hash32, seededRandom, shuffled } from "../../random.ts";
 import { CONVERSATION_CONFIGS } from "../conversation/task.ts";
@@ -189,7 +189,6 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
   }
   if (!previous) {
     manifest.models = manifest.models.map((model) => withProbe(model, probes[model.name]));
-    if (manifest.models.some((model) => model.standin)) manifest.standin = true;
   }
   writeJsonAtomic(join(dir, RUN_FILES.run), manifest);
   options.onStarted?.(runId, dir, plan);

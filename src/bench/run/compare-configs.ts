@@ -3,6 +3,8 @@
  * same items (McNemar's exact test on task success and tool choice), so a report can say which
  * differences are real.
  */
+
+import type { ModelProvenance } from "../../models/provenance.ts";
 import type { ConversationRow } from "../conversation/score.ts";
 import { type Comparison, compare, type ScoredRecord, type Summary } from "../scoring/index.ts";
 import { groupBy } from "../scoring/summarize.ts";
@@ -21,10 +23,11 @@ export interface RunSummary extends Summary {
   simulated: boolean;
   /** A dry run (`--dry-run`): writes were previewed, not made; end-state checks were not measured. */
   dryRun?: boolean;
-  /** Some numbers came through the stand-in server (the simulator behind a real API): "simulated (stand-in)". */
-  standin?: boolean;
-  /** The cassette the model answers were replayed from, when they were. */
-  replayedFrom?: string;
+  /**
+   * Whose answers each model's numbers are (live, simulated, stand-in, replayed from a cassette), as
+   * run.json says. Absent in summaries made before it: those carried `standin` and `replayedFrom`.
+   */
+  provenance?: ModelProvenance[];
   records: number;
   comparisons: ConfigComparison[];
   /** `--until-significant`: the looks taken and the decision (as in run.json). */

@@ -7,8 +7,8 @@
  */
 
 import type { ModelEntry } from "../../config/models-yaml.ts";
+import { isSimulator } from "../../models/decide-provenance.ts";
 import { callsText, type PromptInput } from "../../models/prompt-text.ts";
-import { isSimulator } from "../../models/provenance.ts";
 import { createSimProvider } from "../../models/sim/index.ts";
 import type { ChatRequest, CompletionRequest, GenerationOptions, ModelProvider } from "../../models/types.ts";
 import type { Work } from "./bench.ts";

@@ -267,7 +267,6 @@ function mergedManifest(
     request,
     tasks,
     simulated: sources.some((source) => source.manifest.simulated),
-    ...(sources.some((source) => source.manifest.standin) ? { standin: true } : {}),
     startedAt: sessions[0]?.startedAt ?? first.startedAt,
     finishedAt: records === tasks ? finishedAt : undefined,
     sessions,

@@ -5,9 +5,11 @@
  */
 
 import { type ModelEntry, type ModelsConfig, resolveModel } from "../../config/models-yaml.ts";
+import { provenanceOf } from "../../models/decide-provenance.ts";
 import { createProvider } from "../../models/factory.ts";
 import { PrefixTracker } from "../../models/prefix-tracker.ts";
-import { provenanceOf } from "../../models/provenance.ts";
+import { isOllamaEntry } from "../../models/providers/ollama.ts";
+import { isOpenAIEntry } from "../../models/providers/openai.ts";
 import type { RequestCache } from "../../models/request-cache.ts";
 import type { SimGoldItem } from "../../models/sim/gold.ts";
 import type { ModelProvider } from "../../models/types.ts";
@@ -35,7 +37,9 @@ export function resolveEntries(models: ModelsConfig, request: { models: string[]
  */
 export function serverSlots(entries: readonly ModelEntry[]): number {
   const slots = entries.map((entry) =>
-    "baseUrls" in entry && entry.baseUrls ? entry.baseUrls.reduce((sum, pooled) => sum + pooled.concurrency, 0) : 1,
+    (isOllamaEntry(entry) || isOpenAIEntry(entry)) && entry.baseUrls
+      ? entry.baseUrls.reduce((sum, pooled) => sum + pooled.concurrency, 0)
+      : 1,
   );
   return Math.max(1, ...slots);
 }
@@ -64,7 +68,7 @@ export function providerCache(
     if (!provider) {
       const entry = entries.find((candidate) => candidate.name === model)!;
       // the simulator has no server cache, and a replay sends nothing
-      const tracked = provenanceOf(entry, request) === "live";
+      const tracked = provenanceOf(entry, request).kind === "live";
       const tracker = trackers.get(model) ?? new PrefixTracker();
       if (tracked) trackers.set(model, tracker);
       provider = outage.watch(

@@ -5,6 +5,7 @@
 import type { AgentConfig } from "../../agent/index.ts";
 import type { FaultConfig } from "../../mcp/faults.ts";
 import type { ResetKind } from "../../mcp/registry.ts";
+import type { Provenance } from "../../models/provenance.ts";
 import type { ModelFacts, WarmUp } from "../../models/types.ts";
 import type { ConversationRecord } from "../conversation/run-conversation.ts";
 import type { Suite } from "../dataset/suite.ts";
@@ -69,10 +70,12 @@ export interface RunModel {
   name: string;
   provider: string;
   id: string;
-  simulated: boolean;
-  replayedFrom?: string;
-  /** The stand-in server (mock-servers/ollama) answered: its numbers are simulated, through a real client. */
-  standin?: string;
+  /**
+   * Whose answers these are: live, simulated, the stand-in server's, or replayed from a cassette; decided
+   * when the run's models resolve. Runs made before it carry `simulated`, `standin` and `replayedFrom`
+   * instead: read it with storedProvenance (src/models/provenance.ts), which reads both.
+   */
+  provenance?: Provenance;
   /** What the server said about itself and the model before the first item (real servers). */
   facts?: ModelFacts;
   /** The unscored request that loaded the model before measuring. */
@@ -94,9 +97,8 @@ export interface RunManifest {
   suite?: Suite;
   tasks: number;
   versions: Record<string, string>;
+  /** A model's answers came from the simulator (in process, or replayed from its cassette). */
   simulated: boolean;
-  /** Some numbers came through the stand-in server: "simulated (stand-in)". */
-  standin?: boolean;
   startedAt: string;
   finishedAt?: string;
   /** Sessions of this run: the first, then one per resume (a merged run: every shard's). */

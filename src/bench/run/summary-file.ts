@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { storedProvenance } from "../../models/provenance.ts";
 import { type ConversationScore, scoreConversation, summariseRow } from "../conversation/score.ts";
 import type { DatasetItem } from "../dataset/types.ts";
 import { type ScoredRecord, summarize, validRecords } from "../scoring/index.ts";
@@ -66,8 +67,7 @@ export function writeSummary(dir: string, manifest: RunManifest, items: Readonly
   const summary: RunSummary = {
     runId: manifest.runId,
     simulated: manifest.simulated,
-    ...(manifest.standin ? { standin: true } : {}),
-    ...(manifest.request.replay ? { replayedFrom: manifest.request.replay } : {}),
+    provenance: manifest.models.map((model) => ({ model: model.name, provenance: storedProvenance(model) })),
     ...(manifest.request.dryRun ? { dryRun: true } : {}),
     records: scored.length,
     ...table,

@@ -3,6 +3,7 @@
  * summary.json (the same builders as `pnpm report`), charts for its kind, a comparison form, and its
  * items, filtered and paged by the server.
  */
+import { storedProvenance } from "../../../models/provenance.ts";
 import { DEFAULT_REFERENCE } from "../../../report/ablation.ts";
 import { renderNotes, renderTable } from "../../../report/html.ts";
 import { labelled, provenanceLabel } from "../../../report/provenance.ts";
@@ -15,6 +16,7 @@ import { failureTable, recoveredTable } from "../../../report/tables/failures.ts
 import { leaderboardTable } from "../../../report/tables/leaderboard.ts";
 import { plannerTable } from "../../../report/tables/planner.ts";
 import { routingTable } from "../../../report/tables/routing.ts";
+import { runLabel } from "../../../serve/run-label.ts";
 import { getJson } from "../api.ts";
 import { chartFigure, runCharts } from "../charts.ts";
 import { badge, crumbs, el, mount, whenText } from "../dom.ts";
@@ -36,7 +38,7 @@ export const runPage: PageRender = async (root, route, signal) => {
   ]);
   const { manifest, summary, progress } = detail;
   const listed = runs.find((run) => run.runId === runId);
-  const label = listed?.label ?? (manifest.simulated ? "simulated" : "live");
+  const label = listed?.label ?? runLabel(manifest.models.map(storedProvenance));
   const set = summary ? runSetOf([{ id: runId, ref: runId, dir: "", manifest, summary }]) : undefined;
   mount(
     root,
