@@ -5,6 +5,7 @@ import type { RunSummary } from "../bench/run/compare-configs.ts";
 import { readManifest } from "../bench/run/manifest.ts";
 import { findRecord } from "../bench/run/record-view.ts";
 import type { RunManifest, RunRecord } from "../bench/run/run-files.ts";
+import { upgradeSummary } from "../bench/run/run-format.ts";
 import { countRows, RUN_FILES, readJson, runDir, runFile } from "../bench/run/store.ts";
 import { ttyWidth } from "./table.ts";
 import { formatTrace } from "./trace-print.ts";
@@ -43,7 +44,7 @@ function runHeader(runId: string, dir: string, manifest: RunManifest): string {
   ];
   const summaryFile = join(dir, RUN_FILES.summary);
   if (existsSync(summaryFile)) {
-    const summary = readJson<RunSummary>(summaryFile, "summary.json");
+    const summary = upgradeSummary(readJson<RunSummary>(summaryFile, "summary.json"), summaryFile);
     const invalid = summary.rows.flatMap((row) =>
       Object.entries(row.invalid)
         .filter(([, count]) => count > 0)

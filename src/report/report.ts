@@ -4,6 +4,7 @@
  * report, byte for byte.
  */
 import type { RunSummary } from "../bench/run/compare-configs.ts";
+import { SUMMARY_FORMAT } from "../bench/run/run-format.ts";
 import { sequentialText } from "../bench/run/sequential.ts";
 import { DEFAULT_REFERENCE } from "./ablation.ts";
 import { buildCharts, type Chart } from "./charts.ts";
@@ -136,6 +137,7 @@ function reportSummary(set: RunSet): RunSummary | UnionSummary {
   const summaries = set.runs.map((run) => run.summary);
   const cassettes = [...new Set(summaries.flatMap((summary) => (summary.replayedFrom ? [summary.replayedFrom] : [])))];
   return {
+    format: SUMMARY_FORMAT,
     runIds: set.runs.map((run) => run.id),
     simulated: summaries.some((summary) => summary.simulated),
     ...(summaries.some((summary) => summary.standin) ? { standin: true } : {}),

@@ -47,20 +47,12 @@ import {
 } from "./resolve-request.ts";
 import { dropRecords, serverFailed } from "./retry-invalid.ts";
 import type { BenchRequest, CacheUse, RunManifest, RunRecord } from "./run-files.ts";
+import { forEachRunRecord, RUN_FORMAT } from "./run-format.ts";
 import { harnessRedactor } from "./secrets.ts";
 import { type ObservedTask, SequentialMonitor } from "./sequential.ts";
 import { runShare, type ShareHooks, type ShareSpec } from "./share.ts";
 import { startRunTracer } from "./spans.ts";
-import {
-  continueRunFile,
-  forEachJsonl,
-  newRunId,
-  RUN_FILES,
-  resultsRoot,
-  runDir,
-  runFile,
-  writeJsonAtomic,
-} from "./store.ts";
+import { continueRunFile, newRunId, RUN_FILES, resultsRoot, runDir, runFile, writeJsonAtomic } from "./store.ts";
 import { writeSummary } from "./summary-file.ts";
 import { runShareInThread } from "./threads.ts";
 
@@ -293,7 +285,7 @@ export function resolveWork(options: BenchOptions, yamlModels: ModelsConfig): Wo
   const retry = new Set<string>();
   const recorded: ObservedTask[] = [];
   // a torn end is not a record (runTasks cuts it off before appending)
-  forEachJsonl<RunRecord>(runFile(dir, "records"), (record) => {
+  forEachRunRecord(runFile(dir, "records"), (record) => {
     if (!options.keepInvalid && serverFailed(record)) {
       retry.add(record.key);
       return;
@@ -385,6 +377,7 @@ function isolationWarnings(work: Work, options: BenchOptions): string[] {
 function newManifest(work: Work, session: RunManifest["sessions"][number]): RunManifest {
   const { request, entries, items } = work;
   return {
+    format: RUN_FORMAT,
     runId: work.runId,
     request,
     models: entries.map((entry) => describeModel(entry, request)),

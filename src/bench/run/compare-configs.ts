@@ -5,6 +5,7 @@
  */
 import { type Comparison, compare, type ScoredRecord, type Summary } from "../scoring/index.ts";
 import { groupBy } from "../scoring/summarize.ts";
+import type { SUMMARY_FORMAT } from "./run-format.ts";
 import type { SequentialOutcome } from "./sequential.ts";
 
 export interface ConfigComparison extends Comparison {
@@ -15,6 +16,8 @@ export interface ConfigComparison extends Comparison {
 
 /** summary.json: the scorer's summary, the paired comparisons, and where the numbers came from. */
 export interface RunSummary extends Summary {
+  /** The file's format (run-format.ts: an older summary is upgraded when read). */
+  format: typeof SUMMARY_FORMAT;
   runId: string;
   /** Any number here came from the simulator: every table built from it says "simulated". */
   simulated: boolean;

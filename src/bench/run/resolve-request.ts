@@ -58,9 +58,9 @@ export function threadCount(
   return Math.max(1, Math.min(availableParallelism(), 1 + Math.floor(tasks / TASKS_PER_EXTRA_THREAD)));
 }
 
-/** The request's servers: its registry files merged (a run from before several registries: its one file). */
-export function requestRegistry(request: Pick<BenchRequest, "registries" | "registry">): Registry {
-  return loadRegistries(request.registries ?? (request.registry ? [request.registry] : []));
+/** The request's servers: its registry files merged. */
+export function requestRegistry(request: Pick<BenchRequest, "registries">): Registry {
+  return loadRegistries(request.registries ?? []);
 }
 
 /** How many of the filtered items the request takes (`--limit`, `--first`). */

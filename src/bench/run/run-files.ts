@@ -10,6 +10,7 @@ import type { Suite } from "../dataset/suite.ts";
 import type { ItemScore } from "../scoring/index.ts";
 import type { TaskRecord } from "./execute.ts";
 import type { Shard } from "./matrix.ts";
+import type { RECORD_FORMAT, RUN_FORMAT } from "./run-format.ts";
 import type { SequentialOutcome, SequentialRequest } from "./sequential.ts";
 
 /** What the user asked for; stored in run.json so that a resume runs the same matrix. */
@@ -37,8 +38,6 @@ export interface BenchRequest {
   numCtx?: number;
   /** The servers' registry files (absolute paths, merged; default mock-servers/registry.json): a user's own servers. */
   registries?: string[];
-  /** The one registry file of a run made before `--registry` could be repeated (read, never written). */
-  registry?: string;
   /** `--until-significant A,B`: items in a seeded random order, stopped once A and B are known to differ (or not). */
   untilSignificant?: SequentialRequest;
   /** `--shuffle SEED`: the tasks ran in this seed's order instead of the matrix's. */
@@ -81,6 +80,8 @@ export interface RunModel {
 }
 
 export interface RunManifest {
+  /** The file's format (run-format.ts: an older run is upgraded when read). */
+  format: typeof RUN_FORMAT;
   runId: string;
   request: BenchRequest;
   models: RunModel[];
@@ -103,8 +104,8 @@ export interface RunManifest {
     finishedAt?: string;
     tasksRun: number;
     harnessFailures: number;
-    /** Threads that ran tasks (absent in runs made before threads). */
-    threads?: number;
+    /** Threads that ran tasks. */
+    threads: number;
     /** The request cache this session used (absent: none, e.g. `--no-cache` or the simulator only). */
     cache?: CacheUse;
     /**
@@ -124,4 +125,8 @@ export interface RunManifest {
   resets?: Record<string, ResetKind | "mock">;
 }
 
-export type RunRecord = TaskRecord<ItemScore> & { category: string };
+export type RunRecord = TaskRecord<ItemScore> & {
+  /** The record's format (run-format.ts: an older record is upgraded when read). */
+  format: typeof RECORD_FORMAT;
+  category: string;
+};

@@ -22,6 +22,7 @@ import type { ModelOutageWatch } from "./model-outage.ts";
 import { providerCache, resolveEntries } from "./providers.ts";
 import { requestRegistry } from "./resolve-request.ts";
 import type { BenchRequest, RunRecord } from "./run-files.ts";
+import { RECORD_FORMAT } from "./run-format.ts";
 import { type SpanParent, startQueryTracer } from "./spans.ts";
 import { jsonLineBytes, lineBytes } from "./store.ts";
 
@@ -107,7 +108,11 @@ export async function runShare(spec: ShareSpec, tasks: readonly Task[], hooks: S
       signal: AbortSignal.any([hooks.signal, hooks.outage.signal]),
       onRecord: (record) => {
         const item = byId.get(record.itemId)!;
-        const recordLine = jsonLineBytes({ ...record, category: item.category } satisfies RunRecord);
+        const recordLine = jsonLineBytes({
+          format: RECORD_FORMAT,
+          ...record,
+          category: item.category,
+        } satisfies RunRecord);
         spanLines.length = 0;
         tracer.recordQuery({
           key: record.key,

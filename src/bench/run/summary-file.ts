@@ -2,8 +2,9 @@ import { join } from "node:path";
 import type { DatasetItem } from "../dataset/types.ts";
 import { type ScoredRecord, summarize, validRecords } from "../scoring/index.ts";
 import { compareConfigurations, type PromptCacheUse, type RunSummary } from "./compare-configs.ts";
-import type { RunManifest, RunRecord } from "./run-files.ts";
-import { forEachJsonl, RUN_FILES, runFile, writeJsonAtomic } from "./store.ts";
+import type { RunManifest } from "./run-files.ts";
+import { forEachRunRecord, SUMMARY_FORMAT } from "./run-format.ts";
+import { RUN_FILES, runFile, writeJsonAtomic } from "./store.ts";
 
 /**
  * Reads every record of the run back and writes summary.json (also used by `results merge`) with the
@@ -15,7 +16,7 @@ export function writeSummary(dir: string, manifest: RunManifest, items: Readonly
   const scored: ScoredRecord[] = [];
   const windows = new Map<string, Set<number>>();
   const promptCache = new Map<string, PromptCacheUse>();
-  forEachJsonl<RunRecord>(runFile(dir, "records"), (record) => {
+  forEachRunRecord(runFile(dir, "records"), (record) => {
     for (const call of record.result.modelCalls) {
       if (call.sharedPrefixTokens !== undefined && call.usage) {
         const use = promptCache.get(record.model) ?? { model: record.model, sentTokens: 0, sharedTokens: 0, share: 0 };
@@ -52,6 +53,7 @@ export function writeSummary(dir: string, manifest: RunManifest, items: Readonly
     windows.has(model.name) ? { ...model, windowsUsed: [...windows.get(model.name)!].sort((a, b) => a - b) } : model,
   );
   const summary: RunSummary = {
+    format: SUMMARY_FORMAT,
     runId: manifest.runId,
     simulated: manifest.simulated,
     ...(manifest.standin ? { standin: true } : {}),
