@@ -83,7 +83,7 @@ describe("fault injection over stdio", () => {
     });
     try {
       const pid = pool.childPids()[0];
-      await pool.setFaults("builtin", { latencyMs: 60_000 });
+      await pool.control.setFaults("builtin", { latencyMs: 60_000 });
       const stuck = await pool.callTool("calculator", { expression: "1 + 1" });
       expect(stuck).toMatchObject({ ok: false, error: { kind: "timeout", code: -32001 } });
       expect(stuck.attempts).toEqual([expect.objectContaining({ outcome: "timeout", restartedAfter: true })]);

@@ -144,14 +144,14 @@ function realResets(resets: ResetsRun): { resets?: ResetsRun } {
  * through the mock's `__check`, a tool-call check by calling its read-only tool and matching the result.
  */
 export async function runStateChecks(
-  pool: Pick<ClientPool, "check"> & ToolHost,
+  pool: Pick<ClientPool, "control"> & ToolHost,
   specs: readonly StateCheckSpec[],
 ): Promise<StateOutcome[]> {
   const outcomes: StateOutcome[] = [];
   for (const spec of specs) {
     const outcome = isToolCallCheck(spec)
       ? await runToolCallCheck(pool, spec)
-      : await pool.check(spec.server, spec.expect, spec.args);
+      : await pool.control.check(spec.server, spec.expect, spec.args);
     outcomes.push({ spec, ...outcome });
   }
   return outcomes;
