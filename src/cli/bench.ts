@@ -5,8 +5,8 @@
 
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { type AgentConfigInput, EXPOSURES } from "../agent/index.ts";
 import { isConversationDataset } from "../bench/conversation/bench.ts";
+import { EXPOSURES } from "../bench/dataset/exposure.ts";
 import { parseFilter } from "../bench/dataset/select.ts";
 import { type BenchOptions, type RunPlan, runBench } from "../bench/run/bench.ts";
 import type { RunSummary } from "../bench/run/compare-configs.ts";
@@ -17,6 +17,7 @@ import type { BenchRequest } from "../bench/run/run-files.ts";
 import { sequentialText } from "../bench/run/sequential.ts";
 import { ITEM_METRICS, type MetricRates, type Rate, type SummaryRow } from "../bench/scoring/index.ts";
 import { readAgentFile } from "../config/agent-file.ts";
+import type { ConfigurationInput } from "../config/models-yaml.ts";
 import { OnsetlabError } from "../errors.ts";
 import { FAULTS_ENV, type FaultConfig, parseFaults } from "../mcp/faults.ts";
 import { checkRecordTarget } from "../models/cassette.ts";
@@ -380,8 +381,8 @@ export function parseSeed(text: string, flag = "--seed"): number {
 
 const STRATEGIES = ["auto", "rewoo", "react", "native", "jsonl"] as const;
 
-function cliOverrides(flags: BenchFlags): AgentConfigInput {
-  const overrides: AgentConfigInput = {};
+function cliOverrides(flags: BenchFlags): ConfigurationInput {
+  const overrides: ConfigurationInput = {};
   if (flags.strategy) overrides.strategy = parseChoice("--strategy", flags.strategy, STRATEGIES);
   if (flags.filterN) overrides.filter = flags.filterN === "all" ? "all" : parsePositiveInt("--filter-n", flags.filterN);
   if (flags.exposure) overrides.exposure = parseChoice("--exposure", flags.exposure, EXPOSURES);

@@ -52,7 +52,11 @@ function downgrade(dir: string): void {
     "records",
     readRunLines(dir, "records").map((line) => {
       const { format: _record, ...record } = JSON.parse(line) as RunRecord;
-      return JSON.stringify(record);
+      // format 1 kept the bench's exposure in the agent's configuration too
+      return JSON.stringify({
+        ...record,
+        result: { ...record.result, config: { ...record.result.config, exposure: record.session.exposure } },
+      });
     }),
   );
 }

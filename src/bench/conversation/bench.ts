@@ -6,8 +6,13 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { AgentConfigInput } from "../../agent/index.ts";
-import { loadModelsConfig, resolveConfiguration, resolveModel } from "../../config/models-yaml.ts";
+import {
+  agentConfigOf,
+  type ConfigurationInput,
+  loadModelsConfig,
+  resolveConfiguration,
+  resolveModel,
+} from "../../config/models-yaml.ts";
 import { loadRegistries } from "../../mcp/registry.ts";
 import { createProvider } from "../../models/factory.ts";
 import { hash32, seededRandom, shuffled } from "../../random.ts";
@@ -35,7 +40,7 @@ export interface ConversationBenchOptions {
   modelsFile?: string;
   /** Registry files of the servers (merged; default: the mock servers'). */
   registries?: readonly string[];
-  cli?: AgentConfigInput;
+  cli?: ConfigurationInput;
   resultsRoot?: string;
   onProgress?: (done: number, total: number) => void;
   signal?: AbortSignal;
@@ -102,7 +107,7 @@ export async function runConversationBench(options: ConversationBenchOptions): P
                 conversation,
                 session,
                 model,
-                config,
+                config: agentConfigOf(config),
                 ...(context ? { context } : {}),
                 ...(options.signal ? { signal: options.signal } : {}),
               });

@@ -8,9 +8,13 @@
 
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import type { AgentConfigInput } from "../../agent/index.ts";
 import { loadBfclDataset } from "../../bfcl/dataset.ts";
-import { loadModelsConfig, type ModelEntry, type ModelsConfig } from "../../config/models-yaml.ts";
+import {
+  type ConfigurationInput,
+  loadModelsConfig,
+  type ModelEntry,
+  type ModelsConfig,
+} from "../../config/models-yaml.ts";
 import { InputError } from "../../errors.ts";
 import type { ResetKind } from "../../mcp/registry.ts";
 import { resetKind } from "../../mcp/registry-entry.ts";
@@ -68,7 +72,7 @@ export interface BenchOptions {
   modelsFile?: string;
   resultsRoot?: string;
   /** CLI flags over the configuration axes (highest precedence). */
-  cli?: AgentConfigInput;
+  cli?: ConfigurationInput;
   /**
    * The request cache's folder (the CLI's default: `defaultCacheDir()`, none with `--no-cache`). Only
    * real models are cached, and not under `--replay`.

@@ -5,13 +5,13 @@
  * through a view of the pool (session.ts), never a connection of its own.
  */
 import { mockServerFactories } from "../../../mock-servers/index.ts";
-import type { Exposure } from "../../agent/index.ts";
 import type { FaultConfig } from "../../mcp/faults.ts";
 import { ClientPool, type ResetsRun } from "../../mcp/pool.ts";
 import type { Registry } from "../../mcp/registry.ts";
 import { RestrictedToolHost } from "../../mcp/restricted-host.ts";
 import type { ToolDefinition, ToolHost } from "../../mcp/types.ts";
 import { cached } from "../../memo.ts";
+import type { Exposure } from "../dataset/exposure.ts";
 import { isToolCallCheck, runToolCallCheck } from "../dataset/state-checks.ts";
 import type { DatasetItem, StateCheckSpec } from "../dataset/types.ts";
 import { sessionServers } from "./session.ts";

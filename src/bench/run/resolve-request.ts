@@ -7,8 +7,9 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { isAbsolute, join, relative } from "node:path";
-import type { AgentConfig, AgentConfigInput, AgentDefinition } from "../../agent/index.ts";
+import type { AgentDefinition } from "../../agent/index.ts";
 import { withFiles } from "../../config/agent-definition.ts";
+import type { Configuration, ConfigurationInput } from "../../config/models-yaml.ts";
 import {
   loadModelsConfig,
   type ModelEntry,
@@ -96,9 +97,9 @@ export function withRequestAgents(
  */
 export function checkResumeDefinitions(
   previous: Pick<RunManifest, "runId" | "resolved">,
-  resolved: Record<string, Record<string, AgentConfig>>,
+  resolved: Record<string, Record<string, Configuration>>,
 ): void {
-  const fingerprint = (config: AgentConfig | undefined) =>
+  const fingerprint = (config: Configuration | undefined) =>
     config?.definition
       ? [config.definition.hash, ...config.definition.files.map((file) => `${file.path}:${file.hash}`)].join(" ")
       : "none";
@@ -126,9 +127,9 @@ export function shownFile(path: string): string {
  * once per configuration); refused when none has one.
  */
 export function withInjectedFiles(
-  resolved: Record<string, Record<string, AgentConfig>>,
+  resolved: Record<string, Record<string, Configuration>>,
   files: readonly string[] | undefined,
-): Record<string, Record<string, AgentConfig>> {
+): Record<string, Record<string, Configuration>> {
   if (!files || files.length === 0) return resolved;
   const configs = Object.values(resolved).flatMap((byConfig) => Object.entries(byConfig));
   if (!configs.some(([, config]) => config.definition)) {
@@ -162,10 +163,10 @@ export function resolveAll(
   models: ModelsConfig,
   entries: readonly ModelEntry[],
   configs: readonly string[],
-  cli: AgentConfigInput | undefined,
+  cli: ConfigurationInput | undefined,
   timeoutS: number | undefined,
-): Record<string, Record<string, AgentConfig>> {
-  const overrides: AgentConfigInput = {
+): Record<string, Record<string, Configuration>> {
+  const overrides: ConfigurationInput = {
     ...cli,
     ...(timeoutS === undefined ? {} : { limits: { ...cli?.limits, totalTimeoutMs: timeoutS * 1000 } }),
   };

@@ -2,7 +2,7 @@
  * The shapes of a run's files: run.json (`RunManifest`, with the `BenchRequest` a resume repeats) and each
  * line of records.jsonl.gz (`RunRecord`). docs/schemas/ has their JSON Schemas, checked against real runs.
  */
-import type { AgentConfig } from "../../agent/index.ts";
+import type { Configuration } from "../../config/models-yaml.ts";
 import type { FaultConfig } from "../../mcp/faults.ts";
 import type { ResetKind } from "../../mcp/registry.ts";
 import type { ModelFacts, WarmUp } from "../../models/types.ts";
@@ -12,6 +12,9 @@ import type { TaskRecord } from "./execute.ts";
 import type { Shard } from "./matrix.ts";
 import type { RECORD_FORMAT, RUN_FORMAT } from "./run-format.ts";
 import type { SequentialOutcome, SequentialRequest } from "./sequential.ts";
+
+/** A model × configuration as run.json records it: models.yaml's configuration, resolved. */
+export type ResolvedConfig = Configuration;
 
 /** What the user asked for; stored in run.json so that a resume runs the same matrix. */
 export interface BenchRequest {
@@ -87,7 +90,7 @@ export interface RunManifest {
   models: RunModel[];
   configs: string[];
   /** The resolved agent configuration of every model × configuration (CLI > model > config > defaults). */
-  resolved: Record<string, Record<string, AgentConfig>>;
+  resolved: Record<string, Record<string, ResolvedConfig>>;
   dataset: { files: string[]; hash: string; items: number; itemIds: string[] };
   /** The dataset's suite (datasets/README.md "Suites"): its clock, servers and default exposure. */
   suite?: Suite;

@@ -9,7 +9,8 @@
  *   `request.registries`; a session without `threads` (before threads) ran on one.
  * - summary.json: a row without `invalid` (before items could be invalid) had none; a row's latency
  *   without `loadMsPerItem` (before load time was kept apart) has it unknown (null).
- * - records: unchanged but for the version.
+ * - records: the agent's configuration in the trace (`result.config`) has no `exposure`, a setting of the
+ *   bench the agent never used (the record's `session.exposure` keeps it).
  */
 import { INVALID_REASONS } from "../../models/types.ts";
 import type { RunSummary } from "./compare-configs.ts";
@@ -67,7 +68,10 @@ export function upgradeRecord(record: Stored<RunRecord>, file: string): RunRecor
   if (typeof record !== "object" || record === null || record.format === RECORD_FORMAT) return record as RunRecord;
   known(record.format, RECORD_FORMAT, file);
   const { format: _none, ...rest } = record;
-  return { format: RECORD_FORMAT, ...rest } as RunRecord;
+  const result = rest.result as Partial<RunRecord["result"]> | undefined;
+  if (typeof result?.config !== "object") return { format: RECORD_FORMAT, ...rest } as RunRecord;
+  const { exposure: _bench, ...config } = result.config as RunRecord["result"]["config"] & { exposure?: unknown };
+  return { format: RECORD_FORMAT, ...rest, result: { ...result, config } } as RunRecord;
 }
 
 /** Every record of a run's records file, as the current format (forEachJsonl's torn end and errors). */

@@ -4,7 +4,7 @@
  * the files (the main one) only appends text. The same code runs in the main thread and in each worker
  * thread (threads.ts).
  */
-import type { AgentConfig } from "../../agent/index.ts";
+import type { Configuration } from "../../config/models-yaml.ts";
 import { loadModelsConfig } from "../../config/models-yaml.ts";
 import type { ToolDefinition } from "../../mcp/types.ts";
 import type { ModelProvider } from "../../models/types.ts";
@@ -31,7 +31,7 @@ export interface ShareSpec {
   runId: string;
   request: BenchRequest;
   modelsFile?: string;
-  resolved: Record<string, Record<string, AgentConfig>>;
+  resolved: Record<string, Record<string, Configuration>>;
   items: DatasetItem[];
   bfcl: boolean;
   /** Queries in flight in this thread (one set of servers each). */

@@ -78,7 +78,12 @@ export function syntheticRun(options: SyntheticRunOptions): SyntheticRun {
     models: [{ name: model, provider: "sim", id: model, simulated: options.simulated ?? true }],
     configs: options.configs.map((config) => config.name),
     resolved: {
-      [model]: Object.fromEntries(options.configs.map((config) => [config.name, resolveAgentConfig(config.agent)])),
+      [model]: Object.fromEntries(
+        options.configs.map((config) => [
+          config.name,
+          { ...resolveAgentConfig(config.agent), exposure: "session" as const },
+        ]),
+      ),
     },
     dataset: {
       files: ["/x/datasets/github.jsonl"],
