@@ -14,6 +14,7 @@ import { estimateRun } from "../bench/run/estimate.ts";
 import { parseShard } from "../bench/run/matrix.ts";
 import { modelsOfMatrix } from "../bench/run/resolve-request.ts";
 import type { BenchRequest } from "../bench/run/run-files.ts";
+import { resultsRoot } from "../bench/run/store.ts";
 import { sequentialText } from "../bench/run/sequential.ts";
 import { ITEM_METRICS, type MetricRates, type Rate, type SummaryRow } from "../bench/scoring/index.ts";
 import { readAgentFile } from "../config/agent-file.ts";
@@ -153,6 +154,7 @@ export function registerBenchCommand(program: Command): void {
       if (flags.keepInvalid && !flags.resume)
         throw new FlagError("BAD_FLAG", "--keep-invalid goes with --resume RUN_ID");
       const planned = {
+        resultsRoot: resultsRoot(),
         request,
         resume: flags.resume,
         ...(flags.keepInvalid ? { keepInvalid: true } : {}),

@@ -3,9 +3,11 @@
  * its summary as tables — one row per model × configuration, success per kind, success by turn index —
  * or with --json as JSON.
  */
+
 import { type ConversationBenchSummary, runConversationBench } from "../bench/conversation/bench.ts";
 import type { ConversationRow } from "../bench/conversation/score.ts";
 import { CONVERSATION_KINDS } from "../bench/dataset/types.ts";
+import { resultsRoot } from "../bench/run/store.ts";
 import type { Rate } from "../bench/scoring/index.ts";
 import { shownPath } from "../report/paths.ts";
 import { FlagError, parsePositiveInt } from "./flags.ts";
@@ -28,6 +30,7 @@ export async function conversationBenchCommand(flags: ConversationFlags): Promis
   if (!flags.model) throw new FlagError("BAD_FLAG", "--model is required, e.g. --model sim:oracle");
   const progress = startProgress({ label: "conversations", total: 1 });
   const summary = await runConversationBench({
+    resultsRoot: resultsRoot(),
     dataset: flags.dataset,
     models: list(flags.model),
     ...(flags.config ? { configs: list(flags.config) } : {}),

@@ -6,7 +6,7 @@ import { readManifest } from "../bench/run/manifest.ts";
 import { findRecord } from "../bench/run/record-view.ts";
 import type { RunManifest, RunRecord } from "../bench/run/run-files.ts";
 import { upgradeSummary } from "../bench/run/run-format.ts";
-import { countRows, RUN_FILES, readJson, runDir, runFile } from "../bench/run/store.ts";
+import { countRows, RUN_FILES, readJson, resultsRoot, runDir, runFile } from "../bench/run/store.ts";
 import { ttyWidth } from "./table.ts";
 import { formatTrace } from "./trace-print.ts";
 import { factLines } from "./wrap.ts";
@@ -17,7 +17,7 @@ export interface ShowFlags {
 }
 
 export function showRun(runId: string, flags: ShowFlags): string {
-  const dir = runDir(runId);
+  const dir = runDir(runId, resultsRoot());
   const manifest = readManifest(dir);
   if (flags.item) {
     const record = findRecord(dir, runId, flags.item);

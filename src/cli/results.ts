@@ -39,7 +39,7 @@ export interface UnreadableRun {
   problem: string;
 }
 
-export function listRuns(root: string = resultsRoot()): (RunListing | UnreadableRun)[] {
+export function listRuns(root: string): (RunListing | UnreadableRun)[] {
   return listRunIds(root).map((id) => {
     const dir = runDir(id, root);
     let manifest: RunManifest;
@@ -75,7 +75,7 @@ export function registerResultsCommands(program: Command): void {
     .description("every run, newest first: models, configurations, items, records done / planned, finished or not")
     .option("--json", "print JSON for machines")
     .action((flags: { json?: boolean }) => {
-      const runs = listRuns();
+      const runs = listRuns(resultsRoot());
       if (flags.json) {
         process.stdout.write(`${JSON.stringify(runs)}\n`);
         return;
@@ -89,7 +89,7 @@ export function registerResultsCommands(program: Command): void {
     .option("--out <run-id>", "the merged run's id (default: a new one)")
     .option("--json", "print the outcome as JSON")
     .action((runIds: string[], flags: { out?: string; json?: boolean }) => {
-      const merged = mergeRuns({ runIds, ...(flags.out ? { outId: flags.out } : {}) });
+      const merged = mergeRuns({ runIds, root: resultsRoot(), ...(flags.out ? { outId: flags.out } : {}) });
       for (const folder of merged.removedLeftovers) {
         process.stderr.write(`removed ${folder}: what a merge left when it was stopped midway\n`);
       }
@@ -129,7 +129,7 @@ function registerHousekeeping(results: Command): void {
     .description("delete runs (never one under results/calibration/)")
     .argument("<runs...>", "run ids under results/")
     .action((runIds: string[]) => {
-      for (const dir of removeRuns(runIds)) process.stdout.write(`removed ${dir}\n`);
+      for (const dir of removeRuns(runIds, resultsRoot())) process.stdout.write(`removed ${dir}\n`);
     });
   results
     .command("prune")
@@ -141,7 +141,7 @@ function registerHousekeeping(results: Command): void {
       if (!Number.isInteger(keep) || keep < 0) {
         throw new InputError("BAD_FLAG", `--keep ${flags.keep}: expected a whole number ≥ 0`);
       }
-      const removed = pruneRuns(keep, { dryRun: flags.dryRun ?? false });
+      const removed = pruneRuns(keep, { dryRun: flags.dryRun ?? false, root: resultsRoot() });
       const verb = flags.dryRun ? "would remove" : "removed";
       for (const runId of removed) process.stdout.write(`${verb} ${runId}\n`);
       if (removed.length === 0) process.stdout.write(`nothing to remove: ${keep} or fewer runs\n`);

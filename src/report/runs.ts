@@ -12,7 +12,7 @@ import { checkRunFiles, readSummary } from "./run-files.ts";
 import { type LoadedRun, type RunSet, runSetOf } from "./run-set.ts";
 
 /** A run id under the results folder, or a path to a run folder. */
-export function resolveRunDir(ref: string, root: string = resultsRoot()): string {
+export function resolveRunDir(ref: string, root: string): string {
   const underRoot = runDir(ref, root);
   if (existsSync(join(underRoot, RUN_FILES.run))) return underRoot;
   const asPath = resolve(ref);
@@ -22,7 +22,7 @@ export function resolveRunDir(ref: string, root: string = resultsRoot()): string
   });
 }
 
-export function loadRun(ref: string, root: string = resultsRoot()): LoadedRun {
+export function loadRun(ref: string, root: string): LoadedRun {
   const dir = resolveRunDir(ref, root);
   const manifest = readManifest(dir);
   const summary = readSummary(dir);
@@ -33,13 +33,13 @@ export function loadRun(ref: string, root: string = resultsRoot()): LoadedRun {
 }
 
 /** The newest run under the results folder (run ids sort by time). */
-export function newestRunId(root: string = resultsRoot()): string {
+export function newestRunId(root: string): string {
   const newest = listRunIds(root)[0];
   if (!newest) throw new RunSetError("NO_RUNS", `no runs under ${root}: run \`pnpm bench --model …\` first`);
   return newest;
 }
 
 /** Loads the runs (default: the newest) and checks they can be read as one. */
-export function loadRunSet(refs: readonly string[], root: string = resultsRoot()): RunSet {
+export function loadRunSet(refs: readonly string[], root: string): RunSet {
   return runSetOf((refs.length > 0 ? refs : [newestRunId(root)]).map((ref) => loadRun(ref, root)));
 }

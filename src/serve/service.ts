@@ -30,7 +30,7 @@ import { type ItemRow, RecordIndex } from "./record-index.ts";
 import { type RunLabel, runLabel } from "./run-label.ts";
 
 export interface ServiceOptions {
-  resultsRoot?: string;
+  resultsRoot: string;
   modelsFile?: string;
   /** Folders besides the project whose dataset files a bench may name (`--dataset-dir`). */
   datasetDirs?: readonly string[];
@@ -171,8 +171,8 @@ export class HarnessService {
   /** Where a bench's `dataset` files may be: the project, and the folders given at start. */
   private readonly datasetRoots: string[];
 
-  constructor(options: ServiceOptions = {}) {
-    this.resultsRoot = resolve(options.resultsRoot ?? resultsRoot());
+  constructor(options: ServiceOptions) {
+    this.resultsRoot = resolve(options.resultsRoot);
     this.modelsFile = options.modelsFile;
     this.datasetRoots = [REPO_ROOT, ...(options.datasetDirs ?? [])].map((dir) => realPath(resolve(dir)));
   }

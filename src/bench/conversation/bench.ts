@@ -41,7 +41,7 @@ export interface ConversationBenchOptions {
   /** Registry files of the servers (merged; default: the mock servers'). */
   registries?: readonly string[];
   cli?: ConfigurationInput;
-  resultsRoot?: string;
+  resultsRoot: string;
   onProgress?: (done: number, total: number) => void;
   signal?: AbortSignal;
 }
@@ -78,7 +78,7 @@ export async function runConversationBench(options: ConversationBenchOptions): P
     ...(suite?.servers ? { servers: suite.servers } : {}),
   });
   const runId = newRunId(`conversations-${options.models.join("-")}`);
-  const dir = runDir(runId, options.resultsRoot ?? resultsRoot());
+  const dir = runDir(runId, options.resultsRoot);
   mkdirSync(dir, { recursive: true });
   const records: string[] = [];
   const scores: Record<string, ConversationScore[]> = {};

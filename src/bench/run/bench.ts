@@ -70,7 +70,7 @@ export interface BenchOptions {
   /** Threads that run tasks (the simulator only; default: one per core for a big simulator run). */
   threads?: number;
   modelsFile?: string;
-  resultsRoot?: string;
+  resultsRoot: string;
   /** CLI flags over the configuration axes (highest precedence). */
   cli?: ConfigurationInput;
   /**
@@ -237,7 +237,7 @@ function cacheUse(cache: RequestCache, before: CacheCounters): CacheUse {
 
 /** Resolves the request (a resume's own) and reads which tasks are already on disk; writes nothing. */
 export function resolveWork(options: BenchOptions, yamlModels: ModelsConfig): Work {
-  const root = options.resultsRoot ?? resultsRoot();
+  const root = options.resultsRoot;
   const previous = options.resume ? readManifest(runDir(options.resume, root)) : undefined;
   const request = previous?.request ?? options.request;
   if ((request.record || request.replay) && request.repeats > 1) {

@@ -37,7 +37,7 @@ export interface MergeOptions {
   runIds: readonly string[];
   /** The merged run's id (default: a new one). */
   outId?: string;
-  root?: string;
+  root: string;
 }
 
 export interface MergeOutcome {
@@ -62,7 +62,7 @@ export interface SourceRun {
 }
 
 export function mergeRuns(options: MergeOptions): MergeOutcome {
-  const root = options.root ?? resultsRoot();
+  const { root } = options;
   if (new Set(options.runIds).size < 2) {
     throw new MergeError(
       "MERGE_TOO_FEW",
