@@ -15,7 +15,7 @@ import { parseShard } from "../bench/run/matrix.ts";
 import { modelsOfMatrix } from "../bench/run/resolve-request.ts";
 import type { BenchRequest } from "../bench/run/run-files.ts";
 import { resultsRoot } from "../bench/run/store.ts";
-import { sequentialText } from "../bench/run/sequential.ts";
+import { sequentialText } from "../bench/run/until-significant.ts";
 import { ITEM_METRICS, type MetricRates, type Rate, type SummaryRow } from "../bench/scoring/index.ts";
 import { readAgentFile } from "../config/agent-file.ts";
 import type { ConfigurationInput } from "../config/models-yaml.ts";

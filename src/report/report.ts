@@ -5,7 +5,7 @@
  */
 import type { RunSummary } from "../bench/run/compare-configs.ts";
 import { SUMMARY_FORMAT } from "../bench/run/run-format.ts";
-import { sequentialText } from "../bench/run/sequential.ts";
+import { sequentialText } from "../bench/run/until-significant.ts";
 import { DEFAULT_REFERENCE } from "./ablation.ts";
 import { buildCharts, type Chart } from "./charts.ts";
 import { modelFactsLine } from "./model-facts.ts";

@@ -53,12 +53,12 @@ import { dropRecords, serverFailed } from "./retry-invalid.ts";
 import type { BenchRequest, CacheUse, RunManifest, RunRecord } from "./run-files.ts";
 import { forEachRunRecord, RUN_FORMAT } from "./run-format.ts";
 import { harnessRedactor } from "./secrets.ts";
-import { type ObservedTask, SequentialMonitor } from "./sequential.ts";
 import { runShare, type ShareHooks, type ShareSpec } from "./share.ts";
 import { startRunTracer } from "./spans.ts";
 import { continueRunFile, newRunId, RUN_FILES, resultsRoot, runDir, runFile, writeJsonAtomic } from "./store.ts";
 import { writeSummary } from "./summary-file.ts";
 import { runShareInThread } from "./threads.ts";
+import { type ObservedTask, SequentialMonitor } from "./until-significant.ts";
 
 export interface BenchOptions {
   request: BenchRequest;

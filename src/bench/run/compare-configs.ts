@@ -6,7 +6,7 @@
 import { type Comparison, compare, type ScoredRecord, type Summary } from "../scoring/index.ts";
 import { groupBy } from "../scoring/summarize.ts";
 import type { SUMMARY_FORMAT } from "./run-format.ts";
-import type { SequentialOutcome } from "./sequential.ts";
+import type { SequentialOutcome } from "./until-significant.ts";
 
 export interface ConfigComparison extends Comparison {
   model: string;

@@ -11,7 +11,7 @@ import type { ItemScore } from "../scoring/index.ts";
 import type { TaskRecord } from "./execute.ts";
 import type { Shard } from "./matrix.ts";
 import type { RECORD_FORMAT, RUN_FORMAT } from "./run-format.ts";
-import type { SequentialOutcome, SequentialRequest } from "./sequential.ts";
+import type { SequentialOutcome, SequentialRequest } from "./until-significant.ts";
 
 /** A model × configuration as run.json records it: models.yaml's configuration, resolved. */
 export type ResolvedConfig = Configuration;
