@@ -1,6 +1,6 @@
 /**
  * `pnpm bench`: resolves what to run (models × configurations × items × repeats; resolve-request.ts), deals
- * the tasks to its threads (each opens its servers once: share.ts, threads.ts), appends each record as it
+ * the tasks to its threads (each opens its servers once: worker-share.ts, threads.ts), appends each record as it
  * finishes, and writes the summary (summary-file.ts). A resumed run re-reads its own run.json, so it runs
  * exactly the matrix it started with and skips every key already on disk, except the items the model server
  * failed, which it runs again (retry-invalid.ts).
@@ -53,12 +53,12 @@ import { dropRecords, serverFailed } from "./retry-invalid.ts";
 import type { BenchRequest, CacheUse, RunManifest, RunRecord } from "./run-files.ts";
 import { forEachRunRecord, RUN_FORMAT } from "./run-format.ts";
 import { harnessRedactor } from "./secrets.ts";
-import { runShare, type ShareHooks, type ShareSpec } from "./share.ts";
 import { startRunTracer } from "./spans.ts";
 import { continueRunFile, newRunId, RUN_FILES, resultsRoot, runDir, runFile, writeJsonAtomic } from "./store.ts";
 import { writeSummary } from "./summary-file.ts";
 import { runShareInThread } from "./threads.ts";
 import { type ObservedTask, SequentialMonitor } from "./until-significant.ts";
+import { runShare, type ShareHooks, type ShareSpec } from "./worker-share.ts";
 
 export interface BenchOptions {
   request: BenchRequest;
