@@ -13,7 +13,7 @@ import type { RunSummary } from "../bench/run/compare-configs.ts";
 import { estimateRun } from "../bench/run/estimate.ts";
 import { parseShard } from "../bench/run/matrix.ts";
 import { modelsOfMatrix } from "../bench/run/resolve-request.ts";
-import type { BenchRequest } from "../bench/run/run-files.ts";
+import type { BenchRequest } from "../bench/run/run-file-types.ts";
 import { resultsRoot } from "../bench/run/store.ts";
 import { sequentialText } from "../bench/run/until-significant.ts";
 import { ITEM_METRICS, type MetricRates, type Rate, type SummaryRow } from "../bench/scoring/index.ts";

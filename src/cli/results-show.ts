@@ -4,7 +4,7 @@ import { basename, join } from "node:path";
 import type { RunSummary } from "../bench/run/compare-configs.ts";
 import { readManifest } from "../bench/run/manifest.ts";
 import { findRecord } from "../bench/run/record-view.ts";
-import type { RunManifest, RunRecord } from "../bench/run/run-files.ts";
+import type { RunManifest, RunRecord } from "../bench/run/run-file-types.ts";
 import { upgradeSummary } from "../bench/run/run-format.ts";
 import { countRows, RUN_FILES, readJson, resultsRoot, runDir, runFile } from "../bench/run/store.ts";
 import { ttyWidth } from "./table.ts";

@@ -7,7 +7,7 @@ import type { Command } from "commander";
 import { readManifest } from "../bench/run/manifest.ts";
 import { mergeRuns } from "../bench/run/merge.ts";
 import { pruneRuns, removeRuns } from "../bench/run/remove.ts";
-import type { RunManifest } from "../bench/run/run-files.ts";
+import type { RunManifest } from "../bench/run/run-file-types.ts";
 import { countRows, listRunIds, resultsRoot, runDir, runFile } from "../bench/run/store.ts";
 import { InputError } from "../errors.ts";
 import { shownPath } from "../report/paths.ts";

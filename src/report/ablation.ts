@@ -6,7 +6,7 @@
  */
 
 import type { ConfigComparison } from "../bench/run/compare-configs.ts";
-import type { ResolvedConfig } from "../bench/run/run-files.ts";
+import type { ResolvedConfig } from "../bench/run/run-file-types.ts";
 import type { PairedTest } from "../bench/scoring/index.ts";
 import { canonicalJson } from "../models/json.ts";
 

@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { Ajv } from "ajv";
-import type { ResolvedConfig } from "../bench/run/run-files.ts";
+import type { ResolvedConfig } from "../bench/run/run-file-types.ts";
 import { writeJsonAtomic } from "../bench/run/store.ts";
 import { BaselineError } from "./errors.ts";
 import { BINARY_METRICS, type MetricName, POOLED_METRICS } from "./metrics.ts";

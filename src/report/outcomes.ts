@@ -11,7 +11,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv } from "ajv";
-import type { RunRecord } from "../bench/run/run-files.ts";
+import type { RunRecord } from "../bench/run/run-file-types.ts";
 import { forEachRunRecord } from "../bench/run/run-format.ts";
 import { RUN_FILES, runFile, writeJsonAtomic } from "../bench/run/store.ts";
 import { pooledRateOf, type Rate, rateOf } from "../bench/scoring/rate.ts";

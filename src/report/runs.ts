@@ -1,6 +1,6 @@
 /**
  * The runs a report or a gate reads: results/<run-id>/run.json and summary.json, each checked against
- * the run's records or outcomes (run-files.ts), then read as one set (run-set.ts).
+ * the run's records or outcomes (run-files-check.ts), then read as one set (run-set.ts).
  */
 import { existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -8,7 +8,7 @@ import { readManifest } from "../bench/run/manifest.ts";
 import { listRunIds, RUN_FILES, resultsRoot, runDir } from "../bench/run/store.ts";
 import { RunSetError } from "./errors.ts";
 import { shownPath } from "./paths.ts";
-import { checkRunFiles, readSummary } from "./run-files.ts";
+import { checkRunFiles, readSummary } from "./run-files-check.ts";
 import { type LoadedRun, type RunSet, runSetOf } from "./run-set.ts";
 
 /** A run id under the results folder, or a path to a run folder. */

@@ -4,7 +4,7 @@
  * once per file and extended from where it stopped when the file grows (a running bench appends); built
  * again when the file was replaced (a resume rewrites it without the records it runs again).
  */
-import type { RunRecord } from "../bench/run/run-files.ts";
+import type { RunRecord } from "../bench/run/run-file-types.ts";
 import { forEachRunRecord, readRunRecord } from "../bench/run/run-format.ts";
 import type { RowLocation } from "../bench/run/store.ts";
 import { GrowingFile } from "./growing-file.ts";

@@ -22,7 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadDataset } from "../../src/bench/dataset/load.ts";
 import { type BenchOutcome, runBench } from "../../src/bench/run/bench.ts";
 import { ModelOutageError } from "../../src/bench/run/model-outage.ts";
-import type { BenchRequest, RunRecord } from "../../src/bench/run/run-files.ts";
+import type { BenchRequest, RunRecord } from "../../src/bench/run/run-file-types.ts";
 import { RUN_FILES, readJson, readJsonl } from "../../src/bench/run/store.ts";
 import { loadCassette } from "../../src/models/cassette.ts";
 import type { ModelStage } from "../../src/models/types.ts";

@@ -18,7 +18,7 @@ import { loadDataset } from "../../src/bench/dataset/load.ts";
 import { selectItems } from "../../src/bench/dataset/select.ts";
 import { runBench } from "../../src/bench/run/bench.ts";
 import type { RunSummary } from "../../src/bench/run/compare-configs.ts";
-import type { RunManifest, RunRecord } from "../../src/bench/run/run-files.ts";
+import type { RunManifest, RunRecord } from "../../src/bench/run/run-file-types.ts";
 import { RUN_FILES, readJson } from "../../src/bench/run/store.ts";
 import { readRunLines } from "../../src/bench/run/testing/run-lines.ts";
 import { createSimProvider } from "../../src/models/sim/index.ts";

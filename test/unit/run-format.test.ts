@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { runBench } from "../../src/bench/run/bench.ts";
 import type { RunSummary } from "../../src/bench/run/compare-configs.ts";
 import { readManifest } from "../../src/bench/run/manifest.ts";
-import type { RunManifest, RunRecord } from "../../src/bench/run/run-files.ts";
+import type { RunManifest, RunRecord } from "../../src/bench/run/run-file-types.ts";
 import {
   forEachRunRecord,
   RECORD_FORMAT,

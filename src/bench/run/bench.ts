@@ -50,7 +50,7 @@ import {
   withSuiteDefaults,
 } from "./resolve-request.ts";
 import { dropRecords, serverFailed } from "./retry-invalid.ts";
-import type { BenchRequest, CacheUse, RunManifest, RunRecord } from "./run-files.ts";
+import type { BenchRequest, CacheUse, RunManifest, RunRecord } from "./run-file-types.ts";
 import { forEachRunRecord, RUN_FORMAT } from "./run-format.ts";
 import { harnessRedactor } from "./secrets.ts";
 import { startRunTracer } from "./spans.ts";

@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { z } from "zod";
-import type { RunManifest } from "./run-files.ts";
+import type { RunManifest } from "./run-file-types.ts";
 import { upgradeManifest } from "./run-format.ts";
 import { RUN_FILES, readJsonChecked } from "./store.ts";
 

@@ -16,7 +16,7 @@ import type { RunSummary } from "./compare-configs.ts";
 import { readManifest } from "./manifest.ts";
 import { contentHash } from "./record-content.ts";
 import { itemCount, requestRegistry } from "./resolve-request.ts";
-import type { BenchRequest, RunManifest } from "./run-files.ts";
+import type { BenchRequest, RunManifest } from "./run-file-types.ts";
 import { forEachRunRecord } from "./run-format.ts";
 import {
   forEachJsonl,

@@ -1,5 +1,5 @@
 /** One record of a run read back for `results show`: found by key without loading the whole file. */
-import type { RunRecord } from "./run-files.ts";
+import type { RunRecord } from "./run-file-types.ts";
 import { forEachRunRecord } from "./run-format.ts";
 import { ResultsError, runFile } from "./store.ts";
 

@@ -30,7 +30,7 @@ import type { ItemCount } from "../dataset/select.ts";
 import { type Suite, suiteOf } from "../dataset/suite.ts";
 import { worldContext } from "../dataset/world-clock.ts";
 import type { ModelProbe } from "./model-facts.ts";
-import type { BenchRequest, RunManifest, RunModel } from "./run-files.ts";
+import type { BenchRequest, RunManifest, RunModel } from "./run-file-types.ts";
 
 /** Below this many tasks a thread's start-up (its own servers, about a second) costs more than it saves. */
 const TASKS_PER_EXTRA_THREAD = 1000;

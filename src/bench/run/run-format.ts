@@ -15,7 +15,7 @@
 import { INVALID_REASONS } from "../../models/types.ts";
 import type { RunSummary } from "./compare-configs.ts";
 import { forEachJsonl, type RowLocation, readRow } from "./jsonl-read.ts";
-import type { RunManifest, RunRecord } from "./run-files.ts";
+import type { RunManifest, RunRecord } from "./run-file-types.ts";
 import { ResultsError } from "./store-errors.ts";
 
 export const RUN_FORMAT = "onsetlab-run/2";

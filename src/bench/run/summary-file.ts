@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { DatasetItem } from "../dataset/types.ts";
 import { type ScoredRecord, summarize, validRecords } from "../scoring/index.ts";
 import { compareConfigurations, type PromptCacheUse, type RunSummary } from "./compare-configs.ts";
-import type { RunManifest } from "./run-files.ts";
+import type { RunManifest } from "./run-file-types.ts";
 import { forEachRunRecord, SUMMARY_FORMAT } from "./run-format.ts";
 import { RUN_FILES, runFile, writeJsonAtomic } from "./store.ts";
 

@@ -21,7 +21,7 @@ import type { Task } from "./matrix.ts";
 import type { ModelOutageWatch } from "./model-outage.ts";
 import { providerCache, resolveEntries } from "./providers.ts";
 import { requestRegistry } from "./resolve-request.ts";
-import type { BenchRequest, RunRecord } from "./run-files.ts";
+import type { BenchRequest, RunRecord } from "./run-file-types.ts";
 import { RECORD_FORMAT } from "./run-format.ts";
 import { type SpanParent, startQueryTracer } from "./spans.ts";
 import { jsonLineBytes, lineBytes } from "./store.ts";

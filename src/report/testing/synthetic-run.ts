@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type AgentConfigInput, resolveAgentConfig } from "../../agent/index.ts";
 import { compareConfigurations, type RunSummary } from "../../bench/run/compare-configs.ts";
-import type { RunManifest } from "../../bench/run/run-files.ts";
+import type { RunManifest } from "../../bench/run/run-file-types.ts";
 import { RUN_FORMAT, SUMMARY_FORMAT } from "../../bench/run/run-format.ts";
 import { RUN_FILES } from "../../bench/run/store.ts";
 import { writeRunLines } from "../../bench/run/testing/run-lines.ts";

@@ -1,5 +1,5 @@
 /** The API's response bodies: the server's own types (type imports only: nothing of the server is bundled). */
-import type { RunRecord } from "../../bench/run/run-files.ts";
+import type { RunRecord } from "../../bench/run/run-file-types.ts";
 import type { Check } from "../../serve/checks.ts";
 
 export type { RunQueryResponse } from "../../serve/agent-routes.ts";
