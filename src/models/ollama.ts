@@ -5,6 +5,7 @@
  */
 
 import { type GenerateResponse, Ollama, type ChatResponse as OllamaChatResponse } from "ollama";
+import { dropUndefined } from "../json.ts";
 import { onceUntilFailure } from "../memo.ts";
 import { answerInvalid, autoWindow } from "./context.ts";
 import {
@@ -24,7 +25,6 @@ import {
   STAGE_HEADER,
   withRetries,
 } from "./http.ts";
-import { dropUndefined } from "./json.ts";
 import {
   fromOllamaToolCalls,
   type OllamaMetrics,

@@ -8,7 +8,7 @@
 import type { ConfigComparison } from "../bench/run/compare-configs.ts";
 import type { ResolvedConfig } from "../bench/run/run-file-types.ts";
 import type { PairedTest } from "../bench/scoring/index.ts";
-import { canonicalJson } from "../models/json.ts";
+import { canonicalJson } from "../json.ts";
 
 /** The configuration ablations are compared with, unless told otherwise. */
 export const DEFAULT_REFERENCE = "onsetlab";

@@ -10,7 +10,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { InputError } from "../../errors.ts";
-import { canonicalJson } from "../../models/json.ts";
+import { canonicalJson } from "../../json.ts";
 import { datasetHash, selectItems } from "../dataset/select.ts";
 import type { RunSummary } from "./compare-configs.ts";
 import { readManifest } from "./manifest.ts";
