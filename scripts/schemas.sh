@@ -16,7 +16,7 @@ generate() { # file type id
   (cd "$gen" && pnpm -s dlx ts-json-schema-generator@2.10.0 -f tsconfig.json --no-top-ref --no-type-check \
     -p "$1" -t "$2" -i "$3" -o "$OLDPWD/docs/schemas/$3")
 }
-generate src/bench/run/run-files.ts RunManifest run.schema.json
-generate src/bench/run/run-files.ts RunRecord record.schema.json
+generate src/bench/run/run-file-types.ts RunManifest run.schema.json
+generate src/bench/run/run-file-types.ts RunRecord record.schema.json
 generate src/bench/run/compare-configs.ts RunSummary summary.schema.json
 pnpm -s exec biome format --write docs/schemas >/dev/null 2>&1

@@ -5,7 +5,7 @@
  * ("Ollama is running"). Durations are nanoseconds; like Ollama, fields that are zero are left out.
  */
 
-import { dropUndefined } from "../../src/models/json.ts";
+import { dropUndefined } from "../../src/json.ts";
 import type { NativeToolCall } from "../../src/models/types.ts";
 import { type Generated, knownModel, type StandinContext, serve } from "./generate.ts";
 import { type Exchange, type RouteTable, readJsonBody, sendJson, sendText, startNdjson } from "./http-io.ts";

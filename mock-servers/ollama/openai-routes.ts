@@ -5,7 +5,7 @@
  * a thinking model's reasoning in `reasoning`), /v1/completions and /v1/models.
  */
 
-import { dropUndefined } from "../../src/models/json.ts";
+import { dropUndefined } from "../../src/json.ts";
 import type { NativeToolCall } from "../../src/models/types.ts";
 import { type Generated, knownModel, type StandinContext, serve } from "./generate.ts";
 import { type Exchange, type RouteTable, readJsonBody, sendJson, startSse } from "./http-io.ts";

@@ -13,7 +13,7 @@ import { mockServerSpecs } from "../../mock-servers/index.ts";
 import { selectItems } from "../../src/bench/dataset/select.ts";
 import { runBench } from "../../src/bench/run/bench.ts";
 import { itemCount } from "../../src/bench/run/resolve-request.ts";
-import type { RunRecord } from "../../src/bench/run/run-files.ts";
+import type { RunRecord } from "../../src/bench/run/run-file-types.ts";
 import { forEachJsonl, runFile } from "../../src/bench/run/store.ts";
 import { ToolCatalog } from "../../src/bench/scoring/index.ts";
 import { OnsetlabError } from "../../src/errors.ts";

@@ -8,7 +8,7 @@
  */
 
 import type { DatasetItem } from "../../src/bench/dataset/types.ts";
-import type { RunRecord } from "../../src/bench/run/run-files.ts";
+import type { RunRecord } from "../../src/bench/run/run-file-types.ts";
 import type { ToolCatalog } from "../../src/bench/scoring/index.ts";
 import type { PlannerClassification, PlannerErrorType } from "../../src/bench/scoring/planner-output.ts";
 import { OnsetlabError } from "../../src/errors.ts";

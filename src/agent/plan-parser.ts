@@ -4,8 +4,8 @@
  * carries an `error` and the executor skips it.
  */
 
+import { canonicalJson } from "../json.ts";
 import type { ToolDefinition } from "../mcp/types.ts";
-import { canonicalJson } from "../models/json.ts";
 import { parseCallArguments } from "./call-syntax.ts";
 import { findReferences, renameReferences } from "./references.ts";
 import { looseKey } from "./text.ts";

@@ -23,15 +23,6 @@ import type { TextCall, TextCallFormat } from "./text-calls.ts";
 /** `auto` runs the router; the others force one path (DESIGN §3). */
 export type Strategy = "auto" | "rewoo" | "react" | "native" | "jsonl";
 
-/** The exposures, fewest servers first. */
-export const EXPOSURES = ["own", "session", "all"] as const;
-/**
- * Which servers a query runs with (DESIGN §3): `own` = the item's own servers and the built-ins (a user
- * who connected exactly what the query needs); `session` = those plus a few distractors (what a user
- * connects); `all` = every server (a stress test).
- */
-export type Exposure = (typeof EXPOSURES)[number];
-
 export interface AgentLimits {
   /** Planner completion budget (DESIGN §2: ≤ 150 tokens). */
   plannerMaxTokens: number;
@@ -111,8 +102,6 @@ export interface AgentConfig {
   fallback: boolean;
   /** Ask the model ACTION vs DIRECT when the rules say DIRECT and tools are connected. */
   routingLlm: boolean;
-  /** The servers the bench connects for a query; the agent itself uses whatever tools it is given. */
-  exposure: Exposure;
   // The OnsetLab axes (types above; models.yaml documents every value).
   router: RouterRules;
   relevance: Relevance;
@@ -267,7 +256,6 @@ export const DEFAULT_AGENT_CONFIG: AgentConfig = {
   skills: true,
   fallback: true,
   routingLlm: true,
-  exposure: "session",
   ...PLUS_AXES,
   recoverTextCalls: false,
   decoding: "free",

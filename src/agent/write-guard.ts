@@ -12,8 +12,8 @@
  * and a blocked call gets a success-looking text with the first result instead of an error.
  */
 
+import { canonicalJson } from "../json.ts";
 import type { ToolDefinition } from "../mcp/types.ts";
-import { canonicalJson } from "../models/json.ts";
 import { splitName, truncate } from "./text.ts";
 import { isBuiltin } from "./tool-schema.ts";
 import type { BlockedWrite, WriteGuardMode } from "./types.ts";

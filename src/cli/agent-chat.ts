@@ -6,6 +6,7 @@
  * either can continue what the other started. A turn shows its answer, its whole trace with `--trace`, or
  * one JSON line with `--json`.
  */
+
 import { resolve } from "node:path";
 import { createInterface } from "node:readline";
 import type { Command } from "commander";
@@ -13,6 +14,7 @@ import { turnFromResult } from "../agent/index.ts";
 import type { AgentQueryOptions } from "../bench/run/agent-query.ts";
 import { runAgentQuery } from "../bench/run/agent-query.ts";
 import { harnessRedactor } from "../bench/run/secrets.ts";
+import { resultsRoot } from "../bench/run/store.ts";
 import { ConversationStore, type StoredConversation } from "../serve/conversation-store.ts";
 import { ApiError } from "../serve/errors.ts";
 import { type AgentFlags, AgentRunError, traceText } from "./agent.ts";
@@ -27,7 +29,7 @@ export async function runChat(
   optionsFor: (run: RunOptions) => AgentQueryOptions,
 ): Promise<void> {
   checkFlags(query, flags);
-  const store = new ConversationStore(flags.results ? resolve(flags.results) : undefined);
+  const store = new ConversationStore(resolve(flags.results ?? resultsRoot()));
   const conversation = flags.continue === undefined ? undefined : stored(store, flags.continue);
   const model = flags.model ?? conversation?.model;
   if (!model) {

@@ -5,17 +5,19 @@
 
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { type AgentConfigInput, EXPOSURES } from "../agent/index.ts";
+import { EXPOSURES } from "../bench/dataset/exposure.ts";
 import { parseFilter } from "../bench/dataset/select.ts";
 import { type BenchOptions, type RunPlan, runBench } from "../bench/run/bench.ts";
 import type { RunSummary } from "../bench/run/compare-configs.ts";
 import { estimateRun } from "../bench/run/estimate.ts";
 import { parseShard } from "../bench/run/matrix.ts";
 import { modelsOfMatrix } from "../bench/run/resolve-request.ts";
-import type { BenchRequest } from "../bench/run/run-files.ts";
-import { sequentialText } from "../bench/run/sequential.ts";
+import type { BenchRequest } from "../bench/run/run-file-types.ts";
+import { resultsRoot } from "../bench/run/store.ts";
+import { sequentialText } from "../bench/run/until-significant.ts";
 import { ITEM_METRICS, type MetricRates, type Rate, type SummaryRow } from "../bench/scoring/index.ts";
 import { readAgentFile } from "../config/agent-file.ts";
+import type { ConfigurationInput } from "../config/models-yaml.ts";
 import { OnsetlabError } from "../errors.ts";
 import { FAULTS_ENV, type FaultConfig, parseFaults } from "../mcp/faults.ts";
 import { checkRecordTarget } from "../models/cassette.ts";
@@ -148,6 +150,7 @@ export function registerBenchCommand(program: Command): void {
       if (flags.keepInvalid && !flags.resume)
         throw new FlagError("BAD_FLAG", "--keep-invalid goes with --resume RUN_ID");
       const planned = {
+        resultsRoot: resultsRoot(),
         request,
         resume: flags.resume,
         ...(flags.keepInvalid ? { keepInvalid: true } : {}),
@@ -380,8 +383,8 @@ export function parseSeed(text: string, flag = "--seed"): number {
 
 const STRATEGIES = ["auto", "rewoo", "react", "native", "jsonl"] as const;
 
-function cliOverrides(flags: BenchFlags): AgentConfigInput {
-  const overrides: AgentConfigInput = {};
+function cliOverrides(flags: BenchFlags): ConfigurationInput {
+  const overrides: ConfigurationInput = {};
   if (flags.strategy) overrides.strategy = parseChoice("--strategy", flags.strategy, STRATEGIES);
   if (flags.filterN) overrides.filter = flags.filterN === "all" ? "all" : parsePositiveInt("--filter-n", flags.filterN);
   if (flags.exposure) overrides.exposure = parseChoice("--exposure", flags.exposure, EXPOSURES);

@@ -4,8 +4,10 @@
  * harness as a runnable agent (src/export/). Prints the files written; `--json` with `config` writes and
  * prints agent.json.
  */
+
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
+import { resultsRoot } from "../bench/run/store.ts";
 import { formatAgentFile } from "../config/agent-file.ts";
 import { exportAgent, parseFormat } from "../export/export.ts";
 import { FlagError } from "./flags.ts";
@@ -52,7 +54,7 @@ export function registerExportCommand(program: Command): void {
         out: flags.out!,
         ...(flags.registry ? { registry: resolve(flags.registry) } : {}),
         ...(flags.models ? { modelsFile: flags.models } : {}),
-        ...(flags.fromRun ? { fromRun: flags.fromRun } : {}),
+        ...(flags.fromRun ? { fromRun: { run: flags.fromRun, resultsRoot: resultsRoot() } } : {}),
         ...(flags.hfId ? { hfId: flags.hfId } : {}),
         dryRun: flags.dryRun === true,
         force: flags.force === true,

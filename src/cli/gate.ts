@@ -2,7 +2,9 @@
  * `gate --baseline FILE [--run RUN_ID…] [--update]`: fails (exit 1) when a run regressed against the
  * baseline; exit 2 when the baseline or the run cannot be compared (missing, another dataset or matrix).
  */
+
 import type { Command } from "commander";
+import { resultsRoot } from "../bench/run/store.ts";
 import { buildBaseline, policyFor, readBaseline, writeBaseline } from "../report/baseline.ts";
 import { GateFailedError, RunSetError } from "../report/errors.ts";
 import { checkSameMatrix, runGate, verdictTally } from "../report/gate.ts";
@@ -27,7 +29,7 @@ export function registerGateCommand(program: Command): void {
     .option("--update", "write the baseline from the run(s) instead of gating (keeps the baseline's policy)")
     .option("--json", "print the checks as JSON")
     .action((flags: GateFlags) => {
-      const set = loadRunSet(flags.run ?? []);
+      const set = loadRunSet(flags.run ?? [], resultsRoot());
       for (const run of set.runs) {
         if (!isComplete(run)) {
           throw new RunSetError(

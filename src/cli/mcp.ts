@@ -3,10 +3,12 @@
  * (the default: an MCP client starts this command), or over Streamable HTTP at http://127.0.0.1:PORT/mcp.
  * stdout carries protocol frames only; notes go to stderr.
  */
+
 import { once } from "node:events";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Command } from "commander";
 import { harnessRedactor } from "../bench/run/secrets.ts";
+import { resultsRoot } from "../bench/run/store.ts";
 import { conversationRunner } from "../serve/conversation-runs.ts";
 import { ConversationStore } from "../serve/conversation-store.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "../serve/guard.ts";
@@ -42,7 +44,7 @@ export function registerMcpCommand(program: Command): void {
         throw new FlagError("BAD_FLAG", "--port is the port of --http: add --http (over stdio there is no port)");
       }
       const service = new HarnessService({
-        ...(flags.results ? { resultsRoot: flags.results } : {}),
+        resultsRoot: flags.results ?? resultsRoot(),
         ...(flags.models ? { modelsFile: flags.models } : {}),
       });
       const runner = benchQueryRunner({

@@ -2,9 +2,11 @@
  * `report [RUN_ID…] [--out DIR]`: markdown, csv, html and summary.json from runs (default: the newest),
  * the leaderboard in the terminal. `report --compare RUN_A RUN_B`: side-by-side deltas with significance.
  */
+
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
+import { resultsRoot } from "../bench/run/store.ts";
 import { DEFAULT_REFERENCE } from "../report/ablation.ts";
 import { compareRunsTable, type RunSide } from "../report/compare-runs.ts";
 import { renderCsv } from "../report/csv.ts";
@@ -47,7 +49,7 @@ export function registerReportCommand(program: Command): void {
         compareCommand(runs, flags);
         return;
       }
-      const set = loadRunSet(runs);
+      const set = loadRunSet(runs, resultsRoot());
       if (flags.writeOutcomes) {
         for (const run of set.runs) process.stderr.write(`wrote ${writeOutcomesFile(run, loadOutcomes(run))}\n`);
       }
@@ -78,7 +80,7 @@ function compareCommand(runs: string[], flags: ReportFlags): void {
     throw new FlagError("BAD_FLAG", `--compare takes exactly two runs (RUN_A RUN_B), got ${runs.length}`);
   }
   const side = (ref: string): RunSide => {
-    const set = loadRunSet([ref]);
+    const set = loadRunSet([ref], resultsRoot());
     return { set, outcomes: mergeOutcomes(set.runs.map(loadOutcomes)) };
   };
   const table = compareRunsTable(side(runs[0]!), side(runs[1]!));

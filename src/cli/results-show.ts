@@ -5,8 +5,9 @@ import { basename, join } from "node:path";
 import type { RunSummary } from "../bench/run/compare-configs.ts";
 import { readManifest } from "../bench/run/manifest.ts";
 import { findRecord } from "../bench/run/record-view.ts";
-import type { RunManifest, RunRecord } from "../bench/run/run-files.ts";
-import { countRows, RUN_FILES, readJson, runDir, runFile } from "../bench/run/store.ts";
+import type { RunManifest, RunRecord } from "../bench/run/run-file-types.ts";
+import { upgradeSummary } from "../bench/run/run-format.ts";
+import { countRows, RUN_FILES, readJson, resultsRoot, runDir, runFile } from "../bench/run/store.ts";
 import { inProcessSimulator, storedProvenance } from "../models/provenance.ts";
 import { STANDIN_LABEL } from "../report/provenance.ts";
 import { ttyWidth } from "./table.ts";
@@ -19,7 +20,7 @@ export interface ShowFlags {
 }
 
 export function showRun(runId: string, flags: ShowFlags): string {
-  const dir = runDir(runId);
+  const dir = runDir(runId, resultsRoot());
   const manifest = readManifest(dir);
   if (flags.item) {
     const record = findRecord(dir, runId, flags.item);
@@ -47,7 +48,7 @@ function runHeader(runId: string, dir: string, manifest: RunManifest): string {
   ];
   const summaryFile = join(dir, RUN_FILES.summary);
   if (existsSync(summaryFile)) {
-    const summary = readJson<RunSummary>(summaryFile, "summary.json");
+    const summary = upgradeSummary(readJson<RunSummary>(summaryFile, "summary.json"), summaryFile);
     const invalid = summary.rows.flatMap((row) =>
       Object.entries(row.invalid)
         .filter(([, count]) => count > 0)

@@ -8,7 +8,7 @@ import type { Command } from "commander";
 import { readManifest } from "../bench/run/manifest.ts";
 import { mergeRuns } from "../bench/run/merge.ts";
 import { pruneRuns, removeRuns } from "../bench/run/remove.ts";
-import type { RunManifest } from "../bench/run/run-files.ts";
+import type { RunManifest } from "../bench/run/run-file-types.ts";
 import { countRows, listRunIds, resultsRoot, runDir, runFile } from "../bench/run/store.ts";
 import { InputError } from "../errors.ts";
 import { type ModelProvenance, storedProvenance } from "../models/provenance.ts";
@@ -41,7 +41,7 @@ export interface UnreadableRun {
   problem: string;
 }
 
-export function listRuns(root: string = resultsRoot()): (RunListing | UnreadableRun)[] {
+export function listRuns(root: string): (RunListing | UnreadableRun)[] {
   return listRunIds(root).map((id) => {
     const dir = runDir(id, root);
     let manifest: RunManifest;
@@ -77,7 +77,7 @@ export function registerResultsCommands(program: Command): void {
     .description("every run, newest first: models, configurations, items, records done / planned, finished or not")
     .option("--json", "print JSON for machines")
     .action((flags: { json?: boolean }) => {
-      const runs = listRuns();
+      const runs = listRuns(resultsRoot());
       if (flags.json) {
         process.stdout.write(`${JSON.stringify(runs)}\n`);
         return;
@@ -91,7 +91,7 @@ export function registerResultsCommands(program: Command): void {
     .option("--out <run-id>", "the merged run's id (default: a new one)")
     .option("--json", "print the outcome as JSON")
     .action((runIds: string[], flags: { out?: string; json?: boolean }) => {
-      const merged = mergeRuns({ runIds, ...(flags.out ? { outId: flags.out } : {}) });
+      const merged = mergeRuns({ runIds, root: resultsRoot(), ...(flags.out ? { outId: flags.out } : {}) });
       for (const folder of merged.removedLeftovers) {
         process.stderr.write(`removed ${folder}: what a merge left when it was stopped midway\n`);
       }
@@ -131,7 +131,7 @@ function registerHousekeeping(results: Command): void {
     .description("delete runs (never one under results/calibration/)")
     .argument("<runs...>", "run ids under results/")
     .action((runIds: string[]) => {
-      for (const dir of removeRuns(runIds)) process.stdout.write(`removed ${dir}\n`);
+      for (const dir of removeRuns(runIds, resultsRoot())) process.stdout.write(`removed ${dir}\n`);
     });
   results
     .command("prune")
@@ -143,7 +143,7 @@ function registerHousekeeping(results: Command): void {
       if (!Number.isInteger(keep) || keep < 0) {
         throw new InputError("BAD_FLAG", `--keep ${flags.keep}: expected a whole number ≥ 0`);
       }
-      const removed = pruneRuns(keep, { dryRun: flags.dryRun ?? false });
+      const removed = pruneRuns(keep, { dryRun: flags.dryRun ?? false, root: resultsRoot() });
       const verb = flags.dryRun ? "would remove" : "removed";
       for (const runId of removed) process.stdout.write(`${verb} ${runId}\n`);
       if (removed.length === 0) process.stdout.write(`nothing to remove: ${keep} or fewer runs\n`);

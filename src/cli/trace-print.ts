@@ -161,7 +161,7 @@ export function formatTrace(result: AgentResult, options: TracePrintOptions): st
 }
 
 function configText(result: AgentResult): string {
-  const { strategy, filter, skills, rescue, fallback, writeGuard, routingLlm, exposure } = result.config;
+  const { strategy, filter, skills, rescue, fallback, writeGuard, routingLlm } = result.config;
   const onOff = (on: boolean) => (on ? "on" : "off");
   return [
     `strategy ${strategy}`,
@@ -171,7 +171,6 @@ function configText(result: AgentResult): string {
     `fallback ${onOff(fallback)}`,
     `write guard ${writeGuard}`,
     `routing llm ${onOff(routingLlm)}`,
-    `exposure ${exposure}`,
     ...pipelineText(result.config),
   ].join(" · ");
 }

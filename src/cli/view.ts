@@ -4,9 +4,11 @@
  * folder, until Ctrl-C. Loopback only unless given a host and a token; the token may come from
  * $ONSETLAB_TOKEN instead of argv (where `ps` shows it).
  */
+
 import { once } from "node:events";
 import type { Command } from "commander";
 import { harnessRedactor } from "../bench/run/secrets.ts";
+import { resultsRoot } from "../bench/run/store.ts";
 import { createApp } from "../serve/app.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "../serve/guard.ts";
 import { benchQueryRunner } from "../serve/query-runner.ts";
@@ -46,7 +48,7 @@ export function registerViewCommand(program: Command): void {
       const token = flags.token ?? (process.env.ONSETLAB_TOKEN || undefined);
       const redactor = harnessRedactor(flags.models);
       const service = new HarnessService({
-        ...(flags.results ? { resultsRoot: flags.results } : {}),
+        resultsRoot: flags.results ?? resultsRoot(),
         ...(flags.models ? { modelsFile: flags.models } : {}),
         ...(flags.datasetDir ? { datasetDirs: flags.datasetDir } : {}),
       });

@@ -35,11 +35,11 @@ function agentFileOf(configName: string, model = "qwen2.5:1.5b"): AgentFile {
 describe("agent file", () => {
   it("its schema names every configuration axis and limit, and requires them all", () => {
     const configuration = schema.definitions.Configuration;
-    expect([...configuration.required].sort()).toEqual(Object.keys(DEFAULT_AGENT_CONFIG).sort());
+    // the agent's axes and the bench's exposure
+    const axes = [...Object.keys(DEFAULT_AGENT_CONFIG), "exposure"];
+    expect([...configuration.required].sort()).toEqual(axes.sort());
     // every axis, and the optional agent definition (models.yaml `agent:`)
-    expect(Object.keys(configuration.properties).sort()).toEqual(
-      [...Object.keys(DEFAULT_AGENT_CONFIG), "definition"].sort(),
-    );
+    expect(Object.keys(configuration.properties).sort()).toEqual([...axes, "definition"].sort());
     expect([...configuration.properties.limits.required].sort()).toEqual(Object.keys(DEFAULT_LIMITS).sort());
   });
 

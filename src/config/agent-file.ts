@@ -14,13 +14,13 @@ import { dirname } from "node:path";
 import { Ajv, type ErrorObject } from "ajv";
 import { stringify } from "yaml";
 import schema from "../../docs/schemas/agent-file.schema.json" with { type: "json" };
-import type { AgentConfig } from "../agent/types.ts";
 import type { Registry, RegistryEntry } from "../mcp/registry.ts";
 import type { ProviderEntry } from "../models/entry.ts";
 import { isOllamaEntry, type OllamaProviderEntry } from "../models/providers/ollama.ts";
 import { isOpenAIEntry, type OpenAIProviderEntry } from "../models/providers/openai.ts";
 import { isSimEntry, type SimProviderEntry } from "../models/providers/sim.ts";
 import { AgentFileError } from "./errors.ts";
+import type { Configuration } from "./models-yaml.ts";
 import { yamlValue } from "./yaml-text.ts";
 
 export const AGENT_FILE_FORMAT = "onsetlab-agent/1";
@@ -57,7 +57,7 @@ export interface AgentFile {
   /** The configuration's name in models.yaml. */
   config: string;
   /** Resolved: every axis and limit, as resolveConfiguration gave it. */
-  configuration: AgentConfig;
+  configuration: Configuration;
   /** Write tools answer with a preview of the call instead of running it. */
   dry_run: boolean;
   servers: RegistryEntry[];

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_AGENT_CONFIG, DEFAULT_LIMITS, ONSETLAB_AXES, PLUS_AXES } from "../agent/types.ts";
+import { DEFAULT_AGENT_CONFIG as AGENT_DEFAULTS, DEFAULT_LIMITS, ONSETLAB_AXES, PLUS_AXES } from "../agent/types.ts";
 import { ModelsConfigError, UnknownConfigurationError } from "./errors.ts";
 import {
   loadModelsConfig,
@@ -12,6 +12,9 @@ import {
   resolveConfiguration,
   resolveModel,
 } from "./models-yaml.ts";
+
+/** The built-in defaults as a configuration resolves them: the agent's, and the bench's exposure. */
+const DEFAULT_AGENT_CONFIG = { ...AGENT_DEFAULTS, exposure: "session" };
 
 const shipped = loadModelsConfig();
 

@@ -9,9 +9,10 @@
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
-import { type AgentConfig, type AgentConfigInput, DECODINGS, EXPOSURES, resolveAgentConfig } from "../agent/types.ts";
+import { type AgentConfig, type AgentConfigInput, DECODINGS, resolveAgentConfig } from "../agent/types.ts";
+import { DEFAULT_EXPOSURE, EXPOSURES, type Exposure } from "../bench/dataset/exposure.ts";
+import { dropUndefined } from "../json.ts";
 import type { ProviderEntry } from "../models/entry.ts";
-import { dropUndefined } from "../models/json.ts";
 import { fromOllamaOptions } from "../models/ollama-wire.ts";
 import { definitionNamed, providerDefinitions } from "../models/provider-registry.ts";
 import { ollamaDefinition } from "../models/providers/ollama.ts";
@@ -25,10 +26,26 @@ import { yamlValue } from "./yaml-text.ts";
 
 export const DEFAULT_MODELS_FILE = join(REPO_ROOT, "models.yaml");
 
+/** A configuration's axes as models.yaml gives them: the agent's, and the bench's `exposure`. */
+export interface ConfigurationInput extends AgentConfigInput {
+  exposure?: Exposure;
+}
+
+/** A configuration resolved: the agent's configuration, and the servers the bench connects for a query. */
+export interface Configuration extends AgentConfig {
+  exposure: Exposure;
+}
+
+/** What the agent is given of a configuration: the bench's settings left out. */
+export function agentConfigOf(configuration: Configuration): AgentConfig {
+  const { exposure: _bench, ...agent } = configuration;
+  return agent;
+}
+
 /** A model: what its provider is made from, and the configuration axes the model always uses. */
 export type ModelEntry = ProviderEntry & {
   /** Configuration axes this model always uses (over the configuration, under CLI flags). */
-  agent: AgentConfigInput;
+  agent: ConfigurationInput;
 };
 
 export interface MatrixSpec {
@@ -38,9 +55,9 @@ export interface MatrixSpec {
 
 export interface ModelsConfig {
   file: string;
-  defaults: AgentConfigInput;
+  defaults: ConfigurationInput;
   models: Record<string, ModelEntry>;
-  configurations: Record<string, AgentConfigInput>;
+  configurations: Record<string, ConfigurationInput>;
   matrices: Record<string, MatrixSpec>;
   defaultMatrix?: string;
   /** `metrics:` — absolute paths of modules that each add per-item metrics (src/bench/scoring/metric-registry.ts). */
@@ -251,7 +268,7 @@ export function parseModelsConfig(text: string, file: string): ModelsConfig {
  * A configuration with an agent definition: the definition's axes (its protocol as the strategy, its
  * limits), then the configuration's own keys over them; a strategy other than the protocol is refused.
  */
-function definitionInput(path: string, own: AgentConfigInput, file: string, key: string): AgentConfigInput {
+function definitionInput(path: string, own: ConfigurationInput, file: string, key: string): ConfigurationInput {
   const { definition, axes } = loadAgentDefinition(resolve(dirname(file), path), path);
   if (own.strategy !== undefined && own.strategy !== definition.protocol) {
     throw new ModelsConfigError(
@@ -316,7 +333,7 @@ function keyPath(path: readonly PropertyKey[]): string {
     .replace(/^\./, "");
 }
 
-function toAgentInput(axes: FileAxes | undefined): AgentConfigInput {
+function toAgentInput(axes: FileAxes | undefined): ConfigurationInput {
   if (!axes) return {};
   const limits = axes.limits ? toLimits(axes.limits) : undefined;
   return dropUndefined({
@@ -406,8 +423,8 @@ export function resolveModel(config: ModelsConfig, name: string): ModelEntry {
 /** The resolved agent configuration: CLI > the model's entry > the configuration > defaults > built-in. */
 export function resolveConfiguration(
   config: ModelsConfig,
-  args: { model?: ModelEntry; configName: string; cli?: AgentConfigInput },
-): AgentConfig {
+  args: { model?: ModelEntry; configName: string; cli?: ConfigurationInput },
+): Configuration {
   const configuration = config.configurations[args.configName];
   if (!configuration) {
     throw new UnknownConfigurationError(
@@ -418,13 +435,14 @@ export function resolveConfiguration(
   }
   // Lowest first: each layer overrides the one before it, limits key by key.
   const layers = [config.defaults, configuration, args.model?.agent ?? {}, args.cli ?? {}];
-  const merged: AgentConfigInput = {};
-  const limits: AgentConfigInput["limits"] = {};
+  const merged: ConfigurationInput = {};
+  const limits: ConfigurationInput["limits"] = {};
   for (const layer of layers) {
     Object.assign(merged, dropUndefined(layer));
     Object.assign(limits, dropUndefined(layer.limits ?? {}));
   }
-  return resolveAgentConfig({ ...merged, limits });
+  const { exposure, ...agent } = merged;
+  return { ...resolveAgentConfig({ ...agent, limits }), exposure: exposure ?? DEFAULT_EXPOSURE };
 }
 
 /** The configuration names of a matrix, in order (`*` expands to every configuration). */

@@ -26,9 +26,8 @@ export interface AgentFileRequest {
   modelsFile?: string;
   /** registry.json of the servers (default: the mock servers). */
   registry?: string;
-  /** A run id under the results folder, or a run folder: its scores of this model × configuration. */
-  fromRun?: string;
-  resultsRoot?: string;
+  /** A run id under the results folder `resultsRoot`, or a run folder: its scores of this model × configuration. */
+  fromRun?: { run: string; resultsRoot: string };
   dryRun?: boolean;
 }
 
@@ -55,7 +54,7 @@ export function buildAgentFile(request: AgentFileRequest): AgentFile {
       version: version.onsetlab ?? "unknown",
       git: version.git ?? "unknown",
       exportedAt: new Date().toISOString(),
-      ...(request.fromRun ? { run: runScores(request.fromRun, entry.name, request.config, request.resultsRoot) } : {}),
+      ...(request.fromRun ? { run: runScores(request.fromRun, entry.name, request.config) } : {}),
     },
   };
 }
@@ -118,10 +117,9 @@ function travellingServer(server: RegistryEntry, registry: Registry): RegistryEn
 
 /** The summary row of this model × configuration in a finished run. */
 function runScores(
-  run: string,
+  { run, resultsRoot }: { run: string; resultsRoot: string },
   model: string,
   config: string,
-  resultsRoot?: string,
 ): NonNullable<AgentFile["provenance"]["run"]> {
   const dir = run.includes("/") ? resolve(run) : runDir(run, resultsRoot);
   const file = join(dir, RUN_FILES.summary);

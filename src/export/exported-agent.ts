@@ -6,6 +6,7 @@
 import { type AgentEventListener, type AgentResult, runAgent } from "../agent/index.ts";
 import { DryRunToolHost } from "../bench/run/dry-run.ts";
 import { type AgentFile, agentFileRegistry } from "../config/agent-file.ts";
+import { agentConfigOf } from "../config/models-yaml.ts";
 import { ClientPool } from "../mcp/pool.ts";
 import { passedThroughEnv } from "../mcp/registry-entry.ts";
 import type { ToolHost } from "../mcp/types.ts";
@@ -42,7 +43,7 @@ export async function openAgent(
     redactor: redactorOf(secretNames),
     run: (query, run = {}) =>
       runAgent(query, {
-        config: file.configuration,
+        config: agentConfigOf(file.configuration),
         model,
         tools: hostFor(run.dryRun),
         ...(file.context === undefined ? {} : { context: file.context }),

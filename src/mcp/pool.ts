@@ -3,6 +3,7 @@ import { type InProcessFactory, openConnection, type ServerConnection, type Tran
 import { ServerResetError, ToolNameConflictError, UnknownServerError } from "./errors.ts";
 import type { FaultConfig } from "./faults.ts";
 import { copyFixture, removeFixture, runResetCommand } from "./launch.ts";
+import { CONTROL_TOOL_PREFIX, MockControl } from "./mock-control.ts";
 import { OutputValidator } from "./output-validation.ts";
 import type { Registry, RegistryEntry, ResetKind } from "./registry.ts";
 import { entryBaseDir, resetKind } from "./registry-entry.ts";
@@ -38,15 +39,20 @@ interface LiveServer {
 /** The resets run before a task, by server: the servers not named were still clean. */
 export type ResetsRun = Record<string, ResetKind | "mock">;
 
-const CONTROL = { reset: "__reset", state: "__state", check: "__check", faults: "__faults" } as const;
 const livePools = new Set<ClientPool>();
 
 /**
  * Connects every server of a registry once per run, lists their tools (hiding `__` control tools),
  * and makes tool calls with output validation, the retry table and crash restarts. Implements ToolHost.
+ * The mocks' control tools are reached through `control` (mock-control.ts).
  */
 export class ClientPool implements ToolHost {
   private readonly servers = new Map<string, LiveServer>();
+  /** The mock servers' reset, state, checks and faults. */
+  readonly control = new MockControl((name) => {
+    const live = this.servers.get(name);
+    return live && { entry: live.entry, client: live.connection.client };
+  });
   private readonly toolIndex = new Map<string, ToolDefinition>();
   /** listTools' array, made again after the index changes. */
   private listed: readonly ToolDefinition[] | undefined;
@@ -221,7 +227,7 @@ export class ClientPool implements ToolHost {
       [...this.touched].map(async (name) => {
         const server = this.servers.get(name) as LiveServer;
         const kind = resetKind(server.entry);
-        if (kind === "mock") await this.control(name, CONTROL.reset, {});
+        if (kind === "mock") await this.control.reset(name);
         else if (kind === "restart" || kind === "fixture") await this.restart(server, { fresh: true });
         else if (kind === "command") await runResetCommand(server.entry, entryBaseDir(this.registry, name));
         this.touched.delete(name);
@@ -229,23 +235,6 @@ export class ClientPool implements ToolHost {
       }),
     );
     return resets;
-  }
-
-  async dumpState(server: string): Promise<unknown> {
-    return ((await this.control(server, CONTROL.state, {})) as { state: unknown }).state;
-  }
-
-  async check(
-    server: string,
-    expect: string,
-    args: Record<string, unknown>,
-  ): Promise<{ pass: boolean; detail: string }> {
-    return (await this.control(server, CONTROL.check, { expect, args })) as { pass: boolean; detail: string };
-  }
-
-  /** Fault injection on a mock server (off by default). A restarted server gets the pool's `faults` only. */
-  async setFaults(server: string, config: FaultConfig): Promise<void> {
-    await this.control(server, CONTROL.faults, { config });
   }
 
   async close(): Promise<void> {
@@ -308,8 +297,11 @@ export class ClientPool implements ToolHost {
     await this.applyFaults(server);
   }
 
+  /** The pool's `faults` on a mock, at connect and after every restart (what `control.setFaults` set is lost). */
   private async applyFaults(server: LiveServer): Promise<void> {
-    if (this.options.faults && server.entry.mock) await this.setFaults(server.entry.name, { ...this.options.faults });
+    if (this.options.faults && server.entry.mock) {
+      await this.control.setFaults(server.entry.name, { ...this.options.faults });
+    }
   }
 
   private async indexTools(server: LiveServer): Promise<void> {
@@ -317,7 +309,7 @@ export class ClientPool implements ToolHost {
     do {
       const page = await server.connection.client.listTools(cursor ? { cursor } : undefined);
       for (const tool of page.tools) {
-        if (tool.name.startsWith("__")) continue;
+        if (tool.name.startsWith(CONTROL_TOOL_PREFIX)) continue;
         const existing = this.toolIndex.get(tool.name);
         if (existing) {
           throw new ToolNameConflictError(
@@ -354,17 +346,6 @@ export class ClientPool implements ToolHost {
       }
     }
     return { ok: true, data: result.structuredContent ?? parseText(text), text };
-  }
-
-  private async control(server: string, tool: string, args: Record<string, unknown>): Promise<unknown> {
-    const live = this.servers.get(server);
-    if (!live) throw new UnknownServerError("UNKNOWN_SERVER", `no connected server named "${server}"`);
-    if (!live.entry.mock) throw new UnknownServerError("NOT_A_MOCK", `server "${server}" has no control tools`);
-    const result = (await live.connection.client.request(
-      { method: "tools/call", params: { name: tool, arguments: args } },
-      CallToolResultSchema,
-    )) as CallToolResult;
-    return result.structuredContent;
   }
 }
 

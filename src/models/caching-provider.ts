@@ -8,8 +8,8 @@
  */
 
 import { createHash } from "node:crypto";
+import { canonicalJson, dropUndefined } from "../json.ts";
 import { ModelAbortedError } from "./errors.ts";
-import { canonicalJson, dropUndefined } from "./json.ts";
 import type { CachedAnswer, RequestCache } from "./request-cache.ts";
 import type {
   ChatRequest,

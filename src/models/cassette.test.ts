@@ -2,6 +2,7 @@ import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
+import { canonicalJson } from "../json.ts";
 import {
   cassetteRequest,
   checkRecordTarget,
@@ -20,7 +21,6 @@ import {
   ProviderHttpError,
   ReplayedModelError,
 } from "./errors.ts";
-import { canonicalJson } from "./json.ts";
 import { ScriptedModel } from "./scripted.ts";
 import type { ChatRequest } from "./types.ts";
 

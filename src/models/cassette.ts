@@ -20,6 +20,7 @@ import {
 } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
+import { canonicalJson, dropUndefined } from "../json.ts";
 import type { JsonSchema } from "../mcp/types.ts";
 import {
   CassetteExistsError,
@@ -30,7 +31,6 @@ import {
   ModelError,
   ReplayedModelError,
 } from "./errors.ts";
-import { canonicalJson, dropUndefined } from "./json.ts";
 import {
   type ChatMessage,
   type ChatRequest,

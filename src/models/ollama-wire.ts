@@ -4,8 +4,8 @@
  */
 
 import type { Message, Options, Tool } from "ollama";
+import { dropUndefined } from "../json.ts";
 import { nsToMs } from "./http.ts";
-import { dropUndefined } from "./json.ts";
 import { parseToolArguments } from "./tool-arguments.ts";
 import type { ChatMessage, ChatTool, GenerationOptions, ModelTimings, ModelUsage, NativeToolCall } from "./types.ts";
 

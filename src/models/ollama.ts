@@ -5,6 +5,7 @@
  */
 
 import { type GenerateResponse, Ollama, type ChatResponse as OllamaChatResponse } from "ollama";
+import { dropUndefined } from "../json.ts";
 import { onceUntilFailure } from "../memo.ts";
 import { closeNames } from "./close-names.ts";
 import { answerInvalid, autoWindow } from "./context.ts";
@@ -25,7 +26,6 @@ import {
   STAGE_HEADER,
   withRetries,
 } from "./http.ts";
-import { dropUndefined } from "./json.ts";
 import {
   fromOllamaToolCalls,
   type OllamaMetrics,

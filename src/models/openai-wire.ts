@@ -3,8 +3,8 @@
  * the `openai` provider sends with `to…` and reads with `from…`; the stand-in server does the reverse.
  */
 
+import { dropUndefined } from "../json.ts";
 import type { JsonSchema } from "../mcp/types.ts";
-import { dropUndefined } from "./json.ts";
 import { parseToolArguments } from "./tool-arguments.ts";
 import type { ChatMessage, ChatTool, GenerationOptions, ModelTimings, ModelUsage, NativeToolCall } from "./types.ts";
 

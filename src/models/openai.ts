@@ -5,6 +5,7 @@
  * at call time, and goes into the Authorization header only. Non-loopback URLs need `allow_remote`.
  */
 
+import { dropUndefined } from "../json.ts";
 import { onceUntilFailure } from "../memo.ts";
 import { answerInvalid, CONTEXT_REFUSAL, estimateVerdict } from "./context.ts";
 import {
@@ -27,7 +28,6 @@ import {
   STAGE_HEADER,
   withRetries,
 } from "./http.ts";
-import { dropUndefined } from "./json.ts";
 import {
   fromOpenAIToolCalls,
   type LlamaCppTimings,

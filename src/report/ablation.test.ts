@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { type AgentConfigInput, ONSETLAB_AXES, PLUS_AXES, resolveAgentConfig } from "../agent/index.ts";
+import { type AgentConfigInput, ONSETLAB_AXES, PLUS_AXES, resolveAgentConfig as resolveAgent } from "../agent/index.ts";
+import type { ResolvedConfig } from "../bench/run/run-file-types.ts";
 import { againstReference, axisOf, differingKeys, settingText } from "./ablation.ts";
 import { syntheticRun } from "./testing/synthetic-run.ts";
+
+/** A configuration as run.json records it: the agent's, with the default exposure. */
+const resolveAgentConfig = (input: AgentConfigInput = {}): ResolvedConfig => ({
+  ...resolveAgent(input),
+  exposure: "session",
+});
 
 describe("ablation axes", () => {
   const reference = resolveAgentConfig({});

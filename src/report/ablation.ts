@@ -4,15 +4,16 @@
  * The paired test against the reference comes from summary.json's comparisons, turned to read
  * "configuration − reference".
  */
-import type { AgentConfig } from "../agent/index.ts";
+
 import type { ConfigComparison } from "../bench/run/compare-configs.ts";
+import type { ResolvedConfig } from "../bench/run/run-file-types.ts";
 import type { PairedTest } from "../bench/scoring/index.ts";
-import { canonicalJson } from "../models/json.ts";
+import { canonicalJson } from "../json.ts";
 
 /** The configuration ablations are compared with, unless told otherwise. */
 export const DEFAULT_REFERENCE = "onsetlab";
 
-export type AxisKey = keyof AgentConfig;
+export type AxisKey = keyof ResolvedConfig;
 
 export interface AblationAxis {
   id: string;
@@ -57,20 +58,20 @@ export const ABLATION_AXES: readonly AblationAxis[] = [
 ];
 
 /** The switches (top-level keys) in which two resolved configurations differ. */
-export function differingKeys(a: AgentConfig, b: AgentConfig): AxisKey[] {
+export function differingKeys(a: ResolvedConfig, b: ResolvedConfig): AxisKey[] {
   const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])] as AxisKey[];
   return keys.filter((key) => canonicalJson(a[key]) !== canonicalJson(b[key]));
 }
 
 /** The axis a configuration ablates against the reference, or undefined (the reference itself, or several axes at once). */
-export function axisOf(config: AgentConfig, reference: AgentConfig): AblationAxis | undefined {
+export function axisOf(config: ResolvedConfig, reference: ResolvedConfig): AblationAxis | undefined {
   const differing = differingKeys(config, reference);
   if (differing.length === 0) return undefined;
   return ABLATION_AXES.find((axis) => differing.every((key) => axis.keys.includes(key)));
 }
 
 /** `filter=3`, `rescue=off · fallback=on`: the axis's switches as the configuration sets them. */
-export function settingText(axis: AblationAxis, config: AgentConfig): string {
+export function settingText(axis: AblationAxis, config: ResolvedConfig): string {
   return axis.keys
     .map((key) => {
       const value = config[key];

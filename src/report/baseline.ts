@@ -7,7 +7,7 @@
 
 import { existsSync, readFileSync } from "node:fs";
 import { Ajv } from "ajv";
-import type { AgentConfig } from "../agent/index.ts";
+import type { ResolvedConfig } from "../bench/run/run-file-types.ts";
 import { writeJsonAtomic } from "../bench/run/store.ts";
 import { inProcessSimulator } from "../models/provenance.ts";
 import { BaselineError } from "./errors.ts";
@@ -50,7 +50,7 @@ export interface Baseline {
   models: BaselineModel[];
   configs: string[];
   /** The resolved agent configuration of each model × configuration, to say what changed since. */
-  resolved: Record<string, Record<string, AgentConfig>>;
+  resolved: Record<string, Record<string, ResolvedConfig>>;
   policy: GatePolicy;
   outcomes: Outcomes;
 }

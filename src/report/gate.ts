@@ -5,7 +5,7 @@
  * drop is real, or when it is beyond the baseline's absolute floor (ceiling).
  */
 import type { AgentDefinition } from "../agent/index.ts";
-import { canonicalJson } from "../models/json.ts";
+import { canonicalJson } from "../json.ts";
 import { differingKeys } from "./ablation.ts";
 import type { Baseline } from "./baseline.ts";
 import { BaselineError } from "./errors.ts";

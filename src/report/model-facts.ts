@@ -3,7 +3,7 @@
  * `facts`), the windows its requests got, and the warm-up that loaded it — so a reader can tell which
  * build, quantization and window produced the numbers.
  */
-import type { RunModel } from "../bench/run/run-files.ts";
+import type { RunModel } from "../bench/run/run-file-types.ts";
 import { storedProvenance } from "../models/provenance.ts";
 import { STANDIN_LABEL } from "./provenance.ts";
 

@@ -11,8 +11,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv } from "ajv";
-import type { RunRecord } from "../bench/run/run-files.ts";
-import { forEachJsonl, RUN_FILES, runFile, writeJsonAtomic } from "../bench/run/store.ts";
+import type { RunRecord } from "../bench/run/run-file-types.ts";
+import { forEachRunRecord } from "../bench/run/run-format.ts";
+import { RUN_FILES, runFile, writeJsonAtomic } from "../bench/run/store.ts";
 import { pooledRateOf, type Rate, rateOf } from "../bench/scoring/rate.ts";
 import { OutcomesError } from "./errors.ts";
 import { BINARY_METRICS, type BinaryMetric, POOLED_METRICS, type PooledMetric } from "./metrics.ts";
@@ -117,7 +118,7 @@ export function readRunRecords(run: LoadedRun, file: string): RecordedEntry[] {
     }
   }
   const lines = new Map<string, number>();
-  forEachJsonl<RunRecord>(file, (record, line) => {
+  forEachRunRecord(file, (record, line) => {
     if (typeof record?.score !== "object" || record.score === null || typeof record.key !== "string") {
       throw new OutcomesError("RECORD_INVALID", `${file}:${line}: not a record (expected key, model, config, score)`);
     }

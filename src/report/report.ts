@@ -5,7 +5,8 @@
  */
 
 import type { RunSummary } from "../bench/run/compare-configs.ts";
-import { sequentialText } from "../bench/run/sequential.ts";
+import { SUMMARY_FORMAT } from "../bench/run/run-format.ts";
+import { sequentialText } from "../bench/run/until-significant.ts";
 import { inProcessSimulator } from "../models/provenance.ts";
 import { DEFAULT_REFERENCE } from "./ablation.ts";
 import { buildCharts, type Chart } from "./charts.ts";
@@ -139,6 +140,7 @@ function reportSummary(set: RunSet): RunSummary | UnionSummary {
   if (set.runs.length === 1) return set.runs[0]!.summary;
   const summaries = set.runs.map((run) => run.summary);
   return {
+    format: SUMMARY_FORMAT,
     runIds: set.runs.map((run) => run.id),
     simulated: summaries.some((summary) => summary.simulated),
     provenance: set.sources,

@@ -5,7 +5,7 @@
  */
 
 import type { RunSummary } from "../bench/run/compare-configs.ts";
-import type { RunManifest } from "../bench/run/run-files.ts";
+import type { RunManifest } from "../bench/run/run-file-types.ts";
 import { type ModelProvenance, storedProvenance } from "../models/provenance.ts";
 import { RunSetError } from "./errors.ts";
 

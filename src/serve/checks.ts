@@ -3,7 +3,7 @@
  * what a reader needs to see which check failed without reading the score's fields.
  */
 import type { ConversationRecord } from "../bench/conversation/run-conversation.ts";
-import type { RunRecord } from "../bench/run/run-files.ts";
+import type { RunRecord } from "../bench/run/run-file-types.ts";
 
 export interface Check {
   name: string;

@@ -53,7 +53,7 @@ export class ConversationStore {
   /** Turns of one conversation run one after another (a turn's history is the turn before it). */
   private readonly queues = new Map<string, Promise<unknown>>();
 
-  constructor(resultsRoot: string = defaultResultsRoot()) {
+  constructor(resultsRoot: string) {
     this.dir = join(resultsRoot, CONVERSATIONS_FOLDER);
   }
 

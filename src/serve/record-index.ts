@@ -4,8 +4,9 @@
  * once per file and extended from where it stopped when the file grows (a running bench appends); built
  * again when the file was replaced (a resume rewrites it without the records it runs again).
  */
-import type { RunRecord } from "../bench/run/run-files.ts";
-import { forEachJsonl, type RowLocation, readRow } from "../bench/run/store.ts";
+import type { RunRecord } from "../bench/run/run-file-types.ts";
+import { forEachRunRecord, readRunRecord } from "../bench/run/run-format.ts";
+import type { RowLocation } from "../bench/run/store.ts";
 import { GrowingFile } from "./growing-file.ts";
 
 export interface ItemRow {
@@ -48,7 +49,7 @@ export class RecordIndex {
   record(key: string): RunRecord | undefined {
     this.refresh();
     const entry = this.byKey.get(key);
-    return entry ? readRow<RunRecord>(this.file, entry.location) : undefined;
+    return entry ? readRunRecord(this.file, entry.location) : undefined;
   }
 
   private refresh(): void {
@@ -58,7 +59,7 @@ export class RecordIndex {
       this.byKey.clear();
     }
     if (!grown) return;
-    forEachJsonl<RunRecord>(
+    forEachRunRecord(
       this.file,
       (record, _line, location) => {
         const indexed = { row: itemRow(record), location };

@@ -14,7 +14,7 @@ import { type BenchProgress, runBench } from "../bench/run/bench.ts";
 import type { RunSummary } from "../bench/run/compare-configs.ts";
 import { readManifest } from "../bench/run/manifest.ts";
 import { modelsOfMatrix } from "../bench/run/resolve-request.ts";
-import type { RunManifest } from "../bench/run/run-files.ts";
+import type { RunManifest } from "../bench/run/run-file-types.ts";
 import { listRunIds, RUN_FILES, resultsRoot, runFile } from "../bench/run/store.ts";
 import { loadModelsConfig, matrixConfigs } from "../config/models-yaml.ts";
 import { InputError } from "../errors.ts";
@@ -22,7 +22,7 @@ import { isSimulator } from "../models/decide-provenance.ts";
 import { storedProvenance } from "../models/provenance.ts";
 import { simProfileNames } from "../models/sim/catalog.ts";
 import { REPO_ROOT } from "../paths.ts";
-import { readSummary } from "../report/run-files.ts";
+import { readSummary } from "../report/run-files-check.ts";
 import { type ItemDetail, recordChecks, turnChecks } from "./checks.ts";
 import { ApiError } from "./errors.ts";
 import { checkConfigName, checkModelName } from "./names.ts";
@@ -31,7 +31,7 @@ import { type ItemRow, RecordIndex } from "./record-index.ts";
 import { type RunLabel, runLabel } from "./run-label.ts";
 
 export interface ServiceOptions {
-  resultsRoot?: string;
+  resultsRoot: string;
   modelsFile?: string;
   /** Folders besides the project whose dataset files a bench may name (`--dataset-dir`). */
   datasetDirs?: readonly string[];
@@ -176,8 +176,8 @@ export class HarnessService {
   /** Where a bench's `dataset` files may be: the project, and the folders given at start. */
   private readonly datasetRoots: string[];
 
-  constructor(options: ServiceOptions = {}) {
-    this.resultsRoot = resolve(options.resultsRoot ?? resultsRoot());
+  constructor(options: ServiceOptions) {
+    this.resultsRoot = resolve(options.resultsRoot);
     this.modelsFile = options.modelsFile;
     this.datasetRoots = [REPO_ROOT, ...(options.datasetDirs ?? [])].map((dir) => realPath(resolve(dir)));
   }

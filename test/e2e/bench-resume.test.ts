@@ -13,7 +13,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { runBench } from "../../src/bench/run/bench.ts";
-import type { RunManifest } from "../../src/bench/run/run-files.ts";
+import type { RunManifest } from "../../src/bench/run/run-file-types.ts";
 import { countRows, RUN_FILES, readJson } from "../../src/bench/run/store.ts";
 import { readRunLines } from "../../src/bench/run/testing/run-lines.ts";
 import { benchRequest, CLI, REPO_ROOT, recordContents, runCli, strictRecordLines } from "../support/bench-run.ts";

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BenchOutcome, runBench } from "../../src/bench/run/bench.ts";
 import { mergeRuns, STAGING_PREFIX } from "../../src/bench/run/merge.ts";
 import { withoutTiming } from "../../src/bench/run/record-content.ts";
-import type { RunManifest } from "../../src/bench/run/run-files.ts";
+import type { RunManifest } from "../../src/bench/run/run-file-types.ts";
 import { RUN_FILES, readJson } from "../../src/bench/run/store.ts";
 import { readRunLines, writeRunLines } from "../../src/bench/run/testing/run-lines.ts";
 import type { RunListing } from "../../src/cli/results.ts";

@@ -12,7 +12,7 @@ import { runBench } from "../../src/bench/run/bench.ts";
 import type { RunSummary } from "../../src/bench/run/compare-configs.ts";
 import type { Shard } from "../../src/bench/run/matrix.ts";
 import { mergeRuns } from "../../src/bench/run/merge.ts";
-import type { RunRecord } from "../../src/bench/run/run-files.ts";
+import type { RunRecord } from "../../src/bench/run/run-file-types.ts";
 import { RUN_FILES, readJson, readJsonl } from "../../src/bench/run/store.ts";
 import { buildBaseline, DEFAULT_POLICY } from "../../src/report/baseline.ts";
 import { checkSameMatrix, runGate } from "../../src/report/gate.ts";

@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { RunManifest } from "../../src/bench/run/run-files.ts";
+import type { RunManifest } from "../../src/bench/run/run-file-types.ts";
 import { RUN_FILES, readJson } from "../../src/bench/run/store.ts";
 import { FAULTS_ENV } from "../../src/mcp/faults.ts";
 import { ClientPool } from "../../src/mcp/pool.ts";
@@ -83,7 +83,7 @@ describe("fault injection over stdio", () => {
     });
     try {
       const pid = pool.childPids()[0];
-      await pool.setFaults("builtin", { latencyMs: 60_000 });
+      await pool.control.setFaults("builtin", { latencyMs: 60_000 });
       const stuck = await pool.callTool("calculator", { expression: "1 + 1" });
       expect(stuck).toMatchObject({ ok: false, error: { kind: "timeout", code: -32001 } });
       expect(stuck.attempts).toEqual([expect.objectContaining({ outcome: "timeout", restartedAfter: true })]);

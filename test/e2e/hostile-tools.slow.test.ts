@@ -17,13 +17,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, describe, expect, it } from "vitest";
-import type { AgentConfig } from "../../src/agent/index.ts";
 import type { DatasetItem } from "../../src/bench/dataset/types.ts";
 import { MockEnvironment } from "../../src/bench/run/environment.ts";
 import { executeTasks } from "../../src/bench/run/execute.ts";
 import type { Task } from "../../src/bench/run/matrix.ts";
 import { countRows, RUN_FILES } from "../../src/bench/run/store.ts";
-import { loadModelsConfig, matrixConfigs, resolveConfiguration, resolveModel } from "../../src/config/models-yaml.ts";
+import {
+  type Configuration,
+  loadModelsConfig,
+  matrixConfigs,
+  resolveConfiguration,
+  resolveModel,
+} from "../../src/config/models-yaml.ts";
 import { loadRegistry } from "../../src/mcp/registry.ts";
 import { TOOL_ERROR_CODES } from "../../src/mcp/retry.ts";
 import { RecordingProvider } from "../../src/models/cassette.ts";
@@ -200,7 +205,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 const models = loadModelsConfig();
 const configs = matrixConfigs(models, "default");
 const modelEntry = resolveModel(models, MODEL);
-const resolved = new Map<string, AgentConfig>(
+const resolved = new Map<string, Configuration>(
   configs.map((name) => [name, resolveConfiguration(models, { model: modelEntry, configName: name, cli: {} })]),
 );
 

@@ -26,9 +26,10 @@ describe("read-only hints of the mock servers", () => {
             await pool.callTool(call.tool, args);
             continue;
           }
-          const before = JSON.stringify(await pool.dumpState(tool.server));
+          const before = JSON.stringify(await pool.control.dumpState(tool.server));
           await pool.callTool(call.tool, args);
-          if (JSON.stringify(await pool.dumpState(tool.server)) !== before) liars.add(`${tool.server}.${tool.name}`);
+          if (JSON.stringify(await pool.control.dumpState(tool.server)) !== before)
+            liars.add(`${tool.server}.${tool.name}`);
           checked += 1;
         }
       }

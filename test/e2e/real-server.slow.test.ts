@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Standin, startStandin } from "../../mock-servers/ollama/server.ts";
 import { loadDataset } from "../../src/bench/dataset/load.ts";
-import type { RunManifest } from "../../src/bench/run/run-files.ts";
+import type { RunManifest } from "../../src/bench/run/run-file-types.ts";
 import { RUN_FILES, readJson } from "../../src/bench/run/store.ts";
 import { loadModelsConfig, matrixConfigs } from "../../src/config/models-yaml.ts";
 import { createSimProvider } from "../../src/models/sim/index.ts";

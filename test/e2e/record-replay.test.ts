@@ -23,7 +23,7 @@ import { loadDataset } from "../../src/bench/dataset/load.ts";
 import { type BenchOutcome, runBench } from "../../src/bench/run/bench.ts";
 import type { RunSummary } from "../../src/bench/run/compare-configs.ts";
 import { ModelOutageError } from "../../src/bench/run/model-outage.ts";
-import type { BenchRequest, RunRecord } from "../../src/bench/run/run-files.ts";
+import type { BenchRequest, RunRecord } from "../../src/bench/run/run-file-types.ts";
 import { RUN_FILES, readJson, readJsonl } from "../../src/bench/run/store.ts";
 import { loadCassette } from "../../src/models/cassette.ts";
 import { isSimulatedProvenance, storedProvenance } from "../../src/models/provenance.ts";

@@ -17,6 +17,9 @@ import { reportFiles } from "../../src/report/write.ts";
 
 const REPORT = "reports/calibration";
 /** The committed run folders a report folder was made from (its summary.json names them). */
+/** The committed runs, named by their paths: the root only resolves run ids. */
+const CALIBRATION_ROOT = "results/calibration";
+
 function refsOf(report: string): string[] {
   // a report of several runs names them all; a report of one run, its own
   const summary = JSON.parse(readFileSync(join(report, "summary.json"), "utf8")) as {
@@ -30,7 +33,7 @@ const REGENERATE = "regenerate with `bash reports/regenerate-calibration.sh` if 
 
 describe("the committed calibration report", () => {
   it("is made from the committed runs of every simulator profile", () => {
-    const set = loadRunSet(refs);
+    const set = loadRunSet(refs, CALIBRATION_ROOT);
     expect(set.models).toEqual(["sim:oracle", "sim:slm-3b", "sim:slm-7b", "sim:chaos"]);
     // runs made before run.json stored the provenance: read from their `simulated`
     expect(set.sources.every((source) => source.provenance.kind === "simulated")).toBe(true);
@@ -40,7 +43,7 @@ describe("the committed calibration report", () => {
   it.each([REPORT, "reports/plus-ablation", "reports/repeats"])(
     "%s is reproduced byte for byte by `pnpm report` on the committed run folders",
     (report) => {
-      const files = reportFiles(buildReport(loadRunSet(refsOf(report))));
+      const files = reportFiles(buildReport(loadRunSet(refsOf(report), CALIBRATION_ROOT)));
       expect(readdirSync(report).sort(), REGENERATE).toEqual([...files.keys()].sort());
       for (const [name, content] of files) {
         expect(readFileSync(join(report, name), "utf8"), `${report}/${name} differs: ${REGENERATE}`).toBe(content);
@@ -52,7 +55,7 @@ describe("the committed calibration report", () => {
     ["reports/baselines/calibration.json", refs],
     ["reports/baselines/sim-slm-3b-default.json", refs.filter((ref) => ref.includes("sim-slm-3b"))],
   ])("holds its baseline %s", async (file, runs) => {
-    const set = loadRunSet(runs);
+    const set = loadRunSet(runs, CALIBRATION_ROOT);
     const outcomes = mergeOutcomes(set.runs.map(loadOutcomes));
     const baseline = readBaseline(file);
     checkSameMatrix(baseline, set, outcomes, file);

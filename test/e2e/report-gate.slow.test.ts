@@ -92,7 +92,7 @@ describe("gate on simulated runs (exact)", () => {
   }, 240_000);
 
   it("keeps per-item outcomes whose counts equal summary.json's", () => {
-    const run = loadRun(runs.normal!);
+    const run = loadRun(runs.normal!, root);
     const outcomes = loadOutcomes(run);
     const [entry] = outcomes.entries;
     const row = run.summary.rows[0]!;
@@ -151,8 +151,8 @@ describe("gate on simulated runs (exact)", () => {
     const table = JSON.parse(result.stdout);
     const [row] = table.rows;
     expect(row.key).toEqual({ model: "sim:slm-3b", config: "onsetlab-plus" });
-    const normal = loadRun(runs.normal!).summary.rows[0]!.taskSuccess;
-    const regressed = loadRun(runs.regressed!).summary.rows[0]!.taskSuccess;
+    const normal = loadRun(runs.normal!, root).summary.rows[0]!.taskSuccess;
+    const regressed = loadRun(runs.regressed!, root).summary.rows[0]!.taskSuccess;
     const cells = Object.fromEntries(table.columns.map((c: { header: string }, i: number) => [c.header, row.cells[i]]));
     expect(cells["A task success"].rate).toEqual(normal);
     expect(cells["B task success"].rate).toEqual(regressed);
@@ -184,7 +184,7 @@ describe("gate on a live model (the Ollama provider against the stand-in)", () =
   });
 
   it("treats the run as live: no exact-match requirement, and an unchanged run passes", async () => {
-    expect(loadRun(runs.normal!).manifest.models[0]).toMatchObject({ provider: "ollama", simulated: false });
+    expect(loadRun(runs.normal!, root).manifest.models[0]).toMatchObject({ provider: "ollama", simulated: false });
     const result = await cli("gate", "--baseline", baseline, "--run", runs.again!);
     expect(result.code, result.stdout).toBe(0);
     expect(result.stdout).not.toContain("exact match");

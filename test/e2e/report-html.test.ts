@@ -30,7 +30,7 @@ interface DomRow {
 beforeAll(async () => {
   if (skipped) return;
   const { runIds } = JSON.parse(readFileSync("reports/calibration/summary.json", "utf8")) as { runIds: string[] };
-  writeReport(buildReport(loadRunSet(runIds.map((id) => `results/calibration/${id}`))), out);
+  writeReport(buildReport(loadRunSet(runIds, "results/calibration")), out);
   context = await launchChromium();
 }, 60_000);
 

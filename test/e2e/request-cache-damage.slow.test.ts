@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Standin, startStandin } from "../../mock-servers/ollama/server.ts";
 import { loadDataset } from "../../src/bench/dataset/load.ts";
 import { runBench } from "../../src/bench/run/bench.ts";
-import type { RunManifest, RunRecord } from "../../src/bench/run/run-files.ts";
+import type { RunManifest, RunRecord } from "../../src/bench/run/run-file-types.ts";
 import { RUN_FILES } from "../../src/bench/run/store.ts";
 import { requestCacheAt, STORE_FILE } from "../../src/models/request-cache.ts";
 import { createSimProvider } from "../../src/models/sim/index.ts";

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Standin, startStandin } from "../../mock-servers/ollama/server.ts";
 import { loadDataset } from "../../src/bench/dataset/load.ts";
 import { runBench } from "../../src/bench/run/bench.ts";
-import type { RunManifest } from "../../src/bench/run/run-files.ts";
+import type { RunManifest } from "../../src/bench/run/run-file-types.ts";
 import { RUN_FILES } from "../../src/bench/run/store.ts";
 import { parseModelsConfig, resolveModel } from "../../src/config/models-yaml.ts";
 import { createProvider } from "../../src/models/factory.ts";

@@ -18,7 +18,7 @@ import { loadDataset } from "../../src/bench/dataset/load.ts";
 import { selectItems } from "../../src/bench/dataset/select.ts";
 import { runBench } from "../../src/bench/run/bench.ts";
 import type { RunSummary } from "../../src/bench/run/compare-configs.ts";
-import type { RunManifest, RunRecord } from "../../src/bench/run/run-files.ts";
+import type { RunManifest, RunRecord } from "../../src/bench/run/run-file-types.ts";
 import { RUN_FILES, readJson } from "../../src/bench/run/store.ts";
 import { readRunLines } from "../../src/bench/run/testing/run-lines.ts";
 import { createSimProvider } from "../../src/models/sim/index.ts";
@@ -81,7 +81,7 @@ afterAll(async () => {
 /** A new run through the failing proxy: its id and folder. */
 async function failingRun(): Promise<{ runId: string; dir: string; summary: RunSummary }> {
   process.env.OLLAMA_HOST = proxy.url;
-  const { runId, dir, summary } = await runBench({ request, modelsFile });
+  const { runId, dir, summary } = await runBench({ request, modelsFile, resultsRoot: root });
   return { runId, dir, summary };
 }
 
@@ -152,7 +152,7 @@ describe("bench --resume runs again the items the server failed", () => {
     const traces = join(dir, RUN_FILES.traces);
     const kept = { bytes: readFileSync(records), inode: statSync(records).ino };
     const tracesBefore = readFileSync(traces);
-    const again = await runBench({ request, resume: runId, modelsFile });
+    const again = await runBench({ request, resume: runId, modelsFile, resultsRoot: root });
     expect(again.retried).toBe(0);
     expect({ bytes: readFileSync(records), inode: statSync(records).ino }).toEqual(kept);
     expect(readFileSync(traces).subarray(0, tracesBefore.length)).toEqual(tracesBefore);

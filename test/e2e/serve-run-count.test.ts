@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { runBench } from "../../src/bench/run/bench.ts";
 import { readManifest } from "../../src/bench/run/manifest.ts";
-import type { RunRecord } from "../../src/bench/run/run-files.ts";
+import type { RunRecord } from "../../src/bench/run/run-file-types.ts";
 import { JsonlGzAppender, RUN_FILES, writeJsonAtomic } from "../../src/bench/run/store.ts";
 import { RecordIndex } from "../../src/serve/record-index.ts";
 import { HarnessService, type RunListEntry } from "../../src/serve/service.ts";

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Standin, startStandin } from "../../mock-servers/ollama/server.ts";
 import { loadDataset } from "../../src/bench/dataset/load.ts";
 import { type BenchOutcome, runBench } from "../../src/bench/run/bench.ts";
-import type { RunRecord } from "../../src/bench/run/run-files.ts";
+import type { RunRecord } from "../../src/bench/run/run-file-types.ts";
 import { RUN_FILES, readJsonl } from "../../src/bench/run/store.ts";
 import { reportError } from "../../src/cli/exit.ts";
 import { createSimProvider } from "../../src/models/sim/index.ts";

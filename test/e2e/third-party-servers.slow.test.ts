@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runBench } from "../../src/bench/run/bench.ts";
 import { withoutTiming } from "../../src/bench/run/record-content.ts";
-import type { RunManifest, RunRecord } from "../../src/bench/run/run-files.ts";
+import type { RunManifest, RunRecord } from "../../src/bench/run/run-file-types.ts";
 import { RUN_FILES, readJsonl } from "../../src/bench/run/store.ts";
 import { benchRequest, REPO_ROOT } from "../support/bench-run.ts";
 import { folderDigest } from "../support/folder-digest.ts";

@@ -120,7 +120,7 @@ beforeAll(async () => {
   const { runIds } = JSON.parse(readFileSync("reports/calibration/summary.json", "utf8")) as { runIds: string[] };
   const calibration = join(work, "calibration");
   for (const id of runIds) cpSync(join("results", "calibration", id), join(calibration, id), { recursive: true });
-  writeReport(buildReport(loadRunSet(runIds.map((id) => join(calibration, id)))), join(work, "report"));
+  writeReport(buildReport(loadRunSet(runIds, calibration)), join(work, "report"));
 
   const viewDir = join(work, "view");
   await buildView(viewDir);

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { withoutTiming } from "../../src/bench/run/record-content.ts";
-import type { BenchRequest, RunRecord } from "../../src/bench/run/run-files.ts";
+import type { BenchRequest, RunRecord } from "../../src/bench/run/run-file-types.ts";
 import { RUN_FILES, readJsonl } from "../../src/bench/run/store.ts";
 import { readRunLines } from "../../src/bench/run/testing/run-lines.ts";
 

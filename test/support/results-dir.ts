@@ -1,6 +1,6 @@
 /**
- * A results folder of a test's own: sets ONSETLAB_RESULTS_DIR, which the run store reads when a run is
- * written or looked up (resultsRoot), never at import.
+ * A results folder of a test's own: sets ONSETLAB_RESULTS_DIR, which the commands read when they run
+ * (resultsRoot), never at import; code below the commands is given the folder.
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,6 +1,6 @@
 /**
- * A results folder of the test's own for CLI runs in process: sets ONSETLAB_RESULTS_DIR, which the run
- * store reads when a run is written or looked up (resultsRoot), so a test may call this any time before.
+ * A results folder of the test's own for CLI runs in process: sets ONSETLAB_RESULTS_DIR, which the
+ * commands read when they run (resultsRoot), so a test may call this any time before.
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";

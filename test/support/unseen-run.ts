@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { mockServerSpecs } from "../../mock-servers/index.ts";
 import { runBench } from "../../src/bench/run/bench.ts";
-import type { RunRecord } from "../../src/bench/run/run-files.ts";
+import type { RunRecord } from "../../src/bench/run/run-file-types.ts";
 import { benchRequest, strictRecordLines } from "./bench-run.ts";
 
 export const REAL_TOOLS: ReadonlySet<string> = new Set(

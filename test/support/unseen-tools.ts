@@ -4,7 +4,7 @@
  * connected tool), or is a name the simulator makes up for a shown tool (madeUpNames) that happens to
  * be real.
  */
-import type { RunRecord } from "../../src/bench/run/run-files.ts";
+import type { RunRecord } from "../../src/bench/run/run-file-types.ts";
 import { madeUpNames } from "../../src/models/sim/index.ts";
 
 export interface UnseenCall {

@@ -43,7 +43,7 @@ describe("bench --registry", () => {
         configs: ["onsetlab-plus"],
         matrix: undefined,
         dataset: [builtinItems(3)],
-        registry,
+        registries: [registry],
       }),
       resultsRoot: root,
     });
@@ -52,12 +52,17 @@ describe("bench --registry", () => {
     expect(records).toHaveLength(3);
     expect(new Set(records.flatMap((record) => record.session.servers))).toEqual(new Set(["builtin"]));
     expect(records.every((record) => record.score.taskSuccess)).toBe(true);
-    expect(outcome.manifest.request.registry).toBe(registry);
+    expect(outcome.manifest.request.registries).toEqual([registry]);
   });
 
   it("refuses items whose servers the registry does not have, naming the registry", async () => {
     const registry = builtinRegistry();
-    const request = benchRequest({ models: ["sim:oracle"], configs: ["onsetlab-plus"], matrix: undefined, registry });
+    const request = benchRequest({
+      models: ["sim:oracle"],
+      configs: ["onsetlab-plus"],
+      matrix: undefined,
+      registries: [registry],
+    });
     await expect(runBench({ request, resultsRoot: root })).rejects.toThrow(
       /servers: unknown server "[a-z]+" \(.*registry\.json has: builtin\)/,
     );

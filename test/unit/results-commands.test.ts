@@ -16,7 +16,7 @@ const { root, results } = useTempResults("onsetlab-results-cmd-");
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 async function makeRun(configs: string[], first: number): Promise<string> {
-  const { runId } = await runBench({ request: benchRequest({ configs, first }) });
+  const { runId } = await runBench({ request: benchRequest({ configs, first }), resultsRoot: results });
   return runId;
 }
 

@@ -38,7 +38,7 @@ export interface ReplayReport {
 }
 
 /** The server side the replay needs (ClientPool implements it). */
-export type ReplayHost = Pick<ClientPool, "callTool" | "resetTouched" | "check" | "listTools">;
+export type ReplayHost = Pick<ClientPool, "callTool" | "resetTouched" | "control" | "listTools">;
 
 export interface ReplayOptions {
   /** Why a gold call to this tool must not run (a write nothing can undo); undefined: it runs. */
@@ -148,7 +148,7 @@ export async function replayItem(
     try {
       outcome = isToolCallCheck(check)
         ? await runToolCallCheck(host, check)
-        : await host.check(check.server, check.expect, check.args);
+        : await host.control.check(check.server, check.expect, check.args);
     } catch (error) {
       reasons.push(`${name} could not run: ${(error as Error).message}`);
       continue;

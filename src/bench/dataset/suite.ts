@@ -6,8 +6,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { parse } from "yaml";
-import { EXPOSURES, type Exposure } from "../../agent/index.ts";
 import { InputError } from "../../errors.ts";
+import { EXPOSURES, type Exposure } from "./exposure.ts";
 
 export interface Suite {
   /** The suite files it was read from (one, or several that agree). */

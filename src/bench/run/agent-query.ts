@@ -12,7 +12,14 @@ import {
   type ConversationTurn,
   runAgent,
 } from "../../agent/index.ts";
-import { loadModelsConfig, type ModelEntry, resolveConfiguration, resolveModel } from "../../config/models-yaml.ts";
+import {
+  agentConfigOf,
+  type Configuration,
+  loadModelsConfig,
+  type ModelEntry,
+  resolveConfiguration,
+  resolveModel,
+} from "../../config/models-yaml.ts";
 import { InputError } from "../../errors.ts";
 import { ClientPool } from "../../mcp/pool.ts";
 import { loadRegistries, type Registry } from "../../mcp/registry.ts";
@@ -144,7 +151,7 @@ export async function runAgentQuery(options: AgentQueryOptions): Promise<AgentQu
     const budget = options.maxToolCalls === undefined ? undefined : new ToolCallBudget(host, options.maxToolCalls);
     const tools = budget ?? host;
     const result = await runAgent(query, {
-      config,
+      config: agentConfigOf(config),
       model,
       tools: options.dryRun ? new DryRunToolHost(tools) : tools,
       ...joinedContext(contextOf(suite).context, options.context),
@@ -183,7 +190,7 @@ export async function runAgentQuery(options: AgentQueryOptions): Promise<AgentQu
 }
 
 /** A dataset item's query runs with its session's servers, as in the bench; a free query with every server. */
-function itemTools(pool: ClientPool, item: DatasetItem | undefined, config: AgentConfig, seed: number): ToolHost {
+function itemTools(pool: ClientPool, item: DatasetItem | undefined, config: Configuration, seed: number): ToolHost {
   if (!item) return pool;
   if (item.tools) return RestrictedToolHost.ofTools(pool, item.tools);
   const servers = sessionServers({ item, exposure: config.exposure, seed, registry: pool.serverNames() });

@@ -1,6 +1,6 @@
 /**
  * `pnpm bench`: resolves what to run (models × configurations × items × repeats; resolve-request.ts), deals
- * the tasks to its threads (each opens its servers once: share.ts, threads.ts), appends each record as it
+ * the tasks to its threads (each opens its servers once: worker-share.ts, threads.ts), appends each record as it
  * finishes, and writes the summary (summary-file.ts). A resumed run re-reads its own run.json, so it runs
  * exactly the matrix it started with and skips every key already on disk, except the items the model server
  * failed, which it runs again (retry-invalid.ts).
@@ -8,9 +8,13 @@
 
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import type { AgentConfigInput } from "../../agent/index.ts";
 import { loadBfclDataset } from "../../bfcl/dataset.ts";
-import { loadModelsConfig, type ModelEntry, type ModelsConfig } from "../../config/models-yaml.ts";
+import {
+  type ConfigurationInput,
+  loadModelsConfig,
+  type ModelEntry,
+  type ModelsConfig,
+} from "../../config/models-yaml.ts";
 import { InputError } from "../../errors.ts";
 import type { ResetKind } from "../../mcp/registry.ts";
 import { resetKind } from "../../mcp/registry-entry.ts";
@@ -47,23 +51,15 @@ import {
   withSuiteDefaults,
 } from "./resolve-request.ts";
 import { dropRecords, serverFailed } from "./retry-invalid.ts";
-import type { BenchRequest, CacheUse, RunManifest, RunRecord } from "./run-files.ts";
+import type { BenchRequest, CacheUse, RunManifest, RunRecord } from "./run-file-types.ts";
+import { forEachRunRecord, RUN_FORMAT } from "./run-format.ts";
 import { harnessRedactor } from "./secrets.ts";
-import { type ObservedTask, SequentialMonitor } from "./sequential.ts";
-import { runShare, type ShareHooks, type ShareSpec } from "./share.ts";
 import { startRunTracer } from "./spans.ts";
-import {
-  continueRunFile,
-  forEachJsonl,
-  newRunId,
-  RUN_FILES,
-  resultsRoot,
-  runDir,
-  runFile,
-  writeJsonAtomic,
-} from "./store.ts";
+import { continueRunFile, newRunId, RUN_FILES, resultsRoot, runDir, runFile, writeJsonAtomic } from "./store.ts";
 import { writeSummary } from "./summary-file.ts";
 import { runShareInThread } from "./threads.ts";
+import { type ObservedTask, SequentialMonitor } from "./until-significant.ts";
+import { runShare, type ShareHooks, type ShareSpec } from "./worker-share.ts";
 
 export interface BenchOptions {
   request: BenchRequest;
@@ -75,9 +71,9 @@ export interface BenchOptions {
   /** Threads that run tasks (the simulator only; default: one per core for a big simulator run). */
   threads?: number;
   modelsFile?: string;
-  resultsRoot?: string;
+  resultsRoot: string;
   /** CLI flags over the configuration axes (highest precedence). */
-  cli?: AgentConfigInput;
+  cli?: ConfigurationInput;
   /**
    * The request cache's folder (the CLI's default: `defaultCacheDir()`, none with `--no-cache`). Only
    * real models are cached, and not under `--replay`.
@@ -243,7 +239,7 @@ function cacheUse(cache: RequestCache, before: CacheCounters): CacheUse {
 
 /** Resolves the request (a resume's own) and reads which tasks are already on disk; writes nothing. */
 export function resolveWork(options: BenchOptions, yamlModels: ModelsConfig): Work {
-  const root = options.resultsRoot ?? resultsRoot();
+  const root = options.resultsRoot;
   const previous = options.resume ? readManifest(runDir(options.resume, root)) : undefined;
   const request = previous?.request ?? options.request;
   if ((request.record || request.replay) && request.repeats > 1) {
@@ -300,7 +296,7 @@ export function resolveWork(options: BenchOptions, yamlModels: ModelsConfig): Wo
   const retry = new Set<string>();
   const recorded: ObservedTask[] = [];
   // a torn end is not a record (runTasks cuts it off before appending)
-  forEachJsonl<RunRecord>(runFile(dir, "records"), (record) => {
+  forEachRunRecord(runFile(dir, "records"), (record) => {
     if (!options.keepInvalid && serverFailed(record)) {
       retry.add(record.key);
       return;
@@ -393,6 +389,7 @@ function isolationWarnings(work: Work, options: BenchOptions): string[] {
 function newManifest(work: Work, session: RunManifest["sessions"][number]): RunManifest {
   const { request, entries, items } = work;
   return {
+    format: RUN_FORMAT,
     runId: work.runId,
     request,
     models: entries.map((entry) => describeModel(entry, request)),

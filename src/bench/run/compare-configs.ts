@@ -8,7 +8,8 @@ import type { ModelProvenance } from "../../models/provenance.ts";
 import type { ConversationRow } from "../conversation/score.ts";
 import { type Comparison, compare, type ScoredRecord, type Summary } from "../scoring/index.ts";
 import { groupBy } from "../scoring/summarize.ts";
-import type { SequentialOutcome } from "./sequential.ts";
+import type { SUMMARY_FORMAT } from "./run-format.ts";
+import type { SequentialOutcome } from "./until-significant.ts";
 
 export interface ConfigComparison extends Comparison {
   model: string;
@@ -18,6 +19,8 @@ export interface ConfigComparison extends Comparison {
 
 /** summary.json: the scorer's summary, the paired comparisons, and where the numbers came from. */
 export interface RunSummary extends Summary {
+  /** The file's format (run-format.ts: an older summary is upgraded when read). */
+  format: typeof SUMMARY_FORMAT;
   runId: string;
   /** Any number here came from the simulator: every table built from it says "simulated". */
   simulated: boolean;

@@ -5,8 +5,7 @@
  * the run would silently measure free decoding under a constrained name: one request with a schema that
  * admits a single answer tells, and the run stops (exit 2) naming the configurations.
  */
-import type { AgentConfig } from "../../agent/index.ts";
-import type { ModelEntry } from "../../config/models-yaml.ts";
+import type { Configuration, ModelEntry } from "../../config/models-yaml.ts";
 import { InputError } from "../../errors.ts";
 import { ModelError } from "../../models/errors.ts";
 import type { ChatResponse, ModelProvider } from "../../models/types.ts";
@@ -25,7 +24,7 @@ export const PROBE_SCHEMA = {
 export async function refuseUnconstrained(
   entry: ModelEntry,
   model: ModelProvider,
-  configs: Record<string, AgentConfig>,
+  configs: Record<string, Configuration>,
 ): Promise<void> {
   const constrained = Object.entries(configs).filter(([, config]) => config.decoding === "constrained");
   if (constrained.length === 0) return;

@@ -27,7 +27,9 @@ afterAll(async () => {
 
 async function everyState(): Promise<Record<string, unknown>> {
   const names = pool.serverNames();
-  return Object.fromEntries(await Promise.all(names.map(async (name) => [name, await pool.dumpState(name)] as const)));
+  return Object.fromEntries(
+    await Promise.all(names.map(async (name) => [name, await pool.control.dumpState(name)] as const)),
+  );
 }
 
 function run(query: string, dryRun: boolean): Promise<AgentResult> {

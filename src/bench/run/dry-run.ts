@@ -3,9 +3,10 @@
  * like a write) answers with a preview of the call instead of running it; read tools run as usual. The
  * agent is unchanged: it sees a successful result, and the trace marks the call `dryRun: true`.
  */
-import type { Exposure } from "../../agent/index.ts";
+
 import { isWriteTool } from "../../agent/write-guard.ts";
 import type { CallOptions, ToolCallResult, ToolDefinition, ToolHost } from "../../mcp/types.ts";
+import type { Exposure } from "../dataset/exposure.ts";
 import type { DatasetItem } from "../dataset/types.ts";
 import type { ItemSession, ToolEnvironment } from "./environment.ts";
 

@@ -5,13 +5,13 @@
  * through a view of the pool (session.ts), never a connection of its own.
  */
 import { mockServerFactories } from "../../../mock-servers/index.ts";
-import type { Exposure } from "../../agent/index.ts";
 import type { FaultConfig } from "../../mcp/faults.ts";
 import { ClientPool, type ResetsRun } from "../../mcp/pool.ts";
 import type { Registry } from "../../mcp/registry.ts";
 import { RestrictedToolHost } from "../../mcp/restricted-host.ts";
 import type { ToolDefinition, ToolHost } from "../../mcp/types.ts";
 import { cached } from "../../memo.ts";
+import type { Exposure } from "../dataset/exposure.ts";
 import { isToolCallCheck, runToolCallCheck, type StateOutcome } from "../dataset/state-checks.ts";
 
 export type { StateOutcome } from "../dataset/state-checks.ts";
@@ -138,14 +138,14 @@ function realResets(resets: ResetsRun): { resets?: ResetsRun } {
  * through the mock's `__check`, a tool-call check by calling its read-only tool and matching the result.
  */
 export async function runStateChecks(
-  pool: Pick<ClientPool, "check"> & ToolHost,
+  pool: Pick<ClientPool, "control"> & ToolHost,
   specs: readonly StateCheckSpec[],
 ): Promise<StateOutcome[]> {
   const outcomes: StateOutcome[] = [];
   for (const spec of specs) {
     const outcome = isToolCallCheck(spec)
       ? await runToolCallCheck(pool, spec)
-      : await pool.check(spec.server, spec.expect, spec.args);
+      : await pool.control.check(spec.server, spec.expect, spec.args);
     outcomes.push({ spec, ...outcome });
   }
   return outcomes;

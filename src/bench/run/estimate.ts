@@ -1,5 +1,5 @@
 /**
- * `bench … --estimate`: what a run will cost before any model is asked. A dry pass (dry-pass.ts) gives
+ * `bench … --estimate`: what a run will cost before any model is asked. A dry pass (estimate-requests.ts) gives
  * every model request of the matrix in the run's order; the request cache says which it already holds
  * (and an identical request is sent once per run); the rest are what the server will be sent. Their
  * prompts are compared as the server's prompt cache compares them (the prefix shared with the previous
@@ -19,7 +19,7 @@ import { estimateTokens, sharedPrefixChars, wholeTokens } from "../../models/pro
 import { cachedAfter, renderPrompt } from "../../models/prompt-text.ts";
 import { type RequestCache, requestCacheAt } from "../../models/request-cache.ts";
 import { type BenchOptions, resolveWork, type Work } from "./bench.ts";
-import { type DryPass, type DryRequest, dryPass } from "./dry-pass.ts";
+import { type DryPass, type DryRequest, dryPass } from "./estimate-requests.ts";
 import { measureServerSpeed, type ServerSpeed } from "./server-speed.ts";
 
 /**

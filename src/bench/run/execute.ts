@@ -3,9 +3,11 @@
  * leased set of servers, then its state checks and its score. The queries in flight in one thread pull
  * tasks from one queue; every finished task is handed to `onRecord` at once.
  */
-import { type AgentConfig, type AgentResult, type Exposure, runAgent } from "../../agent/index.ts";
+import { type AgentConfig, type AgentResult, runAgent } from "../../agent/index.ts";
+import { agentConfigOf, type Configuration } from "../../config/models-yaml.ts";
 import { OnsetlabError } from "../../errors.ts";
 import type { ModelProvider } from "../../models/types.ts";
+import type { Exposure } from "../dataset/exposure.ts";
 import type { DatasetItem } from "../dataset/types.ts";
 import type { ItemSession, StateOutcome, ToolEnvironment } from "./environment.ts";
 import type { Task } from "./matrix.ts";
@@ -63,7 +65,7 @@ export interface ExecuteOptions<S> {
   tasks: readonly Task[];
   items: ReadonlyMap<string, DatasetItem>;
   provider: (model: string, repeat: number) => ModelProvider;
-  config: (model: string, config: string) => AgentConfig;
+  config: (model: string, config: string) => Configuration;
   environment: ToolEnvironment;
   score: (input: { item: DatasetItem; result: AgentResult; state: StateOutcome[]; environment: ToolEnvironment }) => S;
   concurrency: number;
@@ -133,7 +135,7 @@ async function executeTask<S>(task: Task, options: ExecuteOptions<S>): Promise<T
     const input: TaskBodyInput = {
       task,
       item,
-      config,
+      config: agentConfigOf(config),
       model: options.provider(task.model, task.repeat),
       session,
       ...(options.context === undefined ? {} : { context: options.context }),

@@ -5,7 +5,8 @@
  */
 import { join } from "node:path";
 import { z } from "zod";
-import type { RunManifest } from "./run-files.ts";
+import type { RunManifest } from "./run-file-types.ts";
+import { upgradeManifest } from "./run-format.ts";
 import { RUN_FILES, readJsonChecked } from "./store.ts";
 
 const strings = z.array(z.string());
@@ -38,7 +39,8 @@ const manifestSchema = z
   })
   .loose();
 
-/** The run.json of the run folder `dir`, checked. */
+/** The run.json of the run folder `dir`, checked, in the current format (an older run's upgraded). */
 export function readManifest(dir: string): RunManifest {
-  return readJsonChecked<RunManifest>(join(dir, RUN_FILES.run), "run.json", manifestSchema);
+  const file = join(dir, RUN_FILES.run);
+  return upgradeManifest(readJsonChecked<RunManifest>(file, "run.json", manifestSchema), file);
 }

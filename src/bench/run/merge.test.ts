@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkSameMatrix, MergeError, mergeRuns, type SourceRun, unsharded } from "./merge.ts";
-import type { BenchRequest, RunManifest } from "./run-files.ts";
+import type { BenchRequest, RunManifest } from "./run-file-types.ts";
 
 const request: BenchRequest = {
   models: ["sim:slm-3b"],

@@ -10,13 +10,14 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { InputError } from "../../errors.ts";
-import { canonicalJson } from "../../models/json.ts";
+import { canonicalJson } from "../../json.ts";
 import { selectItems, selectionHash } from "../dataset/select.ts";
 import type { RunSummary } from "./compare-configs.ts";
 import { readManifest } from "./manifest.ts";
 import { contentHash } from "./record-content.ts";
 import { itemCount, requestRegistry } from "./resolve-request.ts";
-import type { BenchRequest, RunManifest, RunRecord } from "./run-files.ts";
+import type { BenchRequest, RunManifest } from "./run-file-types.ts";
+import { forEachRunRecord } from "./run-format.ts";
 import {
   forEachJsonl,
   JsonlGzAppender,
@@ -36,7 +37,7 @@ export interface MergeOptions {
   runIds: readonly string[];
   /** The merged run's id (default: a new one). */
   outId?: string;
-  root?: string;
+  root: string;
 }
 
 export interface MergeOutcome {
@@ -61,7 +62,7 @@ export interface SourceRun {
 }
 
 export function mergeRuns(options: MergeOptions): MergeOutcome {
-  const root = options.root ?? resultsRoot();
+  const { root } = options;
   if (new Set(options.runIds).size < 2) {
     throw new MergeError(
       "MERGE_TOO_FEW",
@@ -213,7 +214,7 @@ function copyRecords(sources: readonly SourceRun[], file: string): { records: nu
   try {
     for (const source of sources) {
       // a torn end (a killed shard) is not a record: forEachJsonl leaves it out
-      forEachJsonl<RunRecord>(runFile(source.dir, "records"), (record) => {
+      forEachRunRecord(runFile(source.dir, "records"), (record) => {
         const hash = contentHash(record);
         const earlier = seen.get(record.key);
         if (!earlier) {

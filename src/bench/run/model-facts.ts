@@ -5,8 +5,7 @@
  * model cannot run (native without tools; constrained decoding the server ignores, constrained-probe.ts)
  * stops the run here, before anything is written.
  */
-import type { AgentConfig } from "../../agent/index.ts";
-import type { ModelEntry } from "../../config/models-yaml.ts";
+import type { Configuration, ModelEntry } from "../../config/models-yaml.ts";
 import { InputError, OnsetlabError } from "../../errors.ts";
 import { ModelError } from "../../models/errors.ts";
 import type { ModelFacts, ModelProvider, WarmUp } from "../../models/types.ts";
@@ -27,7 +26,7 @@ export class NativeWithoutToolsError extends InputError {}
 export async function probeModels(
   entries: readonly ModelEntry[],
   provider: (model: string, repeat: number) => ModelProvider,
-  resolved: Record<string, Record<string, AgentConfig>>,
+  resolved: Record<string, Record<string, Configuration>>,
 ): Promise<Record<string, ModelProbe>> {
   const probes: Record<string, ModelProbe> = {};
   for (const entry of entries) {
@@ -62,7 +61,7 @@ async function named<T>(entry: ModelEntry, call: () => Promise<T>): Promise<T> {
  * Stops the run (exit 2) rather than skip the configuration: a matrix that silently lost a row would be
  * read as complete. The line says which configurations to leave out.
  */
-function refuseNativeWithoutTools(entry: ModelEntry, facts: ModelFacts, configs: Record<string, AgentConfig>): void {
+function refuseNativeWithoutTools(entry: ModelEntry, facts: ModelFacts, configs: Record<string, Configuration>): void {
   if (!facts.capabilities || facts.capabilities.includes("tools")) return;
   const native = Object.entries(configs)
     .filter(([, config]) => config.strategy === "native")

@@ -10,7 +10,7 @@
  * - `startedAt` (epoch ms), `timings` (the agent's and each model call's), `latency` (the latency score).
  */
 import { createHash } from "node:crypto";
-import { canonicalJson } from "../../models/json.ts";
+import { canonicalJson } from "../../json.ts";
 
 export const TIMING_KEYS: ReadonlySet<string> = new Set(["startedAt", "timings", "latency"]);
 

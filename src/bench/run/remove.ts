@@ -10,7 +10,7 @@ import { listRunIds, ResultsError, resultsRoot, runDir } from "./store.ts";
 const CALIBRATION = "calibration";
 
 /** Checks every id before deleting any, so a bad id deletes nothing; returns the folders removed. */
-export function removeRuns(runIds: readonly string[], root: string = resultsRoot()): string[] {
+export function removeRuns(runIds: readonly string[], root: string): string[] {
   const dirs = runIds.map((runId) => {
     const parts = runId.split(/[\\/]/).filter((part) => part !== "" && part !== ".");
     if (parts[0] === CALIBRATION) {
@@ -33,8 +33,8 @@ export function removeRuns(runIds: readonly string[], root: string = resultsRoot
 }
 
 /** The runs beyond the newest `keep` (run ids sort by start time), removed unless `dryRun`. */
-export function pruneRuns(keep: number, options: { dryRun?: boolean; root?: string } = {}): string[] {
-  const root = options.root ?? resultsRoot();
+export function pruneRuns(keep: number, options: { dryRun?: boolean; root: string }): string[] {
+  const { root } = options;
   const older = listRunIds(root)
     .filter((runId) => runId !== CALIBRATION)
     .slice(keep);

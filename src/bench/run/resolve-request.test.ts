@@ -8,12 +8,10 @@ const names = (request: Parameters<typeof requestRegistry>[0]) =>
   requestRegistry(request).servers.map((entry) => entry.name);
 
 describe("requestRegistry", () => {
-  it("is the mock servers' registry by default, the given files merged, or an old run's one file", () => {
+  it("is the mock servers' registry by default, or the given files merged", () => {
     const mocks = loadRegistry(DEFAULT_REGISTRY).servers.map((entry) => entry.name);
     expect(names({})).toEqual(mocks);
     expect(names({ registries: [BYO] })).toEqual(["filesystem", "memory"]);
-    // run.json of a run made before --registry could be repeated
-    expect(names({ registry: BYO })).toEqual(["filesystem", "memory"]);
     // the byo registry names a server "filesystem", as the mocks do: merging them is a clash naming both
     expect(() => names({ registries: [DEFAULT_REGISTRY, BYO] })).toThrow(
       `server "filesystem" is declared in both ${DEFAULT_REGISTRY} and ${BYO}`,

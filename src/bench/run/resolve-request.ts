@@ -7,8 +7,9 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { isAbsolute, join, relative } from "node:path";
-import type { AgentConfig, AgentConfigInput, AgentDefinition } from "../../agent/index.ts";
+import type { AgentDefinition } from "../../agent/index.ts";
 import { withFiles } from "../../config/agent-definition.ts";
+import type { Configuration, ConfigurationInput } from "../../config/models-yaml.ts";
 import {
   loadModelsConfig,
   type ModelEntry,
@@ -29,7 +30,7 @@ import type { ItemCount } from "../dataset/select.ts";
 import { type Suite, suiteOf } from "../dataset/suite.ts";
 import { worldContext } from "../dataset/world-clock.ts";
 import type { ModelProbe } from "./model-facts.ts";
-import type { BenchRequest, RunManifest, RunModel } from "./run-files.ts";
+import type { BenchRequest, RunManifest, RunModel } from "./run-file-types.ts";
 
 /** Below this many tasks a thread's start-up (its own servers, about a second) costs more than it saves. */
 const TASKS_PER_EXTRA_THREAD = 1000;
@@ -58,9 +59,9 @@ export function threadCount(
   return Math.max(1, Math.min(availableParallelism(), 1 + Math.floor(tasks / TASKS_PER_EXTRA_THREAD)));
 }
 
-/** The request's servers: its registry files merged (a run from before several registries: its one file). */
-export function requestRegistry(request: Pick<BenchRequest, "registries" | "registry">): Registry {
-  return loadRegistries(request.registries ?? (request.registry ? [request.registry] : []));
+/** The request's servers: its registry files merged. */
+export function requestRegistry(request: Pick<BenchRequest, "registries">): Registry {
+  return loadRegistries(request.registries ?? []);
 }
 
 /** How many of the filtered items the request takes (`--limit`, `--first`). */
@@ -96,9 +97,9 @@ export function withRequestAgents(
  */
 export function checkResumeDefinitions(
   previous: Pick<RunManifest, "runId" | "resolved">,
-  resolved: Record<string, Record<string, AgentConfig>>,
+  resolved: Record<string, Record<string, Configuration>>,
 ): void {
-  const fingerprint = (config: AgentConfig | undefined) =>
+  const fingerprint = (config: Configuration | undefined) =>
     config?.definition
       ? [config.definition.hash, ...config.definition.files.map((file) => `${file.path}:${file.hash}`)].join(" ")
       : "none";
@@ -126,9 +127,9 @@ export function shownFile(path: string): string {
  * once per configuration); refused when none has one.
  */
 export function withInjectedFiles(
-  resolved: Record<string, Record<string, AgentConfig>>,
+  resolved: Record<string, Record<string, Configuration>>,
   files: readonly string[] | undefined,
-): Record<string, Record<string, AgentConfig>> {
+): Record<string, Record<string, Configuration>> {
   if (!files || files.length === 0) return resolved;
   const configs = Object.values(resolved).flatMap((byConfig) => Object.entries(byConfig));
   if (!configs.some(([, config]) => config.definition)) {
@@ -162,10 +163,10 @@ export function resolveAll(
   models: ModelsConfig,
   entries: readonly ModelEntry[],
   configs: readonly string[],
-  cli: AgentConfigInput | undefined,
+  cli: ConfigurationInput | undefined,
   timeoutS: number | undefined,
-): Record<string, Record<string, AgentConfig>> {
-  const overrides: AgentConfigInput = {
+): Record<string, Record<string, Configuration>> {
+  const overrides: ConfigurationInput = {
     ...cli,
     ...(timeoutS === undefined ? {} : { limits: { ...cli?.limits, totalTimeoutMs: timeoutS * 1000 } }),
   };

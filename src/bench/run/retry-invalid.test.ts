@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { dropRecords, RunFileRewriteError, rewriteTemporary, serverFailed } from "./retry-invalid.ts";
-import type { RunRecord } from "./run-files.ts";
+import type { RunRecord } from "./run-file-types.ts";
 import { PLAIN_RUN_FILES, RUN_FILES, readJsonl } from "./store.ts";
 import { readRunLines, writeRunLines } from "./testing/run-lines.ts";
 

@@ -14,7 +14,7 @@ import { existsSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { OnsetlabError } from "../../errors.ts";
 import type { SpanLine } from "../../trace/jsonl-exporter.ts";
-import type { RunRecord } from "./run-files.ts";
+import type { RunRecord } from "./run-file-types.ts";
 import { forEachJsonl, JsonlGzAppender, lineBytes, RUN_FILES, runFile } from "./store.ts";
 
 /** Whether a resume runs this record's task again: its item went invalid because the server failed. */

@@ -8,8 +8,8 @@ import { join, resolve } from "node:path";
 import { REPO_ROOT } from "../../paths.ts";
 
 /**
- * results/ of the repository, or ONSETLAB_RESULTS_DIR (tests and CI keep their runs apart with it): read
- * when a run is written or looked up, never when a module is imported, so a caller can set it any time.
+ * results/ of the repository, or ONSETLAB_RESULTS_DIR (tests and CI keep their runs apart with it): read by
+ * the commands (src/cli) when they run, never at import; everything below them takes the root as a parameter.
  */
 export function resultsRoot(env: NodeJS.ProcessEnv = process.env): string {
   return env.ONSETLAB_RESULTS_DIR ? resolve(env.ONSETLAB_RESULTS_DIR) : join(REPO_ROOT, "results");
@@ -34,7 +34,7 @@ export function runFile(dir: string, kind: "records" | "traces"): string {
   return !existsSync(file) && existsSync(plain) ? plain : file;
 }
 
-export function runDir(runId: string, root: string = resultsRoot()): string {
+export function runDir(runId: string, root: string): string {
   return join(root, runId);
 }
 
@@ -50,7 +50,7 @@ export function newRunId(label: string, now: Date = new Date()): string {
 }
 
 /** Run folders under results/, newest first (hidden folders, such as a merge's staging folder, are not runs). */
-export function listRunIds(root: string = resultsRoot()): string[] {
+export function listRunIds(root: string): string[] {
   if (!existsSync(root)) return [];
   return readdirSync(root, { withFileTypes: true })
     .filter(

@@ -5,8 +5,9 @@
  * The distractors are chosen from a hash of the run seed and the item id, so a run, its resume and its
  * repeats connect the same servers for an item.
  */
-import type { Exposure } from "../../agent/index.ts";
+
 import { hash32, seededRandom } from "../../random.ts";
+import type { Exposure } from "../dataset/exposure.ts";
 import type { DatasetItem } from "../dataset/types.ts";
 
 /** The built-in tools' server: connected in every session, as OnsetLab always has its built-ins. */

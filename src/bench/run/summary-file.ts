@@ -9,8 +9,9 @@ import {
   type PromptCacheUse,
   type RunSummary,
 } from "./compare-configs.ts";
-import type { RunManifest, RunRecord } from "./run-files.ts";
-import { forEachJsonl, RUN_FILES, runFile, writeJsonAtomic } from "./store.ts";
+import type { RunManifest } from "./run-file-types.ts";
+import { forEachRunRecord, SUMMARY_FORMAT } from "./run-format.ts";
+import { RUN_FILES, runFile, writeJsonAtomic } from "./store.ts";
 
 /**
  * Reads every record of the run back and writes summary.json (also used by `results merge`) with the
@@ -23,7 +24,7 @@ export function writeSummary(dir: string, manifest: RunManifest, items: Readonly
   const conversations: ScoredConversation[] = [];
   const windows = new Map<string, Set<number>>();
   const promptCache = new Map<string, PromptCacheUse>();
-  forEachJsonl<RunRecord>(runFile(dir, "records"), (record) => {
+  forEachRunRecord(runFile(dir, "records"), (record) => {
     for (const call of record.result.modelCalls) {
       if (call.sharedPrefixTokens !== undefined && call.usage) {
         const use = promptCache.get(record.model) ?? { model: record.model, sentTokens: 0, sharedTokens: 0, share: 0 };
@@ -65,6 +66,7 @@ export function writeSummary(dir: string, manifest: RunManifest, items: Readonly
   );
   const table = summarize(scored);
   const summary: RunSummary = {
+    format: SUMMARY_FORMAT,
     runId: manifest.runId,
     simulated: manifest.simulated,
     provenance: manifest.models.map((model) => ({ model: model.name, provenance: storedProvenance(model) })),

@@ -10,7 +10,7 @@ import { startModuleWorker } from "../../worker-start.ts";
 import type { TaskFailure } from "./execute.ts";
 import type { Task } from "./matrix.ts";
 import { ModelOutageWatch } from "./model-outage.ts";
-import { type FinishedTask, runShare, type ShareHooks, type ShareSpec } from "./share.ts";
+import { type FinishedTask, runShare, type ShareHooks, type ShareSpec } from "./worker-share.ts";
 
 /** A worker thread died or failed outside any one task: its unfinished tasks get no record (a resume runs them). */
 export class ThreadError extends OnsetlabError {}

@@ -1,7 +1,7 @@
 /** Kept apart from summarize.ts so that readers of a summary (the report's tables, the web viewer) need none of its imports. */
 import type { SummaryRow } from "./summarize.ts";
 
-/** A row's invalid items, all reasons together (0 for a summary written before items could be invalid). */
-export function invalidTotal(row: Partial<Pick<SummaryRow, "invalid">>): number {
-  return Object.values(row.invalid ?? {}).reduce((sum, count) => sum + count, 0);
+/** A row's invalid items, all reasons together. */
+export function invalidTotal(row: Pick<SummaryRow, "invalid">): number {
+  return Object.values(row.invalid).reduce((sum, count) => sum + count, 0);
 }

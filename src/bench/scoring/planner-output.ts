@@ -40,7 +40,7 @@
  *   not counted again as missing_required_param.
  */
 
-import { canonicalJson } from "../../models/json.ts";
+import { canonicalJson } from "../../json.ts";
 import type { DatasetItem, ExpectedCall } from "../dataset/types.ts";
 import { abstentionForbids } from "./abstention.ts";
 import { expectedArgsFromJson } from "./arg-match.ts";

@@ -1,6 +1,6 @@
 /** End state: the state checks (named or tool-call) as the runner ran them, with `negate` applied here. */
 
-import { canonicalJson } from "../../models/json.ts";
+import { canonicalJson } from "../../json.ts";
 import { checkLabel, checkServer } from "../dataset/state-checks.ts";
 import type { StateCheckSpec } from "../dataset/types.ts";
 import type { StateCheckResult, StateScore } from "./score-types.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canonicalJson } from "../json.ts";
+import { canonicalJson } from "../../json.ts";
 import type { ChatMessage } from "../types.ts";
 import { HASH_START, hash32, hashDigest, hashUpdate } from "./random.ts";
 import { chatSeedText, nativeCallIds, requestSeed } from "./seed.ts";

@@ -6,8 +6,8 @@
  * state instead of on every turn. The hash is the same as of the whole JSON text.
  */
 
+import { canonicalJson } from "../../json.ts";
 import { BoundedCache } from "../../memo.ts";
-import { canonicalJson } from "../json.ts";
 import type { ChatMessage } from "../types.ts";
 import { HASH_START, type HashState, hashDigest, hashUpdate } from "./random.ts";
 

@@ -2,7 +2,8 @@
  * One table per ablation axis: the reference configuration and every configuration that changes only
  * that axis, per model, each with the paired test (McNemar exact) of its difference to the reference.
  */
-import type { AgentConfig } from "../../agent/index.ts";
+
+import type { ResolvedConfig } from "../../bench/run/run-file-types.ts";
 import type { PairedTest, SummaryRow } from "../../bench/scoring/index.ts";
 import { rate } from "../../bench/scoring/rate.ts";
 import { ABLATION_AXES, type AblationAxis, againstReference, axisOf, settingText } from "../ablation.ts";
@@ -24,7 +25,7 @@ export interface AblationMember {
   run: LoadedRun;
   row: SummaryRow;
   axis: AblationAxis;
-  resolved: AgentConfig;
+  resolved: ResolvedConfig;
   isReference: boolean;
 }
 

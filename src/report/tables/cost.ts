@@ -62,8 +62,7 @@ export function costTable(set: RunSet, title: string): ReportTable {
         numberCell(row.latency.modelMsPerItem, 1),
         numberCell(row.latency.promptEvalMsPerItem, 0),
         numberCell(row.latency.evalMsPerItem, 0),
-        // absent from summaries written before load time was kept apart
-        numberCell(row.latency.loadMsPerItem ?? null, 0),
+        numberCell(row.latency.loadMsPerItem, 0),
         numberCell(row.latency.toolsMsPerItem, 1),
         numberCell(row.latency.overheadMsPerItem, 1),
         numberCell(row.latency.modelCallP50Ms?.value ?? null, 1),

@@ -7,7 +7,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type AgentConfigInput, resolveAgentConfig } from "../../agent/index.ts";
 import { compareConfigurations, type RunSummary } from "../../bench/run/compare-configs.ts";
-import type { RunManifest } from "../../bench/run/run-files.ts";
+import type { RunManifest } from "../../bench/run/run-file-types.ts";
+import { RUN_FORMAT, SUMMARY_FORMAT } from "../../bench/run/run-format.ts";
 import { RUN_FILES } from "../../bench/run/store.ts";
 import { writeRunLines } from "../../bench/run/testing/run-lines.ts";
 import { type ScoredRecord, scoreItem, summarize } from "../../bench/scoring/index.ts";
@@ -63,6 +64,7 @@ export function syntheticRun(options: SyntheticRunOptions): SyntheticRun {
     }),
   );
   const summary: RunSummary = {
+    format: SUMMARY_FORMAT,
     runId: options.id,
     simulated: options.simulated ?? true,
     records: records.length,
@@ -70,6 +72,7 @@ export function syntheticRun(options: SyntheticRunOptions): SyntheticRun {
     comparisons: compareConfigurations(records),
   };
   const manifest = {
+    format: RUN_FORMAT,
     runId: options.id,
     request: { models: [model], configs: [], dataset: [], filter: {}, seed: 1, repeats: 1, transport: "memory" },
     models: [
@@ -82,7 +85,12 @@ export function syntheticRun(options: SyntheticRunOptions): SyntheticRun {
     ],
     configs: options.configs.map((config) => config.name),
     resolved: {
-      [model]: Object.fromEntries(options.configs.map((config) => [config.name, resolveAgentConfig(config.agent)])),
+      [model]: Object.fromEntries(
+        options.configs.map((config) => [
+          config.name,
+          { ...resolveAgentConfig(config.agent), exposure: "session" as const },
+        ]),
+      ),
     },
     dataset: {
       files: ["/x/datasets/github.jsonl"],

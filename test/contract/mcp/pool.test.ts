@@ -54,12 +54,12 @@ describe("ClientPool (in-process)", () => {
     });
     expect(refused.attempts).toHaveLength(1);
 
-    await pool.setFaults("counter", { permanentRate: 1 });
+    await pool.control.setFaults("counter", { permanentRate: 1 });
     const permanent = await pool.callTool("increment", { name: "a" });
     expect(permanent).toMatchObject({ ok: false, error: { kind: "permanent", code: -32002 } });
     expect(permanent.attempts).toHaveLength(1);
 
-    await pool.setFaults("counter", { malformedRate: 1 });
+    await pool.control.setFaults("counter", { malformedRate: 1 });
     const malformed = await pool.callTool("increment", { name: "a" });
     expect(malformed).toMatchObject({ ok: false, error: { kind: "schema_violation" } });
     expect(malformed.text).toContain("must have required property 'value'");
@@ -69,7 +69,7 @@ describe("ClientPool (in-process)", () => {
 
   it("retries transient failures three times, then gives up", async () => {
     const pool = await openPool();
-    await pool.setFaults("counter", { transientRate: 1 });
+    await pool.control.setFaults("counter", { transientRate: 1 });
     const result = await pool.callTool("increment", { name: "a" });
     expect(result).toMatchObject({ ok: false, error: { kind: "transient", code: -32603 } });
     expect(result.attempts.map((attempt) => attempt.outcome)).toEqual([
@@ -83,7 +83,7 @@ describe("ClientPool (in-process)", () => {
 
   it("recovers when a transient failure clears on retry (seeded)", async () => {
     const pool = await openPool();
-    await pool.setFaults("counter", { seed: 3, transientRate: 0.5 });
+    await pool.control.setFaults("counter", { seed: 3, transientRate: 0.5 });
     const results = await Promise.all(Array.from({ length: 10 }, () => pool.callTool("increment", { name: "b" })));
     const retriedThenOk = results.filter((result) => result.ok && result.attempts.length > 1);
     expect(retriedThenOk.length).toBeGreaterThan(0);
@@ -93,7 +93,7 @@ describe("ClientPool (in-process)", () => {
 
   it("gives up on a call that outlives its time limit and restarts the server that may be stuck", async () => {
     const pool = await openPool(30);
-    await pool.setFaults("counter", { latencyMs: 100 });
+    await pool.control.setFaults("counter", { latencyMs: 100 });
     const result = await pool.callTool("increment", { name: "a" });
     expect(result).toMatchObject({ ok: false, error: { kind: "timeout", code: -32001 } });
     expect(result.attempts).toEqual([expect.objectContaining({ outcome: "timeout", restartedAfter: true })]);
@@ -123,7 +123,7 @@ describe("ClientPool (in-process)", () => {
   it("restarts a crashed server, retries the call, and says its state was reset", async () => {
     const pool = await openPool();
     await pool.callTool("increment", { name: "a" }); // a = 2
-    await pool.setFaults("counter", { crashAfter: 2 });
+    await pool.control.setFaults("counter", { crashAfter: 2 });
     const result = await pool.callTool("increment", { name: "a" });
     expect(result).toMatchObject({ ok: true, data: { value: 2 } }); // fresh state: a was 1 again
     expect(result.attempts.map((attempt) => attempt.outcome)).toEqual(["transient", "ok"]);
@@ -135,11 +135,15 @@ describe("ClientPool (in-process)", () => {
   it("resets, dumps and checks mock state through the hidden control tools", async () => {
     const pool = await openPool();
     await pool.callTool("increment", { name: "z" });
-    expect(await pool.check("counter", "counter_equals", { name: "z", value: 1 })).toMatchObject({ pass: true });
-    expect(await pool.dumpState("counter")).toEqual({ counters: { a: 1, z: 1 } });
+    expect(await pool.control.check("counter", "counter_equals", { name: "z", value: 1 })).toMatchObject({
+      pass: true,
+    });
+    expect(await pool.control.dumpState("counter")).toEqual({ counters: { a: 1, z: 1 } });
     await pool.resetAll();
-    expect(await pool.dumpState("counter")).toEqual({ counters: { a: 1 } });
-    expect(await pool.check("counter", "counter_equals", { name: "z", value: 1 })).toMatchObject({ pass: false });
+    expect(await pool.control.dumpState("counter")).toEqual({ counters: { a: 1 } });
+    expect(await pool.control.check("counter", "counter_equals", { name: "z", value: 1 })).toMatchObject({
+      pass: false,
+    });
     await pool.close();
   });
 
@@ -160,8 +164,8 @@ describe("ClientPool (in-process)", () => {
     await pool.callTool("increment", { name: "z" });
     await pool.resetTouched();
     expect(states).toBe(2);
-    expect(await pool.dumpState("counter")).toEqual({ counters: { a: 1 } });
-    await pool.check("counter", "counter_equals", { name: "a", value: 1 }); // control calls do not touch
+    expect(await pool.control.dumpState("counter")).toEqual({ counters: { a: 1 } });
+    await pool.control.check("counter", "counter_equals", { name: "a", value: 1 }); // control calls do not touch
     await pool.resetTouched();
     expect(states).toBe(2);
     await pool.resetAll();

@@ -18,7 +18,7 @@ const request = benchRequest({ configs: ["onsetlab", "no-rescue", "react", "nati
 
 describe("bench --estimate", () => {
   it("counts exactly the model calls and tokens a simulator run of the same matrix records", async () => {
-    const estimate = await estimateRun({ request });
+    const estimate = await estimateRun({ request, resultsRoot: tmpdir() });
     const root = mkdtempSync(join(tmpdir(), "onsetlab-estimate-"));
     roots.push(root);
     const { dir } = await runBench({ request, resultsRoot: root, threads: 1 });

@@ -1,4 +1,4 @@
-/** Small JSON helpers of the model layer: requests, cassette keys and wire bodies without `undefined`. */
+/** Small JSON helpers shared by every layer: requests, cassette keys, wire bodies and comparisons without `undefined`. */
 
 /** Leaves absent fields out, so requests, cassettes and comparisons never carry `undefined`. */
 export function dropUndefined<T extends object>(value: T): T {

@@ -2,7 +2,7 @@
  * The shapes of a run's files: run.json (`RunManifest`, with the `BenchRequest` a resume repeats) and each
  * line of records.jsonl.gz (`RunRecord`). docs/schemas/ has their JSON Schemas, checked against real runs.
  */
-import type { AgentConfig } from "../../agent/index.ts";
+import type { Configuration } from "../../config/models-yaml.ts";
 import type { FaultConfig } from "../../mcp/faults.ts";
 import type { ResetKind } from "../../mcp/registry.ts";
 import type { Provenance } from "../../models/provenance.ts";
@@ -12,7 +12,11 @@ import type { Suite } from "../dataset/suite.ts";
 import type { ItemScore } from "../scoring/index.ts";
 import type { TaskRecord } from "./execute.ts";
 import type { Shard } from "./matrix.ts";
-import type { SequentialOutcome, SequentialRequest } from "./sequential.ts";
+import type { RECORD_FORMAT, RUN_FORMAT } from "./run-format.ts";
+import type { SequentialOutcome, SequentialRequest } from "./until-significant.ts";
+
+/** A model × configuration as run.json records it: models.yaml's configuration, resolved. */
+export type ResolvedConfig = Configuration;
 
 /** What the user asked for; stored in run.json so that a resume runs the same matrix. */
 export interface BenchRequest {
@@ -39,8 +43,6 @@ export interface BenchRequest {
   numCtx?: number;
   /** The servers' registry files (absolute paths, merged; default mock-servers/registry.json): a user's own servers. */
   registries?: string[];
-  /** The one registry file of a run made before `--registry` could be repeated (read, never written). */
-  registry?: string;
   /** `--until-significant A,B`: items in a seeded random order, stopped once A and B are known to differ (or not). */
   untilSignificant?: SequentialRequest;
   /** `--shuffle SEED`: the tasks ran in this seed's order instead of the matrix's. */
@@ -85,12 +87,14 @@ export interface RunModel {
 }
 
 export interface RunManifest {
+  /** The file's format (run-format.ts: an older run is upgraded when read). */
+  format: typeof RUN_FORMAT;
   runId: string;
   request: BenchRequest;
   models: RunModel[];
   configs: string[];
   /** The resolved agent configuration of every model × configuration (CLI > model > config > defaults). */
-  resolved: Record<string, Record<string, AgentConfig>>;
+  resolved: Record<string, Record<string, ResolvedConfig>>;
   /** `kind: conversations`: each item is a conversation (its records carry `conversation`). */
   dataset: { kind?: "conversations"; files: string[]; hash: string; items: number; itemIds: string[] };
   /** The dataset's suite (datasets/README.md "Suites"): its clock, servers and default exposure. */
@@ -107,8 +111,8 @@ export interface RunManifest {
     finishedAt?: string;
     tasksRun: number;
     harnessFailures: number;
-    /** Threads that ran tasks (absent in runs made before threads). */
-    threads?: number;
+    /** Threads that ran tasks. */
+    threads: number;
     /** The request cache this session used (absent: none, e.g. `--no-cache` or the simulator only). */
     cache?: CacheUse;
     /**
@@ -134,4 +138,9 @@ export interface RunManifest {
  * `score` (conversation/item-score.ts), and its turns — each with its runs, checks and score — in
  * `conversation`.
  */
-export type RunRecord = TaskRecord<ItemScore> & { category: string; conversation?: ConversationRecord };
+export type RunRecord = TaskRecord<ItemScore> & {
+  /** The record's format (run-format.ts: an older record is upgraded when read). */
+  format: typeof RECORD_FORMAT;
+  category: string;
+  conversation?: ConversationRecord;
+};

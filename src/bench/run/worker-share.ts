@@ -4,7 +4,7 @@
  * the files (the main one) only appends text. The same code runs in the main thread and in each worker
  * thread (threads.ts).
  */
-import type { AgentConfig } from "../../agent/index.ts";
+import type { Configuration } from "../../config/models-yaml.ts";
 import { loadModelsConfig } from "../../config/models-yaml.ts";
 import type { ToolDefinition } from "../../mcp/types.ts";
 import type { ModelProvider } from "../../models/types.ts";
@@ -22,7 +22,8 @@ import type { Task } from "./matrix.ts";
 import type { ModelOutageWatch } from "./model-outage.ts";
 import { providerCache, resolveEntries, runGold } from "./providers.ts";
 import { requestRegistry } from "./resolve-request.ts";
-import type { BenchRequest, RunRecord } from "./run-files.ts";
+import type { BenchRequest, RunRecord } from "./run-file-types.ts";
+import { RECORD_FORMAT } from "./run-format.ts";
 import { type SpanParent, startQueryTracer } from "./spans.ts";
 import { jsonLineBytes, lineBytes } from "./store.ts";
 
@@ -31,7 +32,7 @@ export interface ShareSpec {
   runId: string;
   request: BenchRequest;
   modelsFile?: string;
-  resolved: Record<string, Record<string, AgentConfig>>;
+  resolved: Record<string, Record<string, Configuration>>;
   items: DatasetItem[];
   /** A dataset of conversations: each task runs one, turn by turn (one item each in `items`). */
   conversations?: ConversationItem[];
@@ -113,7 +114,7 @@ export async function runShare(spec: ShareSpec, tasks: readonly Task[], hooks: S
       onRecord: (record) => {
         const item = byId.get(record.itemId)!;
         const category = conversations ? CONVERSATION_CATEGORY : item.category;
-        const recordLine = jsonLineBytes({ ...record, category } satisfies RunRecord);
+        const recordLine = jsonLineBytes({ format: RECORD_FORMAT, ...record, category } satisfies RunRecord);
         spanLines.length = 0;
         tracer.recordQuery({
           key: record.key,

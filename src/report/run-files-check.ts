@@ -11,6 +11,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import type { RunSummary } from "../bench/run/compare-configs.ts";
+import { upgradeSummary } from "../bench/run/run-format.ts";
 import { RUN_FILES, readJsonChecked, runFile } from "../bench/run/store.ts";
 import type { Rate } from "../bench/scoring/rate.ts";
 import { RunFilesError } from "./errors.ts";
@@ -48,7 +49,8 @@ const summarySchema = z
 
 /** The summary.json of the run folder `dir`, with the fields the report and the gate read. */
 export function readSummary(dir: string): RunSummary {
-  return readJsonChecked<RunSummary>(join(dir, RUN_FILES.summary), "summary.json", summarySchema);
+  const file = join(dir, RUN_FILES.summary);
+  return upgradeSummary(readJsonChecked<RunSummary>(file, "summary.json", summarySchema), file);
 }
 
 /** k/n of each metric for one model × configuration, as the per-item file gives them. */

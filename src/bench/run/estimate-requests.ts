@@ -15,7 +15,7 @@ import type { Work } from "./bench.ts";
 import { ModelOutageWatch } from "./model-outage.ts";
 import { runGold } from "./providers.ts";
 import { contextOf } from "./resolve-request.ts";
-import { runShare } from "./share.ts";
+import { runShare } from "./worker-share.ts";
 
 /** The simulator profile that stands in for a model that is not a simulator. */
 export const DRY_PASS_PROFILE = "slm-3b";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type ObservedTask, SequentialMonitor, type SequentialRequest, sequentialText } from "./sequential.ts";
+import { type ObservedTask, SequentialMonitor, type SequentialRequest, sequentialText } from "./until-significant.ts";
 
 const request: SequentialRequest = { a: "A", b: "B", alpha: 0.05, looks: 5 };
 

@@ -1,0 +1,107 @@
+/**
+ * The run files' format versions, and the one place where an older run is read as the current one.
+ * run.json, summary.json and every record carry `format`; a file without one is format 1 (everything
+ * written before the files were versioned). Every reader goes through the upgrades here, so the rest of
+ * the harness sees only the current shape. A format newer than this harness knows is bad input.
+ *
+ * Format 1 → 2:
+ * - run.json: `request.registry` (one registry file, before `--registry` could be repeated) becomes
+ *   `request.registries`; a session without `threads` (before threads) ran on one.
+ * - summary.json: a row without `invalid` (before items could be invalid) had none; a row's latency
+ *   without `loadMsPerItem` (before load time was kept apart) has it unknown (null).
+ * - records: the agent's configuration in the trace (`result.config`) has no `exposure`, a setting of the
+ *   bench the agent never used (the record's `session.exposure` keeps it).
+ */
+import { INVALID_REASONS } from "../../models/types.ts";
+import type { RunSummary } from "./compare-configs.ts";
+import { forEachJsonl, type RowLocation, readRow } from "./jsonl-read.ts";
+import type { RunManifest, RunRecord } from "./run-file-types.ts";
+import { ResultsError } from "./store-errors.ts";
+
+export const RUN_FORMAT = "onsetlab-run/2";
+export const SUMMARY_FORMAT = "onsetlab-summary/2";
+export const RECORD_FORMAT = "onsetlab-record/2";
+
+/** A run file as it may have been written by any format this harness reads. */
+type Stored<T> = Omit<T, "format"> & { format?: string };
+
+/** The format 1 fields that format 2 renamed. */
+interface RequestV1 {
+  registry?: string;
+}
+
+/** run.json as the current format, whatever format `file` was written in. */
+export function upgradeManifest(manifest: Stored<RunManifest>, file: string): RunManifest {
+  if (manifest.format === RUN_FORMAT) return manifest as RunManifest;
+  known(manifest.format, RUN_FORMAT, file);
+  const { format: _none, ...rest } = manifest;
+  const { registry, ...request } = manifest.request as RunManifest["request"] & RequestV1;
+  return {
+    format: RUN_FORMAT,
+    ...rest,
+    request: { ...request, ...(registry && !request.registries ? { registries: [registry] } : {}) },
+    sessions: manifest.sessions.map((session) => ({ ...session, threads: session.threads ?? 1 })),
+  };
+}
+
+/** summary.json as the current format, whatever format `file` was written in. */
+export function upgradeSummary(summary: Stored<RunSummary>, file: string): RunSummary {
+  if (summary.format === SUMMARY_FORMAT) return summary as RunSummary;
+  known(summary.format, SUMMARY_FORMAT, file);
+  const { format: _none, ...rest } = summary;
+  return {
+    format: SUMMARY_FORMAT,
+    ...rest,
+    rows: summary.rows.map((row) => ({
+      ...row,
+      invalid: row.invalid ?? noneInvalid(),
+      latency: { ...row.latency, loadMsPerItem: row.latency.loadMsPerItem ?? null },
+    })),
+  };
+}
+
+/**
+ * A record as the current format. Not checked here: a line that is not a record passes as it is, for its
+ * reader to name.
+ */
+export function upgradeRecord(record: Stored<RunRecord>, file: string): RunRecord {
+  if (typeof record !== "object" || record === null || record.format === RECORD_FORMAT) return record as RunRecord;
+  known(record.format, RECORD_FORMAT, file);
+  const { format: _none, ...rest } = record;
+  const result = rest.result as Partial<RunRecord["result"]> | undefined;
+  if (typeof result?.config !== "object") return { format: RECORD_FORMAT, ...rest } as RunRecord;
+  const { exposure: _bench, ...config } = result.config as RunRecord["result"]["config"] & { exposure?: unknown };
+  return { format: RECORD_FORMAT, ...rest, result: { ...result, config } } as RunRecord;
+}
+
+/** Every record of a run's records file, as the current format (forEachJsonl's torn end and errors). */
+export function forEachRunRecord(
+  file: string,
+  visit: (record: RunRecord, line: number, location: RowLocation) => void,
+  from = 0,
+): number {
+  return forEachJsonl<Stored<RunRecord>>(
+    file,
+    (record, line, location) => visit(upgradeRecord(record, file), line, location),
+    from,
+  );
+}
+
+/** The record at `location` of a run's records file, as the current format. */
+export function readRunRecord(file: string, location: RowLocation): RunRecord {
+  return upgradeRecord(readRow<Stored<RunRecord>>(file, location), file);
+}
+
+function noneInvalid(): RunSummary["rows"][number]["invalid"] {
+  return Object.fromEntries(INVALID_REASONS.map((reason) => [reason, 0])) as RunSummary["rows"][number]["invalid"];
+}
+
+/** Format 1 (no version) and the current one are read; any other is a file this harness cannot read. */
+function known(format: string | undefined, current: string, file: string): void {
+  if (format === undefined) return;
+  throw new ResultsError(
+    "RESULTS_FORMAT",
+    `${file}: format ${format}, but this harness reads ${current} and older: update the harness to read it`,
+    { context: { file, format } },
+  );
+}
