@@ -21,7 +21,6 @@ import type { ConfigurationInput } from "../config/models-yaml.ts";
 import { OnsetlabError } from "../errors.ts";
 import { FAULTS_ENV, type FaultConfig, parseFaults } from "../mcp/faults.ts";
 import { checkRecordTarget } from "../models/cassette.ts";
-import { storedProvenance } from "../models/provenance.ts";
 import { defaultCacheDir } from "../models/request-cache.ts";
 import { INVALID_LIMIT, invalidText, rowsOverInvalidLimit } from "../report/invalid.ts";
 import { textCallWarnings } from "../report/text-calls.ts";
@@ -218,7 +217,7 @@ export function registerBenchCommand(program: Command): void {
         ...(skipped ? [`${skipped} from before the resume`] : []),
         ...(retried ? [`${retried} run again after a server error`] : []),
       ];
-      const provenance = manifest.models.map(storedProvenance);
+      const provenance = manifest.models.map((model) => model.provenance);
       process.stderr.write(
         `${benchEndLines({ runId, dir, records: summary.records, before, provenance }).join("\n")}\n`,
       );

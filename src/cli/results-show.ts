@@ -8,7 +8,7 @@ import { findRecord } from "../bench/run/record-view.ts";
 import type { RunManifest, RunRecord } from "../bench/run/run-file-types.ts";
 import { upgradeSummary } from "../bench/run/run-format.ts";
 import { countRows, RUN_FILES, readJson, resultsRoot, runDir, runFile } from "../bench/run/store.ts";
-import { inProcessSimulator, storedProvenance } from "../models/provenance.ts";
+import { inProcessSimulator } from "../models/provenance.ts";
 import { STANDIN_LABEL } from "../report/provenance.ts";
 import { ttyWidth } from "./table.ts";
 import { formatTrace } from "./trace-print.ts";
@@ -32,7 +32,7 @@ export function showRun(runId: string, flags: ShowFlags): string {
 }
 
 function runHeader(runId: string, dir: string, manifest: RunManifest): string {
-  const standin = manifest.models.some((model) => storedProvenance(model).kind === "stand-in");
+  const standin = manifest.models.some((model) => model.provenance.kind === "stand-in");
   const label = manifest.simulated ? "SIMULATED" : standin ? STANDIN_LABEL : "real models";
   const facts: [string, string][] = [
     ["run", `${runId} (${label})`],
@@ -66,7 +66,7 @@ function recordText(record: RunRecord, manifest: RunManifest): string {
   return `key         ${record.key}\n${formatTrace(record.result, {
     model: record.model,
     configName: record.config,
-    simulated: model ? inProcessSimulator(storedProvenance(model)) : manifest.simulated,
+    simulated: model ? inProcessSimulator(model.provenance) : manifest.simulated,
     verbose: true,
     score: record.score,
     topTools: record.result.tools.filtered.length,

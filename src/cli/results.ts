@@ -11,7 +11,7 @@ import { pruneRuns, removeRuns } from "../bench/run/remove.ts";
 import type { RunManifest } from "../bench/run/run-file-types.ts";
 import { countRows, listRunIds, resultsRoot, runDir, runFile } from "../bench/run/store.ts";
 import { InputError } from "../errors.ts";
-import { type ModelProvenance, storedProvenance } from "../models/provenance.ts";
+import type { ModelProvenance } from "../models/provenance.ts";
 import { shownPath } from "../report/paths.ts";
 import { showRun } from "./results-show.ts";
 import { compactTable } from "./table.ts";
@@ -61,7 +61,7 @@ export function listRuns(root: string): (RunListing | UnreadableRun)[] {
       records,
       planned: manifest.tasks,
       simulated: manifest.simulated,
-      provenance: manifest.models.map((model) => ({ model: model.name, provenance: storedProvenance(model) })),
+      provenance: manifest.models.map((model) => ({ model: model.name, provenance: model.provenance })),
       startedAt: manifest.startedAt,
       finishedAt: manifest.finishedAt ?? null,
       ...(request.shard ? { shard: `${request.shard.index}/${request.shard.count}` } : {}),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isSimulator, probedProvenance, provenanceOf } from "./decide-provenance.ts";
 import type { ProviderEntry } from "./entry.ts";
-import { isSimulatedProvenance, type Provenance, storedProvenance } from "./provenance.ts";
+import { isSimulatedProvenance, type Provenance } from "./provenance.ts";
 import type { SimProviderEntry } from "./providers/sim.ts";
 import type { ModelFacts } from "./types.ts";
 
@@ -42,20 +42,5 @@ describe("provenance", () => {
       { kind: "replayed", from: "c.jsonl", simulated: true },
     ];
     expect(kinds.map(isSimulatedProvenance)).toEqual([false, true, true, false, true]);
-  });
-
-  it("reads a run.json model made before the value was stored from its earlier fields", () => {
-    expect(storedProvenance({ simulated: true } as object)).toEqual({ kind: "simulated" });
-    expect(storedProvenance({ simulated: false, standin: "sim:slm-3b" } as object)).toEqual({
-      kind: "stand-in",
-      profile: "sim:slm-3b",
-    });
-    expect(storedProvenance({ simulated: true, replayedFrom: "c.jsonl" } as object)).toEqual({
-      kind: "replayed",
-      from: "c.jsonl",
-      simulated: true,
-    });
-    expect(storedProvenance({ simulated: false } as object)).toEqual({ kind: "live" });
-    expect(storedProvenance({ provenance: { kind: "live" } })).toEqual({ kind: "live" });
   });
 });

@@ -33,27 +33,6 @@ export function isDeterministicProvenance(provenance: Provenance): boolean {
   return provenance.kind === "simulated" || provenance.kind === "replayed";
 }
 
-/** What run.json held before `provenance` was stored. */
-interface EarlierRunModel {
-  simulated?: boolean;
-  standin?: string;
-  replayedFrom?: string;
-}
-
-/**
- * The provenance of a run.json model. Runs made before the value was stored carry `simulated`,
- * `standin` and `replayedFrom` instead; they are read here, and only here.
- */
-export function storedProvenance(model: { provenance?: Provenance }): Provenance {
-  if (model.provenance) return model.provenance;
-  const earlier = model as EarlierRunModel;
-  if (earlier.replayedFrom !== undefined) {
-    return { kind: "replayed", from: earlier.replayedFrom, simulated: earlier.simulated === true };
-  }
-  if (earlier.simulated) return { kind: "simulated" };
-  return earlier.standin === undefined ? { kind: "live" } : { kind: "stand-in", profile: earlier.standin };
-}
-
 /** One model's provenance, as summary.json and the reports list them. */
 export interface ModelProvenance {
   model: string;

@@ -4,13 +4,12 @@
  * build, quantization and window produced the numbers.
  */
 import type { RunModel } from "../bench/run/run-file-types.ts";
-import { storedProvenance } from "../models/provenance.ts";
 import { STANDIN_LABEL } from "./provenance.ts";
 
 export function modelFactsLine(model: RunModel): string | undefined {
   const { facts } = model;
   if (!facts) return undefined;
-  const provenance = storedProvenance(model);
+  const { provenance } = model;
   const server = [
     facts.serverVersion ? `server ${facts.serverVersion}` : undefined,
     provenance.kind === "stand-in" ? `${STANDIN_LABEL}, profile ${provenance.profile}` : undefined,

@@ -6,7 +6,7 @@
 
 import type { RunSummary } from "../bench/run/compare-configs.ts";
 import type { RunManifest } from "../bench/run/run-file-types.ts";
-import { type ModelProvenance, storedProvenance } from "../models/provenance.ts";
+import type { ModelProvenance } from "../models/provenance.ts";
 import { RunSetError } from "./errors.ts";
 
 export interface LoadedRun {
@@ -59,7 +59,7 @@ export function runSetOf(runs: readonly LoadedRun[]): RunSet {
   const configs = unique(runs.flatMap((run) => run.manifest.configs));
   const sources = models.map((model) => {
     const entry = runs.flatMap((run) => run.manifest.models).find((candidate) => candidate.name === model)!;
-    return { model, provenance: storedProvenance(entry) };
+    return { model, provenance: entry.provenance };
   });
   return { runs: [...runs], models, configs, sources, datasetHash: first.manifest.dataset.hash };
 }

@@ -15,11 +15,10 @@ import type { RunSummary } from "../bench/run/compare-configs.ts";
 import { readManifest } from "../bench/run/manifest.ts";
 import { modelsOfMatrix } from "../bench/run/resolve-request.ts";
 import type { RunManifest } from "../bench/run/run-file-types.ts";
-import { listRunIds, RUN_FILES, resultsRoot, runFile } from "../bench/run/store.ts";
+import { listRunIds, RUN_FILES, runFile } from "../bench/run/store.ts";
 import { loadModelsConfig, matrixConfigs } from "../config/models-yaml.ts";
 import { InputError } from "../errors.ts";
 import { isSimulator } from "../models/decide-provenance.ts";
-import { storedProvenance } from "../models/provenance.ts";
 import { simProfileNames } from "../models/sim/catalog.ts";
 import { REPO_ROOT } from "../paths.ts";
 import { readSummary } from "../report/run-files-check.ts";
@@ -507,7 +506,7 @@ export class HarnessService {
       startedAt: manifest.startedAt,
       ...(manifest.finishedAt ? { finishedAt: manifest.finishedAt } : {}),
       running,
-      label: runLabel(manifest.models.map(storedProvenance)),
+      label: runLabel(manifest.models.map((model) => model.provenance)),
       invalid,
       dataset: {
         files: manifest.dataset.files.map((file) => basename(file)),

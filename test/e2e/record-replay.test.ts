@@ -26,7 +26,7 @@ import { ModelOutageError } from "../../src/bench/run/model-outage.ts";
 import type { BenchRequest, RunRecord } from "../../src/bench/run/run-file-types.ts";
 import { RUN_FILES, readJson, readJsonl } from "../../src/bench/run/store.ts";
 import { loadCassette } from "../../src/models/cassette.ts";
-import { isSimulatedProvenance, storedProvenance } from "../../src/models/provenance.ts";
+import { isSimulatedProvenance } from "../../src/models/provenance.ts";
 import type { ModelStage } from "../../src/models/types.ts";
 
 const MODEL = "sim:slm-3b";
@@ -168,7 +168,7 @@ describe(`${MODEL} recorded and replayed through runBench (${CONFIGS.join(", ")}
   // simulator's answers, so its numbers stay labelled simulated.
   it("keeps the replayed simulator run labelled simulated", () => {
     expect(replayed.summary.simulated).toBe(true);
-    expect(isSimulatedProvenance(storedProvenance(replayed.manifest.models[0]!))).toBe(true);
+    expect(isSimulatedProvenance(replayed.manifest.models[0]!.provenance)).toBe(true);
   });
 });
 

@@ -9,7 +9,6 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runBench } from "../../src/bench/run/bench.ts";
 import type { RunSummary } from "../../src/bench/run/compare-configs.ts";
-import { readManifest } from "../../src/bench/run/manifest.ts";
 import type { RunManifest, RunRecord } from "../../src/bench/run/run-file-types.ts";
 import {
   forEachRunRecord,
@@ -37,6 +36,15 @@ function downgrade(dir: string): void {
   writeJsonFile(join(dir, RUN_FILES.run), {
     ...manifest,
     request: { ...request, registry: registries![0] },
+    // before `provenance` was stored, a simulated model said so in `simulated`
+    models: manifest.models.map(({ provenance, ...model }) => ({
+      ...model,
+      simulated: provenance.kind === "simulated",
+    })),
+    // nor did a configuration name its tool selection (the ranking's, as `onsetlab`'s is)
+    resolved: mapValues(manifest.resolved, (configs) =>
+      mapValues(configs, ({ toolSelection: _selection, ...config }) => config),
+    ),
     sessions: manifest.sessions.map(({ threads: _threads, ...session }) => session),
   });
   const { format: _summary, ...summary } = readJsonFile<RunSummary>(join(dir, RUN_FILES.summary));
@@ -52,13 +60,18 @@ function downgrade(dir: string): void {
     "records",
     readRunLines(dir, "records").map((line) => {
       const { format: _record, ...record } = JSON.parse(line) as RunRecord;
-      // format 1 kept the bench's exposure in the agent's configuration too
+      // format 1 kept the bench's exposure in the agent's configuration too, and no tool selection
+      const { toolSelection: _selection, ...config } = record.result.config;
       return JSON.stringify({
         ...record,
-        result: { ...record.result, config: { ...record.result.config, exposure: record.session.exposure } },
+        result: { ...record.result, config: { ...config, exposure: record.session.exposure } },
       });
     }),
   );
+}
+
+function mapValues<A, B>(object: Record<string, A>, map: (value: A) => B): Record<string, B> {
+  return Object.fromEntries(Object.entries(object).map(([key, value]) => [key, map(value)]));
 }
 
 function records(dir: string): RunRecord[] {
@@ -99,6 +112,25 @@ describe("run files of format 1 (no version)", () => {
     const resumed = await runBench({ request: current.manifest.request, resume: outcome.runId, resultsRoot: root });
     expect(readJsonFile<RunManifest>(join(resumed.dir, RUN_FILES.run)).format).toBe(RUN_FORMAT);
     expect(readJsonFile<RunSummary>(join(resumed.dir, RUN_FILES.summary))).toEqual(current.summary);
+  });
+
+  it("reads a model's provenance from the fields it had before the value was stored", () => {
+    const earlier = [
+      { simulated: true },
+      { simulated: false, standin: "sim:slm-3b" },
+      { simulated: true, replayedFrom: "c.jsonl" },
+      { simulated: false },
+      // format 1 written after the value was stored: kept as it is
+      { provenance: { kind: "replayed", from: "d.jsonl", simulated: false } },
+    ].map((fields, index) => ({ name: `m${index}`, provider: "ollama", id: `m${index}`, ...fields }));
+    const manifest = { request: {}, sessions: [], resolved: {}, models: earlier } as unknown as RunManifest;
+    expect(upgradeManifest(manifest, "run.json").models).toEqual([
+      { name: "m0", provider: "ollama", id: "m0", provenance: { kind: "simulated" } },
+      { name: "m1", provider: "ollama", id: "m1", provenance: { kind: "stand-in", profile: "sim:slm-3b" } },
+      { name: "m2", provider: "ollama", id: "m2", provenance: { kind: "replayed", from: "c.jsonl", simulated: true } },
+      { name: "m3", provider: "ollama", id: "m3", provenance: { kind: "live" } },
+      { name: "m4", provider: "ollama", id: "m4", provenance: { kind: "replayed", from: "d.jsonl", simulated: false } },
+    ]);
   });
 
   it("refuses a format newer than the harness reads, naming the file", () => {

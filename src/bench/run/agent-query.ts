@@ -5,13 +5,7 @@
  */
 
 import { mockServerFactories } from "../../../mock-servers/index.ts";
-import {
-  type AgentConfig,
-  type AgentEventListener,
-  type AgentResult,
-  type ConversationTurn,
-  runAgent,
-} from "../../agent/index.ts";
+import { type AgentEventListener, type AgentResult, type ConversationTurn, runAgent } from "../../agent/index.ts";
 import {
   agentConfigOf,
   type Configuration,

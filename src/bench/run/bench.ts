@@ -55,7 +55,7 @@ import type { BenchRequest, CacheUse, RunManifest, RunRecord } from "./run-file-
 import { forEachRunRecord, RUN_FORMAT } from "./run-format.ts";
 import { harnessRedactor } from "./secrets.ts";
 import { startRunTracer } from "./spans.ts";
-import { continueRunFile, newRunId, RUN_FILES, resultsRoot, runDir, runFile, writeJsonAtomic } from "./store.ts";
+import { continueRunFile, newRunId, RUN_FILES, runDir, runFile, writeJsonAtomic } from "./store.ts";
 import { writeSummary } from "./summary-file.ts";
 import { runShareInThread } from "./threads.ts";
 import { type ObservedTask, SequentialMonitor } from "./until-significant.ts";

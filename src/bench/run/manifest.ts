@@ -26,7 +26,7 @@ const manifestSchema = z
       })
       .loose(),
     models: z.array(
-      // `provenance` (read with storedProvenance); runs made before it carry `simulated` instead
+      // `provenance`; runs made before it carry `simulated` instead (run-format.ts upgrades them)
       z.object({ name: z.string(), provider: z.string(), id: z.string() }).loose(),
     ),
     configs: strings,

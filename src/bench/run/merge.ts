@@ -18,16 +18,7 @@ import { contentHash } from "./record-content.ts";
 import { itemCount, requestRegistry } from "./resolve-request.ts";
 import type { BenchRequest, RunManifest } from "./run-file-types.ts";
 import { forEachRunRecord } from "./run-format.ts";
-import {
-  forEachJsonl,
-  JsonlGzAppender,
-  newRunId,
-  RUN_FILES,
-  resultsRoot,
-  runDir,
-  runFile,
-  writeJsonAtomic,
-} from "./store.ts";
+import { forEachJsonl, JsonlGzAppender, newRunId, RUN_FILES, runDir, runFile, writeJsonAtomic } from "./store.ts";
 import { writeSummary } from "./summary-file.ts";
 
 /** Runs that cannot be merged (different matrices or datasets, conflicting records, a bad --out). */

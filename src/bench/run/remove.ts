@@ -5,7 +5,7 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { readManifest } from "./manifest.ts";
-import { listRunIds, ResultsError, resultsRoot, runDir } from "./store.ts";
+import { listRunIds, ResultsError, runDir } from "./store.ts";
 
 const CALIBRATION = "calibration";
 

@@ -182,8 +182,12 @@ export function resolveAll(
 
 export function withProbe(model: RunModel, probe: ModelProbe | undefined): RunModel {
   if (!probe) return model;
-  const provenance = model.provenance && probedProvenance(model.provenance, probe.facts);
-  return { ...model, ...(provenance ? { provenance } : {}), facts: probe.facts, warmUp: probe.warmUp };
+  return {
+    ...model,
+    provenance: probedProvenance(model.provenance, probe.facts),
+    facts: probe.facts,
+    warmUp: probe.warmUp,
+  };
 }
 
 export function describeModel(entry: ModelEntry, request: BenchRequest): RunModel {

@@ -74,10 +74,9 @@ export interface RunModel {
   id: string;
   /**
    * Whose answers these are: live, simulated, the stand-in server's, or replayed from a cassette; decided
-   * when the run's models resolve. Runs made before it carry `simulated`, `standin` and `replayedFrom`
-   * instead: read it with storedProvenance (src/models/provenance.ts), which reads both.
+   * when the run's models resolve (a run made before it is upgraded on read: run-format.ts).
    */
-  provenance?: Provenance;
+  provenance: Provenance;
   /** What the server said about itself and the model before the first item (real servers). */
   facts?: ModelFacts;
   /** The unscored request that loaded the model before measuring. */

@@ -6,16 +6,22 @@
  *
  * Format 1 → 2:
  * - run.json: `request.registry` (one registry file, before `--registry` could be repeated) becomes
- *   `request.registries`; a session without `threads` (before threads) ran on one.
+ *   `request.registries`; a session without `threads` (before threads) ran on one; a model without
+ *   `provenance` (before it was stored) has it read from the `simulated`, `standin` and `replayedFrom`
+ *   it carried instead, which go; a resolved configuration without `toolSelection` (before the model could
+ *   select the tools shown) ranked them.
  * - summary.json: a row without `invalid` (before items could be invalid) had none; a row's latency
  *   without `loadMsPerItem` (before load time was kept apart) has it unknown (null).
  * - records: the agent's configuration in the trace (`result.config`) has no `exposure`, a setting of the
- *   bench the agent never used (the record's `session.exposure` keeps it).
+ *   bench the agent never used (the record's `session.exposure` keeps it); one without `toolSelection`
+ *   ranked the tools, as run.json's.
  */
+import type { AgentConfig, ToolSelection } from "../../agent/index.ts";
+import type { Provenance } from "../../models/provenance.ts";
 import { INVALID_REASONS } from "../../models/types.ts";
 import type { RunSummary } from "./compare-configs.ts";
 import { forEachJsonl, type RowLocation, readRow } from "./jsonl-read.ts";
-import type { RunManifest, RunRecord } from "./run-file-types.ts";
+import type { RunManifest, RunModel, RunRecord } from "./run-file-types.ts";
 import { ResultsError } from "./store-errors.ts";
 
 export const RUN_FORMAT = "onsetlab-run/2";
@@ -30,6 +36,14 @@ interface RequestV1 {
   registry?: string;
 }
 
+/** A format 1 model: before `provenance` was stored, these said whose answers they were. */
+interface ModelV1 {
+  provenance?: Provenance;
+  simulated?: boolean;
+  standin?: string;
+  replayedFrom?: string;
+}
+
 /** run.json as the current format, whatever format `file` was written in. */
 export function upgradeManifest(manifest: Stored<RunManifest>, file: string): RunManifest {
   if (manifest.format === RUN_FORMAT) return manifest as RunManifest;
@@ -40,8 +54,33 @@ export function upgradeManifest(manifest: Stored<RunManifest>, file: string): Ru
     format: RUN_FORMAT,
     ...rest,
     request: { ...request, ...(registry && !request.registries ? { registries: [registry] } : {}) },
+    models: manifest.models.map(upgradeModel),
+    resolved: Object.fromEntries(
+      Object.entries(manifest.resolved).map(([model, configs]) => [
+        model,
+        Object.fromEntries(Object.entries(configs).map(([name, config]) => [name, withToolSelection(config)])),
+      ]),
+    ),
     sessions: manifest.sessions.map((session) => ({ ...session, threads: session.threads ?? 1 })),
   };
+}
+
+/** Before `toolSelection`, the tools shown were always the ranking's top N. */
+function withToolSelection<C extends Omit<AgentConfig, "toolSelection"> & { toolSelection?: ToolSelection }>(
+  config: C,
+): C & { toolSelection: ToolSelection } {
+  return { ...config, toolSelection: config.toolSelection ?? "ranked" };
+}
+
+function upgradeModel(model: Omit<RunModel, "provenance"> & ModelV1): RunModel {
+  const { simulated, standin, replayedFrom, provenance, ...rest } = model;
+  return { ...rest, provenance: provenance ?? earlierProvenance(simulated === true, standin, replayedFrom) };
+}
+
+function earlierProvenance(simulated: boolean, standin?: string, replayedFrom?: string): Provenance {
+  if (replayedFrom !== undefined) return { kind: "replayed", from: replayedFrom, simulated };
+  if (simulated) return { kind: "simulated" };
+  return standin === undefined ? { kind: "live" } : { kind: "stand-in", profile: standin };
 }
 
 /** summary.json as the current format, whatever format `file` was written in. */
@@ -71,7 +110,7 @@ export function upgradeRecord(record: Stored<RunRecord>, file: string): RunRecor
   const result = rest.result as Partial<RunRecord["result"]> | undefined;
   if (typeof result?.config !== "object") return { format: RECORD_FORMAT, ...rest } as RunRecord;
   const { exposure: _bench, ...config } = result.config as RunRecord["result"]["config"] & { exposure?: unknown };
-  return { format: RECORD_FORMAT, ...rest, result: { ...result, config } } as RunRecord;
+  return { format: RECORD_FORMAT, ...rest, result: { ...result, config: withToolSelection(config) } } as RunRecord;
 }
 
 /** Every record of a run's records file, as the current format (forEachJsonl's torn end and errors). */

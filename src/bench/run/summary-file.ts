@@ -1,5 +1,4 @@
 import { join } from "node:path";
-import { storedProvenance } from "../../models/provenance.ts";
 import { type ConversationScore, scoreConversation, summariseRow } from "../conversation/score.ts";
 import type { DatasetItem } from "../dataset/types.ts";
 import { type ScoredRecord, summarize, validRecords } from "../scoring/index.ts";
@@ -69,7 +68,7 @@ export function writeSummary(dir: string, manifest: RunManifest, items: Readonly
     format: SUMMARY_FORMAT,
     runId: manifest.runId,
     simulated: manifest.simulated,
-    provenance: manifest.models.map((model) => ({ model: model.name, provenance: storedProvenance(model) })),
+    provenance: manifest.models.map((model) => ({ model: model.name, provenance: model.provenance })),
     ...(manifest.request.dryRun ? { dryRun: true } : {}),
     records: scored.length,
     ...table,

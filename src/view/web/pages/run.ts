@@ -3,7 +3,6 @@
  * summary.json (the same builders as `pnpm report`), charts for its kind, a comparison form, and its
  * items, filtered and paged by the server.
  */
-import { storedProvenance } from "../../../models/provenance.ts";
 import { DEFAULT_REFERENCE } from "../../../report/ablation.ts";
 import { renderNotes, renderTable } from "../../../report/html.ts";
 import { labelled, provenanceLabel } from "../../../report/provenance.ts";
@@ -38,7 +37,7 @@ export const runPage: PageRender = async (root, route, signal) => {
   ]);
   const { manifest, summary, progress } = detail;
   const listed = runs.find((run) => run.runId === runId);
-  const label = listed?.label ?? runLabel(manifest.models.map(storedProvenance));
+  const label = listed?.label ?? runLabel(manifest.models.map((model) => model.provenance));
   const set = summary ? runSetOf([{ id: runId, ref: runId, dir: "", manifest, summary }]) : undefined;
   mount(
     root,
