@@ -4,7 +4,7 @@
  * sends no generation, `--no-cache` sends every one; a model with two base URLs spreads its calls.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -61,6 +61,45 @@ describe("a killed writer", () => {
     } finally {
       await cache.close();
     }
+  });
+});
+
+describe("a writer in another process", () => {
+  // the concurrency case CI found: the check's walk and count raced a writer and called a healthy store damaged
+  it("does not make the damage check quarantine the store it is writing", async () => {
+    const dir = temp("onsetlab-cache-busy-");
+    const child = spawn(process.execPath, ["--import", "tsx", "test/support/cache-writer.ts", dir], {
+      cwd: REPO_ROOT,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let written = 0;
+    const writing = new Promise<void>((resolve, reject) => {
+      child.on("error", reject);
+      child.stdout.on("data", (chunk: Buffer) => {
+        written = Number(chunk.toString().trim().split("\n").at(-1));
+        if (written >= 50) resolve();
+      });
+    });
+    const notices: string[] = [];
+    let advancedDuringCheck = 0;
+    try {
+      await writing;
+      for (let round = 0; round < 5; round += 1) {
+        // each open checks the store (a child walks it) while the writer commits
+        const before = written;
+        const cache = new RequestCache(dir, (line) => notices.push(line));
+        await new Promise((resolve) => setImmediate(resolve)); // lets the writer's output in
+        if (written > before) advancedDuringCheck += 1;
+        expect(cache.get("writer", "hash-0")?.response.text.startsWith("answer 0 ")).toBe(true);
+        await cache.close();
+      }
+    } finally {
+      child.kill("SIGKILL");
+    }
+    expect(notices).toEqual([]);
+    expect(readdirSync(dir).filter((name) => name.includes(".damaged-"))).toEqual([]);
+    // the checks really overlapped the writes
+    expect(advancedDuringCheck).toBeGreaterThan(0);
   });
 });
 
