@@ -129,5 +129,5 @@ describe("the request cache under random damage", () => {
     // the figures the issue asks for (the report quotes them)
     process.stdout.write(`cache fuzz: ${JSON.stringify(tally)}\n`);
     expect(tally.runs).toBe(DAMAGES);
-  }, 900_000);
+  }, 1_800_000);
 });
