@@ -6,7 +6,7 @@
  * failed, which it runs again (retry-invalid.ts).
  */
 
-import { rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentConfigInput } from "../../agent/index.ts";
 import { loadBfclDataset } from "../../bfcl/dataset.ts";
@@ -57,6 +57,7 @@ import {
   forEachJsonl,
   newRunId,
   RUN_FILES,
+  RunWriteError,
   resultsRoot,
   runDir,
   runFile,
@@ -153,6 +154,16 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
   const models = loadModelsConfig(options.modelsFile);
   await loadMetricModules(models.metricModules);
   const work = resolveWork(options, models);
+  try {
+    return await runWork(work, options);
+  } catch (error) {
+    // a full disk or an I/O error: every record written stays, and a resume continues from them
+    if (error instanceof RunWriteError && existsSync(join(work.dir, RUN_FILES.run))) throw error.withResume(work.runId);
+    throw error;
+  }
+}
+
+async function runWork(work: Work, options: BenchOptions): Promise<BenchOutcome> {
   for (const line of isolationWarnings(work, options)) options.onWarning?.(line);
   const { request, previous, entries, runId, dir, tasks, todo } = work;
   const monitor = request.untilSignificant
@@ -456,13 +467,21 @@ async function runTasks(
     spanParent: runTracer.parent,
   };
   const stopShares = new AbortController();
+  let writeFailure: unknown;
   const hooks: ShareHooks = {
     signal: AbortSignal.any([outage.signal, stopShares.signal, ...(options.signal ? [options.signal] : [])]),
     outage,
     providers,
     onFinished: (task) => {
-      appender.appendBytes(task.recordLine);
-      tracesAppender.appendBytes(task.spanLines);
+      try {
+        appender.appendBytes(task.recordLine);
+        tracesAppender.appendBytes(task.spanLines);
+      } catch (error) {
+        // a full disk: the run stops here (a task's own error handling must not take it for the task's)
+        writeFailure ??= error;
+        stopShares.abort(error);
+        return;
+      }
       const tally = running[task.config]!;
       if (!task.invalid) {
         tally.n += 1;
@@ -473,13 +492,29 @@ async function runTasks(
       if (monitor?.observe(task)) stopShares.abort(new Error("the --until-significant comparison is decided"));
     },
   };
+  // both files closed whatever happens; a failed last write (a full disk) is the run's error
+  const closeRunFiles = async () => {
+    let closeFailure: unknown;
+    const attempt = async (close: () => unknown) => {
+      try {
+        await close();
+      } catch (error) {
+        closeFailure ??= error;
+      }
+    };
+    await attempt(() => appender.close());
+    await attempt(() => runTracer.end({ "onsetlab.tasks": finished }));
+    await attempt(() => tracesAppender.close());
+    if (closeFailure !== undefined) throw closeFailure;
+  };
+  let settled: PromiseSettledResult<TaskFailure[]>[];
   try {
     // whole items per thread (all their configurations and repeats), dealt round-robin like shards
     const itemIds = work.items.map((item) => item.id);
     const shares = Array.from({ length: threads }, (_, index) =>
       threads === 1 ? todo : selectShard(todo, { index: index + 1, count: threads }, itemIds),
     );
-    const settled = await Promise.allSettled(
+    settled = await Promise.allSettled(
       shares.map((share, index) =>
         (index === 0 ? runShare(spec, share, hooks) : runShareInThread(spec, share, hooks)).catch((error: unknown) => {
           stopShares.abort(error);
@@ -487,12 +522,13 @@ async function runTasks(
         }),
       ),
     );
-    const failed = settled.find((result) => result.status === "rejected");
-    if (failed) throw failed.reason;
-    return { finished, failures: settled.flatMap((result) => (result.status === "fulfilled" ? result.value : [])) };
-  } finally {
-    appender.close();
-    await runTracer.end({ "onsetlab.tasks": finished });
-    tracesAppender.close();
+  } catch (error) {
+    await closeRunFiles().catch(() => {});
+    throw error;
   }
+  await closeRunFiles();
+  if (writeFailure) throw writeFailure;
+  const failed = settled.find((result) => result.status === "rejected");
+  if (failed) throw failed.reason;
+  return { finished, failures: settled.flatMap((result) => (result.status === "fulfilled" ? result.value : [])) };
 }
