@@ -11,7 +11,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv } from "ajv";
-import type { RunRecord } from "../bench/run/run-files.ts";
+import type { RunRecord, StoredRecord } from "../bench/run/run-files.ts";
 import { forEachJsonl, RUN_FILES, runFile, writeJsonAtomic } from "../bench/run/store.ts";
 import { pooledRateOf, type Rate, rateOf } from "../bench/scoring/rate.ts";
 import { OutcomesError } from "./errors.ts";
@@ -117,7 +117,7 @@ export function readRunRecords(run: LoadedRun, file: string): RecordedEntry[] {
     }
   }
   const lines = new Map<string, number>();
-  forEachJsonl<RunRecord>(file, (record, line) => {
+  forEachJsonl<StoredRecord>(file, (record, line) => {
     if (typeof record?.score !== "object" || record.score === null || typeof record.key !== "string") {
       throw new OutcomesError("RECORD_INVALID", `${file}:${line}: not a record (expected key, model, config, score)`);
     }

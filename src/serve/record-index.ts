@@ -4,7 +4,7 @@
  * once per file and extended from where it stopped when the file grows (a running bench appends); built
  * again when the file was replaced (a resume rewrites it without the records it runs again).
  */
-import type { RunRecord } from "../bench/run/run-files.ts";
+import { type RunRecord, type StoredRecord, withTrace } from "../bench/run/run-files.ts";
 import { forEachJsonl, type RowLocation, readRow } from "../bench/run/store.ts";
 import { GrowingFile } from "./growing-file.ts";
 
@@ -48,7 +48,7 @@ export class RecordIndex {
   record(key: string): RunRecord | undefined {
     this.refresh();
     const entry = this.byKey.get(key);
-    return entry ? readRow<RunRecord>(this.file, entry.location) : undefined;
+    return entry ? withTrace(readRow<StoredRecord>(this.file, entry.location)) : undefined;
   }
 
   private refresh(): void {
@@ -58,7 +58,7 @@ export class RecordIndex {
       this.byKey.clear();
     }
     if (!grown) return;
-    forEachJsonl<RunRecord>(
+    forEachJsonl<StoredRecord>(
       this.file,
       (record, _line, location) => {
         const indexed = { row: itemRow(record), location };
@@ -73,7 +73,7 @@ export class RecordIndex {
   }
 }
 
-function itemRow(record: RunRecord): ItemRow {
+function itemRow(record: StoredRecord): ItemRow {
   const { score } = record;
   return {
     key: record.key,
@@ -86,6 +86,7 @@ function itemRow(record: RunRecord): ItemRow {
     taskSuccess: score.taskSuccess,
     ...(score.failures[0] ? { failureClass: score.failures[0] } : {}),
     ...(score.invalid ? { invalid: score.invalid } : {}),
-    query: record.result.query,
+    // a conversation: its first turn's text
+    query: record.result?.query ?? record.conversation?.turns[0]?.user ?? "",
   };
 }

@@ -12,7 +12,8 @@ import { runBench } from "../../src/bench/run/bench.ts";
 import type { RunSummary } from "../../src/bench/run/compare-configs.ts";
 import type { Shard } from "../../src/bench/run/matrix.ts";
 import { mergeRuns } from "../../src/bench/run/merge.ts";
-import type { RunRecord } from "../../src/bench/run/run-files.ts";
+import { findRecord } from "../../src/bench/run/record-view.ts";
+import type { StoredRecord } from "../../src/bench/run/run-files.ts";
 import { RUN_FILES, readJson, readJsonl } from "../../src/bench/run/store.ts";
 import { buildBaseline, DEFAULT_POLICY } from "../../src/report/baseline.ts";
 import { checkSameMatrix, runGate } from "../../src/report/gate.ts";
@@ -72,7 +73,7 @@ beforeAll(async () => {
 
 describe("conversation runs in the run store", () => {
   it("writes one conversation record per task and a conversation block in the summary", async () => {
-    const { rows } = readJsonl<RunRecord>(join(whole.dir, RUN_FILES.records));
+    const { rows } = readJsonl<StoredRecord>(join(whole.dir, RUN_FILES.records));
     expect(rows).toHaveLength(CONVERSATIONS * 2 * 2);
     for (const record of rows) {
       expect(record.category).toBe("conversation");
@@ -101,6 +102,20 @@ describe("conversation runs in the run store", () => {
       "conversation-failures",
     ]);
     expect(section?.tables[0]?.rows).toHaveLength(2);
+  });
+
+  it("stores each trace once and joins the turns' runs back for readers", () => {
+    const { rows } = readJsonl<StoredRecord>(join(whole.dir, RUN_FILES.records));
+    for (const stored of rows) {
+      const runs = stored.conversation!.turns.flatMap((turn) => turn.runs);
+      // one trace per run: no joined copy of the conversation beside them
+      expect(stored.result).toBeUndefined();
+      expect(JSON.stringify(stored).split('"modelCalls":[').length - 1).toBe(runs.length);
+      const read = findRecord(whole.dir, whole.runId, stored.key);
+      expect(read.result.modelCalls).toHaveLength(runs.reduce((sum, run) => sum + run.modelCalls.length, 0));
+      expect(read.result.toolCalls).toEqual(runs.flatMap((run) => run.toolCalls));
+      expect(read.result.answer).toBe(runs.at(-1)!.answer);
+    }
   });
 
   it("resumes a stopped run to the records and summary of one never stopped", async () => {

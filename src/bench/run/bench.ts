@@ -47,7 +47,7 @@ import {
   withSuiteDefaults,
 } from "./resolve-request.ts";
 import { dropRecords, serverFailed } from "./retry-invalid.ts";
-import type { BenchRequest, CacheUse, RunManifest, RunRecord } from "./run-files.ts";
+import type { BenchRequest, CacheUse, RunManifest, StoredRecord } from "./run-files.ts";
 import { harnessRedactor } from "./secrets.ts";
 import { type ObservedTask, SequentialMonitor } from "./sequential.ts";
 import { runShare, type ShareHooks, type ShareSpec } from "./share.ts";
@@ -311,7 +311,7 @@ export function resolveWork(options: BenchOptions, yamlModels: ModelsConfig): Wo
   const retry = new Set<string>();
   const recorded: ObservedTask[] = [];
   // a torn end is not a record (runTasks cuts it off before appending)
-  forEachJsonl<RunRecord>(runFile(dir, "records"), (record) => {
+  forEachJsonl<StoredRecord>(runFile(dir, "records"), (record) => {
     if (!options.keepInvalid && serverFailed(record)) {
       retry.add(record.key);
       return;
@@ -376,7 +376,7 @@ function checkSequential(request: BenchRequest, configs: readonly string[], thre
   if (threads !== undefined && threads > 1) fail("runs on one thread (the looks need the items in order)");
 }
 
-function observedTask(record: RunRecord): ObservedTask {
+function observedTask(record: StoredRecord): ObservedTask {
   return {
     config: record.config,
     itemId: record.itemId,

@@ -16,7 +16,7 @@ import type { RunSummary } from "./compare-configs.ts";
 import { readManifest } from "./manifest.ts";
 import { contentHash } from "./record-content.ts";
 import { itemCount, requestRegistry } from "./resolve-request.ts";
-import type { BenchRequest, RunManifest, RunRecord } from "./run-files.ts";
+import type { BenchRequest, RunManifest, StoredRecord } from "./run-files.ts";
 import {
   forEachJsonl,
   JsonlGzAppender,
@@ -213,7 +213,7 @@ function copyRecords(sources: readonly SourceRun[], file: string): { records: nu
   try {
     for (const source of sources) {
       // a torn end (a killed shard) is not a record: forEachJsonl leaves it out
-      forEachJsonl<RunRecord>(runFile(source.dir, "records"), (record) => {
+      forEachJsonl<StoredRecord>(runFile(source.dir, "records"), (record) => {
         const hash = contentHash(record);
         const earlier = seen.get(record.key);
         if (!earlier) {

@@ -1,13 +1,13 @@
 /** One record of a run read back for `results show`: found by key without loading the whole file. */
-import type { RunRecord } from "./run-files.ts";
+import { type RunRecord, type StoredRecord, withTrace } from "./run-files.ts";
 import { forEachJsonl, ResultsError, runFile } from "./store.ts";
 
 /** The record with `key` in the run folder `dir`; bad input (exit 2) when there is none. */
 export function findRecord(dir: string, runId: string, key: string): RunRecord {
-  let found: RunRecord | undefined;
+  let found: StoredRecord | undefined;
   let count = 0;
   let example: string | undefined;
-  forEachJsonl<RunRecord>(runFile(dir, "records"), (record) => {
+  forEachJsonl<StoredRecord>(runFile(dir, "records"), (record) => {
     count += 1;
     example ??= record.key;
     if (record.key === key) found = record;
@@ -18,5 +18,5 @@ export function findRecord(dir: string, runId: string, key: string): RunRecord {
       context: { runId, key },
     });
   }
-  return found;
+  return withTrace(found);
 }

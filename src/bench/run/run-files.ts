@@ -2,12 +2,12 @@
  * The shapes of a run's files: run.json (`RunManifest`, with the `BenchRequest` a resume repeats) and each
  * line of records.jsonl.gz (`RunRecord`). docs/schemas/ has their JSON Schemas, checked against real runs.
  */
-import type { AgentConfig } from "../../agent/index.ts";
+import type { AgentConfig, AgentResult } from "../../agent/index.ts";
 import type { FaultConfig } from "../../mcp/faults.ts";
 import type { ResetKind } from "../../mcp/registry.ts";
 import type { Provenance } from "../../models/provenance.ts";
 import type { ModelFacts, WarmUp } from "../../models/types.ts";
-import type { ConversationRecord } from "../conversation/run-conversation.ts";
+import { type ConversationRecord, joinRuns } from "../conversation/run-conversation.ts";
 import type { Suite } from "../dataset/suite.ts";
 import type { ItemScore } from "../scoring/index.ts";
 import type { TaskRecord } from "./execute.ts";
@@ -129,9 +129,36 @@ export interface RunManifest {
 }
 
 /**
- * A record: one task. A conversation's record (category `conversation`) has the whole conversation's
- * trace in `result`, every turn's state checks in `state`, the conversation as one item score in
- * `score` (conversation/item-score.ts), and its turns — each with its runs, checks and score — in
- * `conversation`.
+ * A record: one task, as readers get it (`withTrace`). A conversation's record (category `conversation`)
+ * has the whole conversation's trace in `result`, every turn's state checks in `state`, the conversation
+ * as one item score in `score` (conversation/item-score.ts), and its turns — each with its runs, checks
+ * and score — in `conversation`.
  */
 export type RunRecord = TaskRecord<ItemScore> & { category: string; conversation?: ConversationRecord };
+
+/**
+ * A line of records.jsonl.gz: a `RunRecord`, each trace stored once. A conversation's record (category
+ * `conversation`) leaves out `result`: its turns in `conversation`, each with its runs, checks and score,
+ * hold the trace, and `withTrace` joins them back on read. Its `state` has every turn's state checks, its
+ * `score` the conversation as one item score (conversation/item-score.ts).
+ */
+export type StoredRecord = Omit<RunRecord, "result"> & {
+  /** The query's trace (absent on a conversation record: its turns' runs hold it). */
+  result?: AgentResult;
+};
+
+/** A finished task as its records.jsonl.gz line stores it. */
+export function storedRecord(
+  record: TaskRecord<ItemScore> & { conversation?: ConversationRecord },
+  category: string,
+): StoredRecord {
+  if (!record.conversation) return { ...record, category };
+  const { result: _joined, ...rest } = record;
+  return { ...rest, category };
+}
+
+/** A stored record with its whole trace: a conversation's turns' runs joined in order. */
+export function withTrace(record: StoredRecord): RunRecord {
+  if (record.result) return record as RunRecord;
+  return { ...record, result: joinRuns((record.conversation?.turns ?? []).flatMap((turn) => turn.runs)) };
+}

@@ -22,7 +22,7 @@ import type { Task } from "./matrix.ts";
 import type { ModelOutageWatch } from "./model-outage.ts";
 import { providerCache, resolveEntries, runGold } from "./providers.ts";
 import { requestRegistry } from "./resolve-request.ts";
-import type { BenchRequest, RunRecord } from "./run-files.ts";
+import { type BenchRequest, storedRecord } from "./run-files.ts";
 import { type SpanParent, startQueryTracer } from "./spans.ts";
 import { jsonLineBytes, lineBytes } from "./store.ts";
 
@@ -113,7 +113,7 @@ export async function runShare(spec: ShareSpec, tasks: readonly Task[], hooks: S
       onRecord: (record) => {
         const item = byId.get(record.itemId)!;
         const category = conversations ? CONVERSATION_CATEGORY : item.category;
-        const recordLine = jsonLineBytes({ ...record, category } satisfies RunRecord);
+        const recordLine = jsonLineBytes(storedRecord(record, category));
         spanLines.length = 0;
         tracer.recordQuery({
           key: record.key,

@@ -9,7 +9,7 @@ import {
   type PromptCacheUse,
   type RunSummary,
 } from "./compare-configs.ts";
-import type { RunManifest, RunRecord } from "./run-files.ts";
+import { type RunManifest, type StoredRecord, withTrace } from "./run-files.ts";
 import { forEachJsonl, RUN_FILES, runFile, writeJsonAtomic } from "./store.ts";
 
 /**
@@ -23,8 +23,8 @@ export function writeSummary(dir: string, manifest: RunManifest, items: Readonly
   const conversations: ScoredConversation[] = [];
   const windows = new Map<string, Set<number>>();
   const promptCache = new Map<string, PromptCacheUse>();
-  forEachJsonl<RunRecord>(runFile(dir, "records"), (record) => {
-    for (const call of record.result.modelCalls) {
+  forEachJsonl<StoredRecord>(runFile(dir, "records"), (record) => {
+    for (const call of withTrace(record).result.modelCalls) {
       if (call.sharedPrefixTokens !== undefined && call.usage) {
         const use = promptCache.get(record.model) ?? { model: record.model, sentTokens: 0, sharedTokens: 0, share: 0 };
         use.sentTokens += call.usage.promptTokens;
