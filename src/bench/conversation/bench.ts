@@ -10,6 +10,7 @@ import type { AgentConfigInput } from "../../agent/index.ts";
 import { loadModelsConfig, resolveConfiguration, resolveModel } from "../../config/models-yaml.ts";
 import { loadRegistries } from "../../mcp/registry.ts";
 import { createProvider } from "../../models/factory.ts";
+import { requestCacheAt } from "../../models/request-cache.ts";
 import { hash32, seededRandom, shuffled } from "../../random.ts";
 import { loadConversations, resolveDatasetFiles } from "../dataset/load.ts";
 import { suiteOf } from "../dataset/suite.ts";
@@ -18,7 +19,7 @@ import { MockEnvironment } from "../run/environment.ts";
 import { contextOf, mockWorldContext } from "../run/resolve-request.ts";
 import { newRunId, resultsRoot, runDir } from "../run/store.ts";
 import { conversationGold } from "./gold.ts";
-import { runConversation } from "./run-conversation.ts";
+import { type ConversationRecord, runConversation } from "./run-conversation.ts";
 import { type ConversationRow, type ConversationScore, scoreConversation, summariseRow } from "./score.ts";
 
 /** The configurations that hold a conversation, run when none is named. */
@@ -37,7 +38,13 @@ export interface ConversationBenchOptions {
   registries?: readonly string[];
   cli?: AgentConfigInput;
   resultsRoot?: string;
+  /** Answer a real model's repeated requests from the request cache in this folder (the simulator is never cached). */
+  cacheDir?: string;
+  /** Only the first N conversations (in dataset order, before any shuffle). */
+  limit?: number;
   onProgress?: (done: number, total: number) => void;
+  /** Each conversation's record as it finishes (perf reads its model calls). */
+  onRecord?: (record: ConversationRecord) => void;
   signal?: AbortSignal;
 }
 
@@ -59,12 +66,15 @@ export function isConversationDataset(paths: readonly string[]): boolean {
 }
 
 export async function runConversationBench(options: ConversationBenchOptions): Promise<ConversationBenchSummary> {
-  const conversations = loadConversations(options.dataset).map((loaded) => loaded.conversation);
+  const conversations = loadConversations(options.dataset)
+    .map((loaded) => loaded.conversation)
+    .slice(0, options.limit);
   const suite = suiteOf(resolveDatasetFiles(options.dataset));
   const context = contextOf(suite).context ?? mockWorldContext().context;
   const models = loadModelsConfig(options.modelsFile);
   const configs = options.configs && options.configs.length > 0 ? options.configs : CONVERSATION_CONFIGS;
   const gold = conversations.flatMap(conversationGold);
+  const cache = options.cacheDir ? requestCacheAt(options.cacheDir) : undefined;
   const environment = await MockEnvironment.open({
     registry: loadRegistries(options.registries),
     transport: "memory",
@@ -93,7 +103,7 @@ export async function runConversationBench(options: ConversationBenchOptions): P
         const row = `${modelName} × ${configName}`;
         const rowScores: ConversationScore[] = [];
         for (let repeat = 0; repeat < options.repeats; repeat++) {
-          const model = createProvider(entry, { gold, seed: options.seed + repeat });
+          const model = createProvider(entry, { gold, seed: options.seed + repeat, ...(cache ? { cache } : {}) });
           for (const conversation of order) {
             if (options.signal?.aborted) break;
             const session = await environment.open(sessionItem(conversation), config.exposure);
@@ -106,6 +116,7 @@ export async function runConversationBench(options: ConversationBenchOptions): P
                 ...(context ? { context } : {}),
                 ...(options.signal ? { signal: options.signal } : {}),
               });
+              options.onRecord?.(record);
               const score = scoreConversation(record);
               rowScores.push(score);
               records.push(JSON.stringify({ model: modelName, config: configName, repeat, record, score }));
