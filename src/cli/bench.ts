@@ -43,6 +43,7 @@ import { terminalWidth, ttyWidth } from "./table.ts";
 
 interface BenchFlags {
   model?: string;
+  userModel?: string;
   config?: string;
   matrix?: string;
   dataset?: string[];
@@ -122,6 +123,10 @@ export function registerBenchCommand(program: Command): void {
     )
     .option("--models <file>", "a models.yaml other than the repository's")
     .option(REGISTRY_FLAG.flags, REGISTRY_FLAG.description, repeated)
+    .option(
+      "--user-model <name>",
+      "conversations: this model plays the user when the agent asks (default: the scripted user, no model)",
+    )
     .option("--shuffle <seed>", "run the tasks in this seed's order (with isolated servers, scores do not move)")
     .option("--strategy <name>", "override the strategy of every configuration (auto|rewoo|react|native|jsonl)")
     .option("--filter-n <n>", "override the tool filter of every configuration (a number or all)")
@@ -146,6 +151,12 @@ export function registerBenchCommand(program: Command): void {
       if (rawFlags.dataset && isConversationDataset(rawFlags.dataset)) {
         await conversationBenchCommand({ ...rawFlags, dataset: rawFlags.dataset });
         return;
+      }
+      if (rawFlags.userModel !== undefined) {
+        throw new FlagError(
+          "BAD_FLAG",
+          "--user-model plays the user of a conversation: give --dataset a file of conversations",
+        );
       }
       const flags = withAgentFile(rawFlags);
       const request = benchRequest(flags);

@@ -21,6 +21,7 @@ export interface ConversationFlags {
   shuffle?: string;
   models?: string;
   registry?: string[];
+  userModel?: string;
   json?: boolean;
 }
 
@@ -36,6 +37,7 @@ export async function conversationBenchCommand(flags: ConversationFlags): Promis
     ...(flags.shuffle === undefined ? {} : { shuffle: Number.parseInt(flags.shuffle, 10) }),
     ...(flags.models ? { modelsFile: flags.models } : {}),
     ...(flags.registry && flags.registry.length > 0 ? { registries: flags.registry } : {}),
+    ...(flags.userModel ? { userModel: flags.userModel } : {}),
     onProgress: (done, total) => {
       progress.setTotal(total);
       progress.update(done);
@@ -43,7 +45,10 @@ export async function conversationBenchCommand(flags: ConversationFlags): Promis
   }).finally(() => progress.stop());
   const { scores: _scores, ...shown } = summary;
   process.stdout.write(flags.json ? `${JSON.stringify(shown)}\n` : conversationText(summary));
-  process.stderr.write(`run ${summary.runId} → ${shownPath(summary.dir, process.cwd())}/\n`);
+  const user = summary.userModel
+    ? `; the user was played by ${summary.userModel} (not the scripted user: its answers are on the turns)`
+    : "";
+  process.stderr.write(`run ${summary.runId} → ${shownPath(summary.dir, process.cwd())}/${user}\n`);
 }
 
 function list(text: string): string[] {

@@ -19,6 +19,7 @@ import { MockEnvironment } from "../run/environment.ts";
 import { contextOf, mockWorldContext } from "../run/resolve-request.ts";
 import { newRunId, resultsRoot, runDir } from "../run/store.ts";
 import { conversationGold } from "./gold.ts";
+import { modelUser } from "./model-user.ts";
 import { type ConversationRecord, runConversation } from "./run-conversation.ts";
 import { type ConversationRow, type ConversationScore, scoreConversation, summariseRow } from "./score.ts";
 
@@ -40,6 +41,8 @@ export interface ConversationBenchOptions {
   resultsRoot?: string;
   /** Answer a real model's repeated requests from the request cache in this folder (the simulator is never cached). */
   cacheDir?: string;
+  /** A models.yaml entry that plays the user when the agent asks (model-user.ts); default: the scripted user. */
+  userModel?: string;
   /** Only the first N conversations (in dataset order, before any shuffle). */
   limit?: number;
   onProgress?: (done: number, total: number) => void;
@@ -56,6 +59,8 @@ export interface ConversationBenchSummary {
   seed: number;
   repeats: number;
   rows: ConversationRow[];
+  /** A model played the user (`--user-model`): its answers are on the turns (`reply`, `replyBy`). */
+  userModel?: string;
   /** Per row (`model × config`), the conversations, scored. */
   scores: Record<string, ConversationScore[]>;
 }
@@ -75,6 +80,16 @@ export async function runConversationBench(options: ConversationBenchOptions): P
   const configs = options.configs && options.configs.length > 0 ? options.configs : CONVERSATION_CONFIGS;
   const gold = conversations.flatMap(conversationGold);
   const cache = options.cacheDir ? requestCacheAt(options.cacheDir) : undefined;
+  const user = options.userModel
+    ? modelUser(
+        options.userModel,
+        createProvider(resolveModel(models, options.userModel), {
+          gold,
+          seed: options.seed,
+          ...(cache ? { cache } : {}),
+        }),
+      )
+    : undefined;
   const environment = await MockEnvironment.open({
     registry: loadRegistries(options.registries),
     transport: "memory",
@@ -113,6 +128,7 @@ export async function runConversationBench(options: ConversationBenchOptions): P
                 session,
                 model,
                 config,
+                ...(user ? { user } : {}),
                 ...(context ? { context } : {}),
                 ...(options.signal ? { signal: options.signal } : {}),
               });
@@ -147,6 +163,7 @@ export async function runConversationBench(options: ConversationBenchOptions): P
     seed: options.seed,
     repeats: options.repeats,
     rows,
+    ...(options.userModel ? { userModel: options.userModel } : {}),
     scores,
   };
   writeFileSync(join(dir, "conversations.jsonl"), records.map((line) => `${line}\n`).join(""));
