@@ -9,7 +9,6 @@
  * turns whose every model call the request cache answered.
  */
 import { join } from "node:path";
-import type { StandinStatsReport } from "../../../mock-servers/ollama/server.ts";
 import { CONVERSATION_CONFIGS, runConversationBench } from "../conversation/bench.ts";
 import { conversationGold } from "../conversation/gold.ts";
 import type { ConversationRecord } from "../conversation/run-conversation.ts";
@@ -46,8 +45,17 @@ export interface ConversationTimeReport {
   timeScale: number;
   turns: number;
   hitTurns: number;
-  first: StandinStatsReport & { wallMs: number };
-  rerun: StandinStatsReport & { wallMs: number };
+  /** The first run's requests and prompt tokens, per configuration. */
+  perConfig: ConfigTokens[];
+  firstWallMs: number;
+  rerunWallMs: number;
+}
+
+export interface ConfigTokens {
+  config: string;
+  requests: number;
+  sent: number;
+  evaluated: number;
 }
 
 export async function measureConversationTime(options: ConversationTimeOptions): Promise<ConversationTimeReport> {
@@ -57,35 +65,52 @@ export async function measureConversationTime(options: ConversationTimeOptions):
   const gold = conversations.flatMap(conversationGold);
   const configs = options.configs && options.configs.length > 0 ? options.configs : CONVERSATION_CONFIGS;
   return withLaptopStandin({ gold, seed: options.seed, timeScale: options.timeScale }, async (standin, root) => {
+    // one configuration after another, the stand-in's counts read after each: the figures per configuration
     const run = async () => {
-      standin.resetStats();
       const started = performance.now();
       const records: ConversationRecord[] = [];
-      await runConversationBench({
-        dataset: [options.dataset],
-        models: [options.model],
-        configs,
-        seed: options.seed,
-        repeats: 1,
-        limit: options.limit,
-        resultsRoot: root,
-        cacheDir: join(root, "cache"),
-        onRecord: (record) => records.push(record),
-      });
-      return { stats: { ...standin.stats(), wallMs: performance.now() - started }, records };
+      const perConfig: ConfigTokens[] = [];
+      for (const config of configs) {
+        standin.resetStats();
+        await runConversationBench({
+          dataset: [options.dataset],
+          models: [options.model],
+          configs: [config],
+          seed: options.seed,
+          repeats: 1,
+          limit: options.limit,
+          resultsRoot: root,
+          cacheDir: join(root, "cache"),
+          onRecord: (record) => records.push(record),
+        });
+        const stats = standin.stats();
+        perConfig.push({
+          config,
+          requests: stats.requests,
+          sent: stats.promptTokensSent,
+          evaluated: stats.promptTokensEvaluated,
+        });
+      }
+      const total = (key: "requests" | "sent" | "evaluated") => perConfig.reduce((sum, row) => sum + row[key], 0);
+      return {
+        wallMs: performance.now() - started,
+        requests: total("requests"),
+        sent: total("sent"),
+        evaluated: total("evaluated"),
+        perConfig,
+        records,
+      };
     };
     options.log(`first run (cold request cache): ${conversations.length} conversations × ${configs.join(", ")}…`);
     const first = await run();
-    options.log(
-      `first run: ${(first.stats.wallMs / 1000).toFixed(1)} s, ${first.stats.requests} requests; second run…`,
-    );
+    options.log(`first run: ${(first.wallMs / 1000).toFixed(1)} s, ${first.requests} requests; second run…`);
     const rerun = await run();
     const { turns, hitTurns } = cachedTurns(rerun.records);
     return {
       figures: {
-        evaluatedPerSent: first.stats.promptTokensEvaluated / Math.max(1, first.stats.promptTokensSent),
+        evaluatedPerSent: first.evaluated / Math.max(1, first.sent),
         rerunTurnHitShare: hitTurns / Math.max(1, turns),
-        rerunServed: rerun.stats.requests,
+        rerunServed: rerun.requests,
       },
       dataset: options.dataset,
       conversations: conversations.length,
@@ -93,8 +118,9 @@ export async function measureConversationTime(options: ConversationTimeOptions):
       timeScale: options.timeScale,
       turns,
       hitTurns,
-      first: first.stats,
-      rerun: rerun.stats,
+      perConfig: first.perConfig,
+      firstWallMs: first.wallMs,
+      rerunWallMs: rerun.wallMs,
     };
   });
 }
@@ -114,17 +140,23 @@ export function cachedTurns(records: readonly ConversationRecord[]): { turns: nu
 }
 
 export function formatConversationTime(report: ConversationTimeReport): string {
-  const { figures, first } = report;
-  const ratio = (value: number) => value.toFixed(3);
+  const { figures } = report;
+  const ratio = (evaluated: number, sent: number) => (evaluated / Math.max(1, sent)).toFixed(3);
   const ok = figures.evaluatedPerSent <= CONVERSATION_EVALUATED_TARGET;
+  const sent = report.perConfig.reduce((sum, row) => sum + row.sent, 0);
+  const evaluated = report.perConfig.reduce((sum, row) => sum + row.evaluated, 0);
   return [
     `model time on conversations: ${report.dataset}, ${report.conversations} conversations × ${report.configs.join(", ")}, ` +
       "qwen2.5:3b on the stand-in paced as a laptop 3B (1 slot with its prompt cache); simulated (stand-in)",
-    `prompt tokens evaluated / sent           ${first.promptTokensEvaluated} / ${first.promptTokensSent} = ${ratio(figures.evaluatedPerSent)}   ` +
+    `prompt tokens evaluated / sent           ${evaluated} / ${sent} = ${figures.evaluatedPerSent.toFixed(3)}   ` +
       `target ≤ ${CONVERSATION_EVALUATED_TARGET} ${ok ? "✓" : "✗ MISSED"}`,
+    ...report.perConfig.map(
+      (row) =>
+        `  ${row.config.padEnd(38)} ${row.evaluated} / ${row.sent} = ${ratio(row.evaluated, row.sent)} (${row.requests} requests)`,
+    ),
     `second identical run: turns all cached   ${report.hitTurns} / ${report.turns} = ${(figures.rerunTurnHitShare * 100).toFixed(1)}%, ` +
       `${figures.rerunServed} requests served`,
-    `wall clock (scaled ×${report.timeScale})       first ${(first.wallMs / 1000).toFixed(1)} s, second ${(report.rerun.wallMs / 1000).toFixed(1)} s`,
+    `wall clock (scaled ×${report.timeScale})       first ${(report.firstWallMs / 1000).toFixed(1)} s, second ${(report.rerunWallMs / 1000).toFixed(1)} s`,
     "",
   ].join("\n");
 }
