@@ -143,6 +143,12 @@ export interface AgentConfig {
   /** The tool filter also ranks against the latest earlier user turns (history.ts `filterText`). */
   historyFilter: boolean;
   /**
+   * `results` form over `historyChars`: the oldest turns become one-line summaries before any is dropped
+   * (history.ts). Optional so run files written before this axis still read (as off); a resolved
+   * configuration always sets it.
+   */
+  historyCompact?: boolean;
+  /**
    * `native`: tool calls the server left in the answer's text (text-calls.ts) are executed as if it had
    * parsed them (`native-recover`); off: they are recorded and counted, not executed.
    */
@@ -201,6 +207,7 @@ type OnsetlabAxes = Pick<
   | "skillsInReact"
   | "history"
   | "historyFilter"
+  | "historyCompact"
 >;
 
 /** The design document's pipeline, with the doc-era code's parameters where the document leaves them open. */
@@ -227,6 +234,7 @@ export const ONSETLAB_AXES: OnsetlabAxes = {
   skillsInReact: false,
   history: "answers",
   historyFilter: false,
+  historyCompact: false,
 };
 
 /** This project's pipeline (the built-in default). */
@@ -253,6 +261,7 @@ export const PLUS_AXES: OnsetlabAxes = {
   skillsInReact: true,
   history: "results",
   historyFilter: true,
+  historyCompact: true,
 };
 
 export const DEFAULT_AGENT_CONFIG: AgentConfig = {
