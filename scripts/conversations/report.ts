@@ -16,6 +16,7 @@ import { CONVERSATION_CONFIGS, runConversationBench } from "../../src/bench/conv
 import type { ConversationRow } from "../../src/bench/conversation/score.ts";
 import { CONVERSATION_KINDS } from "../../src/bench/dataset/types.ts";
 import type { Rate } from "../../src/bench/scoring/index.ts";
+import { percent, successCells } from "../../src/cli/conversation-bench.ts";
 import { REPO_ROOT } from "../../src/paths.ts";
 import { lineChart } from "../../src/report/svg.ts";
 
@@ -53,10 +54,6 @@ try {
   process.stdout.write(`${relative(REPO_ROOT, tableFile)}\n${relative(REPO_ROOT, chartFile)}\n`);
 } finally {
   rmSync(root, { recursive: true, force: true });
-}
-
-function percent(value: Rate): string {
-  return value.value === null ? "–" : `${(value.value * 100).toFixed(0)}% (${value.k}/${value.n})`;
 }
 
 function byTurnChart(rows: readonly ConversationRow[]): string {
@@ -105,14 +102,7 @@ function markdown(rows: readonly ConversationRow[], chart: string): string {
     "",
     ...table(
       ["config", "success", "gold shown", "turns right", "asked when needed", "asked needlessly"],
-      rows.map((row) => [
-        row.config,
-        percent(row.success),
-        percent(row.successShown),
-        percent(row.turns),
-        percent(row.askedWhenNeeded),
-        percent(row.askedNeedlessly),
-      ]),
+      rows.map((row) => [row.config, ...successCells(row)]),
     ),
     "",
     "## Success per kind",

@@ -58,8 +58,14 @@ function list(text: string): string[] {
     .filter(Boolean);
 }
 
-function percent(value: Rate): string {
+/** `27% (41/152)`, or `–` without a denominator. */
+export function percent(value: Rate): string {
   return value.value === null ? "–" : `${(value.value * 100).toFixed(0)}% (${value.k}/${value.n})`;
+}
+
+/** A row's success, success where the gold tools were shown, turns right, asked when needed, asked needlessly. */
+export function successCells(row: ConversationRow): string[] {
+  return [row.success, row.successShown, row.turns, row.askedWhenNeeded, row.askedNeedlessly].map(percent);
 }
 
 export function conversationText(summary: ConversationBenchSummary): string {
@@ -70,11 +76,7 @@ export function conversationText(summary: ConversationBenchSummary): string {
     rows.push([
       row.model,
       row.config,
-      percent(row.success),
-      percent(row.successShown),
-      percent(row.turns),
-      percent(row.askedWhenNeeded),
-      percent(row.askedNeedlessly),
+      ...successCells(row),
       row.repeats ? `${percent(row.repeats.passHatK)} k=${row.repeats.k}` : "–",
     ]);
   }

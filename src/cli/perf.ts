@@ -103,28 +103,20 @@ export function registerPerfCommand(program: Command): void {
         if (!Number.isFinite(timeScale) || timeScale <= 0) {
           throw new FlagError("BAD_FLAG", `--time-scale must be a number > 0, not "${options.timeScale}"`);
         }
-        if (options.dataset) {
-          const report = await measureConversationTime({
-            dataset: options.dataset,
-            limit: parsePositiveInt("--limit", options.limit),
-            ...(options.config ? { configs: options.config.split(",").map((name) => name.trim()) } : {}),
-            timeScale,
-            model: "qwen2.5:3b",
-            seed: 1,
-            log: (line) => process.stderr.write(`${line}\n`),
-          });
-          write(report.figures, formatConversationTime(report));
-          return;
-        }
-        const report = await measureModelTime({
+        const common = {
           limit: parsePositiveInt("--limit", options.limit),
-          matrix: options.matrix,
           ...(options.config ? { configs: options.config.split(",").map((name) => name.trim()) } : {}),
           timeScale,
           model: "qwen2.5:3b",
           seed: 1,
-          log: (line) => process.stderr.write(`${line}\n`),
-        });
+          log: (line: string) => process.stderr.write(`${line}\n`),
+        };
+        if (options.dataset) {
+          const report = await measureConversationTime({ ...common, dataset: options.dataset });
+          write(report.figures, formatConversationTime(report));
+          return;
+        }
+        const report = await measureModelTime({ ...common, matrix: options.matrix });
         write(report.figures, formatModelTime(report));
         return;
       }
