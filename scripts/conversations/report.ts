@@ -12,11 +12,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { CONVERSATION_CONFIGS, runConversationBench } from "../../src/bench/conversation/bench.ts";
 import type { ConversationRow } from "../../src/bench/conversation/score.ts";
+import { CONVERSATION_CONFIGS } from "../../src/bench/conversation/task.ts";
 import { CONVERSATION_KINDS } from "../../src/bench/dataset/types.ts";
+import { runBench } from "../../src/bench/run/bench.ts";
 import type { Rate } from "../../src/bench/scoring/index.ts";
-import { percent, successCells } from "../../src/cli/conversation-bench.ts";
+import { percent, successCells } from "../../src/cli/conversation-text.ts";
 import { REPO_ROOT } from "../../src/paths.ts";
 import { lineChart } from "../../src/report/svg.ts";
 
@@ -38,19 +39,25 @@ const label = model.startsWith("sim:") ? "simulated" : "measured";
 
 const root = mkdtempSync(join(tmpdir(), "conversation-report-"));
 try {
-  const summary = await runConversationBench({
-    dataset: [join(REPO_ROOT, DATASET)],
-    models: [model],
-    configs: CONVERSATION_CONFIGS,
-    seed,
-    repeats: 1,
+  // the standard run (`pnpm bench --dataset …`); its summary's conversation block holds the rows
+  const { summary } = await runBench({
+    request: {
+      models: [model],
+      configs: [...CONVERSATION_CONFIGS],
+      dataset: [join(REPO_ROOT, DATASET)],
+      filter: {},
+      seed,
+      repeats: 1,
+      transport: "memory",
+    },
     resultsRoot: root,
   });
+  const rows = summary.conversations?.rows ?? [];
   mkdirSync(out, { recursive: true });
   const chartFile = join(out, `${slug}-success-by-turn.svg`);
-  writeFileSync(chartFile, `${byTurnChart(summary.rows)}\n`);
+  writeFileSync(chartFile, `${byTurnChart(rows)}\n`);
   const tableFile = join(out, `${slug}.md`);
-  writeFileSync(tableFile, markdown(summary.rows, relative(out, chartFile)));
+  writeFileSync(tableFile, markdown(rows, relative(out, chartFile)));
   process.stdout.write(`${relative(REPO_ROOT, tableFile)}\n${relative(REPO_ROOT, chartFile)}\n`);
 } finally {
   rmSync(root, { recursive: true, force: true });

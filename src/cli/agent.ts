@@ -18,7 +18,7 @@ import {
 import { harnessRedactor } from "../bench/run/secrets.ts";
 import { type AgentFile, agentFileRegistry, readAgentFile } from "../config/agent-file.ts";
 import { OnsetlabError } from "../errors.ts";
-import { isSimulatedProvenance, provenanceOf } from "../models/provenance.ts";
+import { isSimulatedProvenance } from "../models/provenance.ts";
 import { defaultCacheDir } from "../models/request-cache.ts";
 import { STANDIN_LABEL } from "../report/provenance.ts";
 import { runChat } from "./agent-chat.ts";
@@ -161,11 +161,11 @@ function queryOptions(
 
 /** A run's trace as the terminal shows it, with the note on whose answers these are. */
 export function traceText(outcome: AgentQueryOutcome, flags: Pick<AgentFlags, "config" | "verbose">): string {
-  const { result, entry, item, score, standin } = outcome;
-  const simulated = isSimulatedProvenance(provenanceOf(entry, { standin: standin === true }));
+  const { result, entry, item, score, provenance } = outcome;
+  const simulated = isSimulatedProvenance(provenance);
   return formatTrace(result, {
     model: entry.name,
-    modelNote: standin ? STANDIN_NOTE : simulated ? simulationNote(item) : undefined,
+    modelNote: provenance.kind === "stand-in" ? STANDIN_NOTE : simulated ? simulationNote(item) : undefined,
     configName: result.config.definition?.name ?? flags.config,
     simulated,
     verbose: flags.verbose,

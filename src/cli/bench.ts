@@ -6,7 +6,6 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { type AgentConfigInput, EXPOSURES } from "../agent/index.ts";
-import { isConversationDataset } from "../bench/conversation/bench.ts";
 import { parseFilter } from "../bench/dataset/select.ts";
 import { type BenchOptions, type RunPlan, runBench } from "../bench/run/bench.ts";
 import type { RunSummary } from "../bench/run/compare-configs.ts";
@@ -20,11 +19,12 @@ import { readAgentFile } from "../config/agent-file.ts";
 import { OnsetlabError } from "../errors.ts";
 import { FAULTS_ENV, type FaultConfig, parseFaults } from "../mcp/faults.ts";
 import { checkRecordTarget } from "../models/cassette.ts";
+import { storedProvenance } from "../models/provenance.ts";
 import { defaultCacheDir } from "../models/request-cache.ts";
 import { INVALID_LIMIT, invalidText, rowsOverInvalidLimit } from "../report/invalid.ts";
 import { textCallWarnings } from "../report/text-calls.ts";
 import { benchEndLines } from "./bench-end.ts";
-import { conversationBenchCommand } from "./conversation-bench.ts";
+import { conversationText } from "./conversation-text.ts";
 import { durationText, estimateText } from "./estimate-text.ts";
 import { ModelEta } from "./eta.ts";
 import {
@@ -148,16 +148,6 @@ export function registerBenchCommand(program: Command): void {
     .option("--json", "print the summary as JSON for machines")
     .option("--no-cache", "send every model request to the server (default: answer repeats from the request cache)")
     .action(async (rawFlags: BenchFlags) => {
-      if (rawFlags.dataset && isConversationDataset(rawFlags.dataset)) {
-        await conversationBenchCommand({ ...rawFlags, dataset: rawFlags.dataset });
-        return;
-      }
-      if (rawFlags.userModel !== undefined) {
-        throw new FlagError(
-          "BAD_FLAG",
-          "--user-model plays the user of a conversation: give --dataset a file of conversations",
-        );
-      }
       const flags = withAgentFile(rawFlags);
       const request = benchRequest(flags);
       if (flags.keepInvalid && !flags.resume)
@@ -219,7 +209,9 @@ export function registerBenchCommand(program: Command): void {
       process.stdout.write(
         flags.json
           ? `${JSON.stringify({ ...jsonSummary(summary), ...resumed, ...(cache ? { cache } : {}) })}\n`
-          : renderSummaryTable(summary, terminalWidth()),
+          : summary.conversations
+            ? conversationText(summary.conversations, summary.simulated)
+            : renderSummaryTable(summary, terminalWidth()),
       );
       // the table prints them under itself; --json keeps stdout for the JSON
       if (flags.json) for (const line of textCallWarnings(summary.rows)) process.stderr.write(`${line}\n`);
@@ -228,8 +220,11 @@ export function registerBenchCommand(program: Command): void {
         ...(skipped ? [`${skipped} from before the resume`] : []),
         ...(retried ? [`${retried} run again after a server error`] : []),
       ];
-      const standin = manifest.standin === true;
-      process.stderr.write(`${benchEndLines({ runId, dir, records: summary.records, before, standin }).join("\n")}\n`);
+      const provenance = manifest.models.map(storedProvenance);
+      const userModel = summary.conversations?.userModel;
+      process.stderr.write(
+        `${benchEndLines({ runId, dir, records: summary.records, before, provenance, ...(userModel ? { userModel } : {}) }).join("\n")}\n`,
+      );
       if (cache) {
         process.stderr.write(
           `request cache ${cache.dir}: ${cache.hits} answered from it, ${cache.misses} sent, ${cache.coalesced} joined one in flight${cache.damaged ? `, ${cache.damaged} damaged (sent again)` : ""}\n`,
@@ -326,6 +321,7 @@ function benchRequest(flags: BenchFlags): BenchRequest {
     ...(flags.dryRun ? { dryRun: true } : {}),
     ...(flags.agent ? { agents: flags.agent.map((file) => resolve(file)) } : {}),
     ...(flags.files ? { files: flags.files.map((file) => resolve(file)) } : {}),
+    ...(flags.userModel ? { userModel: flags.userModel } : {}),
     ...sequentialOf(flags, list),
   };
 }
@@ -412,12 +408,12 @@ export function jsonSummary(summary: RunSummary): Record<string, unknown> {
   return {
     runId: summary.runId,
     simulated: summary.simulated,
-    ...(summary.standin ? { standin: true } : {}),
-    ...(summary.replayedFrom ? { replayedFrom: summary.replayedFrom } : {}),
+    ...(summary.provenance ? { provenance: summary.provenance } : {}),
     ...(summary.dryRun ? { dryRun: true } : {}),
     records: summary.records,
     ...(summary.sequential ? { sequential: summary.sequential } : {}),
     rows: summary.rows.map(jsonRow),
+    ...(summary.conversations ? { conversations: summary.conversations } : {}),
   };
 }
 

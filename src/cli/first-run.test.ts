@@ -14,7 +14,14 @@ import { defaultReportFolder } from "./report.ts";
 import { portTaken } from "./standin.ts";
 
 describe("after the bench's table", () => {
-  const end = { runId: "2026-11-26-abc", dir: "/w/results/2026-11-26-abc", records: 40, before: [], standin: false };
+  const standin = { kind: "stand-in" as const, profile: "sim:slm-3b" };
+  const end = {
+    runId: "2026-11-26-abc",
+    dir: "/w/results/2026-11-26-abc",
+    records: 40,
+    before: [],
+    provenance: [{ kind: "live" as const }],
+  };
 
   it("says where the run went and what to do next with it", () => {
     expect(benchEndLines(end, "/w")).toEqual([
@@ -24,10 +31,10 @@ describe("after the bench's table", () => {
   });
 
   it("a stand-in run says the stand-in answers only its own dataset, and how to give it yours", () => {
-    expect(benchEndLines({ ...end, standin: true }, "/w")[1]).toBe(
+    expect(benchEndLines({ ...end, provenance: [standin] }, "/w")[1]).toBe(
       "the stand-in answers only the items of the dataset it was started with; for yours: pnpm standin --dataset FILE",
     );
-    expect(benchEndLines({ ...end, standin: true }, "/w").every((line) => line.length <= 120)).toBe(true);
+    expect(benchEndLines({ ...end, provenance: [standin] }, "/w").every((line) => line.length <= 120)).toBe(true);
   });
 
   it("the simulator's answer to a query outside its dataset says why, and names pnpm standin --dataset FILE", () => {

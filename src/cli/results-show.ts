@@ -1,4 +1,5 @@
 /** `results show RUN [--item KEY] [--json]`: a run's header and, with --item, one record readably. */
+
 import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { RunSummary } from "../bench/run/compare-configs.ts";
@@ -6,6 +7,8 @@ import { readManifest } from "../bench/run/manifest.ts";
 import { findRecord } from "../bench/run/record-view.ts";
 import type { RunManifest, RunRecord } from "../bench/run/run-files.ts";
 import { countRows, RUN_FILES, readJson, runDir, runFile } from "../bench/run/store.ts";
+import { inProcessSimulator, storedProvenance } from "../models/provenance.ts";
+import { STANDIN_LABEL } from "../report/provenance.ts";
 import { ttyWidth } from "./table.ts";
 import { formatTrace } from "./trace-print.ts";
 import { factLines } from "./wrap.ts";
@@ -28,7 +31,8 @@ export function showRun(runId: string, flags: ShowFlags): string {
 }
 
 function runHeader(runId: string, dir: string, manifest: RunManifest): string {
-  const label = manifest.simulated ? "SIMULATED" : manifest.standin ? "simulated (stand-in)" : "real models";
+  const standin = manifest.models.some((model) => storedProvenance(model).kind === "stand-in");
+  const label = manifest.simulated ? "SIMULATED" : standin ? STANDIN_LABEL : "real models";
   const facts: [string, string][] = [
     ["run", `${runId} (${label})`],
     ["models", manifest.models.map((model) => model.name).join(", ")],
@@ -61,7 +65,7 @@ function recordText(record: RunRecord, manifest: RunManifest): string {
   return `key         ${record.key}\n${formatTrace(record.result, {
     model: record.model,
     configName: record.config,
-    simulated: model?.simulated ?? manifest.simulated,
+    simulated: model ? inProcessSimulator(storedProvenance(model)) : manifest.simulated,
     verbose: true,
     score: record.score,
     topTools: record.result.tools.filtered.length,

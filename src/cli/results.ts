@@ -3,6 +3,7 @@
  * the shards of one matrix into one new run (src/bench/run/merge.ts). `results show` (results-show.ts);
  * `results rm` and `results prune` (src/bench/run/remove.ts).
  */
+
 import type { Command } from "commander";
 import { readManifest } from "../bench/run/manifest.ts";
 import { mergeRuns } from "../bench/run/merge.ts";
@@ -10,6 +11,7 @@ import { pruneRuns, removeRuns } from "../bench/run/remove.ts";
 import type { RunManifest } from "../bench/run/run-files.ts";
 import { countRows, listRunIds, resultsRoot, runDir, runFile } from "../bench/run/store.ts";
 import { InputError } from "../errors.ts";
+import { type ModelProvenance, storedProvenance } from "../models/provenance.ts";
 import { shownPath } from "../report/paths.ts";
 import { showRun } from "./results-show.ts";
 import { compactTable } from "./table.ts";
@@ -24,8 +26,8 @@ export interface RunListing {
   /** Records the run's matrix (or shard) has. */
   planned: number;
   simulated: boolean;
-  /** The numbers came through the stand-in server: "simulated (stand-in)". */
-  standin?: boolean;
+  /** Whose answers each model's numbers are (run.json). */
+  provenance: ModelProvenance[];
   startedAt: string;
   /** Null while the run is incomplete (killed, interrupted, or still running). */
   finishedAt: string | null;
@@ -59,7 +61,7 @@ export function listRuns(root: string = resultsRoot()): (RunListing | Unreadable
       records,
       planned: manifest.tasks,
       simulated: manifest.simulated,
-      ...(manifest.standin ? { standin: true } : {}),
+      provenance: manifest.models.map((model) => ({ model: model.name, provenance: storedProvenance(model) })),
       startedAt: manifest.startedAt,
       finishedAt: manifest.finishedAt ?? null,
       ...(request.shard ? { shard: `${request.shard.index}/${request.shard.count}` } : {}),
@@ -169,7 +171,11 @@ function renderListing(runs: readonly (RunListing | UnreadableRun)[]): string {
     if (!run.finishedAt) incomplete.push(`incomplete, to finish: pnpm bench --resume ${run.id}`);
     table.push([
       `${run.id}${origin}`,
-      run.simulated ? "yes" : run.standin ? "stand-in" : "no",
+      run.simulated
+        ? "yes"
+        : run.provenance.some(({ provenance }) => provenance.kind === "stand-in")
+          ? "stand-in"
+          : "no",
       run.configs.length,
       run.items,
       `${run.records}/${run.planned}`,

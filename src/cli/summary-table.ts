@@ -3,11 +3,13 @@
  * headers abbreviated and explained in a legend (within 80 columns), so that the default matrix fits 100
  * columns; on a narrower terminal the table is cut into parts, each repeating the configuration.
  */
+
 import type { RunSummary } from "../bench/run/compare-configs.ts";
 import { customMetrics, invalidTotal, type Rate, type SummaryRow } from "../bench/scoring/index.ts";
 import { filterBlindWarnings } from "../report/filter-blind.ts";
 import { NOT_APPLICABLE, numberText, percentText } from "../report/format.ts";
 import { invalidWarnings } from "../report/invalid.ts";
+import { provenanceLabel } from "../report/provenance.ts";
 import { stackedTable, TERMINAL_WIDTH } from "../report/terminal.ts";
 import { textCallsText, textCallWarnings } from "../report/text-calls.ts";
 import { factLines } from "./wrap.ts";
@@ -34,13 +36,8 @@ const counts = (rate: Rate) => (rate.n === 0 ? NOT_APPLICABLE : `${rate.k}/${rat
 const DRY_RUN_NOTE = " — DRY RUN: writes previewed, not made; end state not measured";
 
 export function renderSummaryTable(summary: RunSummary, width: number = TERMINAL_WIDTH): string {
-  const label = summary.simulated
-    ? " (simulated)"
-    : summary.standin
-      ? " (simulated (stand-in))"
-      : summary.replayedFrom
-        ? ` (replayed from ${summary.replayedFrom})`
-        : "";
+  const provenance = provenanceLabel(summary.provenance ?? []);
+  const label = provenance === "" ? "" : ` (${provenance})`;
   const withRepeats = summary.rows.some((row) => row.repeats);
   // metrics a user registered (models.yaml `metrics:`): a column each, named as registered, labelled in the legend
   const custom = customMetrics();

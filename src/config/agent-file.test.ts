@@ -3,7 +3,7 @@ import { stringify } from "yaml";
 import schema from "../../docs/schemas/agent-file.schema.json" with { type: "json" };
 import { DEFAULT_AGENT_CONFIG, DEFAULT_LIMITS } from "../agent/types.ts";
 import { REGISTRY_FIELDS, RESET_KINDS } from "../mcp/registry.ts";
-import { AGENT_FILE_FORMAT, type AgentFile, formatAgentFile, parseAgentFile } from "./agent-file.ts";
+import { AGENT_FILE_FORMAT, type AgentFile, formatAgentFile, isAgentFileModel, parseAgentFile } from "./agent-file.ts";
 import { loadModelsConfig, parseModelsConfig, resolveConfiguration, resolveModel } from "./models-yaml.ts";
 
 const models = loadModelsConfig();
@@ -11,7 +11,7 @@ const models = loadModelsConfig();
 function agentFileOf(configName: string, model = "qwen2.5:1.5b"): AgentFile {
   const entry = resolveModel(models, model);
   const { agent: _axes, ...provider } = entry;
-  if (provider.provider === "plugin") throw new Error("not a plugin");
+  if (!isAgentFileModel(provider)) throw new Error("not a plugin");
   return {
     format: AGENT_FILE_FORMAT,
     model: provider,

@@ -16,7 +16,10 @@ import { stringify } from "yaml";
 import schema from "../../docs/schemas/agent-file.schema.json" with { type: "json" };
 import type { AgentConfig } from "../agent/types.ts";
 import type { Registry, RegistryEntry } from "../mcp/registry.ts";
-import type { OllamaProviderEntry, OpenAIProviderEntry, SimProviderEntry } from "../models/entry.ts";
+import type { ProviderEntry } from "../models/entry.ts";
+import { isOllamaEntry, type OllamaProviderEntry } from "../models/providers/ollama.ts";
+import { isOpenAIEntry, type OpenAIProviderEntry } from "../models/providers/openai.ts";
+import { isSimEntry, type SimProviderEntry } from "../models/providers/sim.ts";
 import { AgentFileError } from "./errors.ts";
 import { yamlValue } from "./yaml-text.ts";
 
@@ -24,6 +27,10 @@ export const AGENT_FILE_FORMAT = "onsetlab-agent/1";
 
 /** The providers an agent file can name (a plugin's module lives in a checkout, so it does not travel). */
 export type AgentFileModel = OllamaProviderEntry | OpenAIProviderEntry | SimProviderEntry;
+
+export function isAgentFileModel(entry: ProviderEntry): entry is AgentFileModel {
+  return isOllamaEntry(entry) || isOpenAIEntry(entry) || isSimEntry(entry);
+}
 
 /** A rate as summary.json gives it: value, 95% interval, k of n. */
 export interface ScoreRate {

@@ -238,10 +238,10 @@ describe("validation on load", () => {
       /models\.x\.profile: a sim entry needs `profile`/,
     );
     expect(invalid("configurations: {}\nmodels: { x: { provider: ollama, base_url: http://h/v1 } }")).toMatch(
-      /models\.x\.base_url: only a openai entry takes `base_url`/,
+      /models\.x\.base_url: only an openai entry takes `base_url`/,
     );
     expect(invalid("configurations: {}\nmodels: { x: { provider: ollama, tokenizer: off } }")).toMatch(
-      /models\.x\.tokenizer: only a openai entry takes `tokenizer`/,
+      /models\.x\.tokenizer: only an openai entry takes `tokenizer`/,
     );
     expect(invalid("configurations: {}\nmodels: { x: { provider: openai, tokenizer: exact } }")).toMatch(
       /models\.x\.tokenizer: Invalid option/,

@@ -10,11 +10,11 @@ import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
 import { type AgentConfig, type AgentConfigInput, DECODINGS, EXPOSURES, resolveAgentConfig } from "../agent/types.ts";
-import type { PooledUrl, ProviderEntry } from "../models/entry.ts";
+import type { ProviderEntry } from "../models/entry.ts";
 import { dropUndefined } from "../models/json.ts";
 import { fromOllamaOptions } from "../models/ollama-wire.ts";
-import { BUILT_IN_PROVIDERS } from "../models/provider-registry.ts";
-import { TOKENIZER_SETTINGS } from "../models/tokenizer.ts";
+import { definitionNamed, providerDefinitions } from "../models/provider-registry.ts";
+import { ollamaDefinition } from "../models/providers/ollama.ts";
 import type { GenerationOptions } from "../models/types.ts";
 import { REPO_ROOT } from "../paths.ts";
 import { loadAgentDefinition } from "./agent-definition.ts";
@@ -63,6 +63,7 @@ const axesSchema = z.strictObject({
   tool_terms: z.enum(["description", "schema"]).optional(),
   rank_clauses: z.union([z.enum(["off", "on"]), z.boolean()]).optional(),
   workflows: z.union([z.enum(["off", "on"]), z.boolean()]).optional(),
+  tool_selection: z.enum(["ranked", "model"]).optional(),
   parser: z.enum(["onsetlab", "tolerant"]).optional(),
   plan_steps: z.enum(["one", "many"]).optional(),
   plan_examples: z.enum(["placeholders", "concrete"]).optional(),
@@ -95,83 +96,57 @@ const optionsSchema = z.strictObject({
   keep_alive: z.union([z.string(), z.number()]).optional(),
 });
 
-const httpUrl = z.string().refine((text) => {
-  try {
-    return ["http:", "https:"].includes(new URL(text).protocol);
-  } catch {
-    return false;
+/** The keys every entry takes; the rest are its provider's own (its definition's `entrySchema`). */
+const commonModelSchema = z.object({
+  // a built-in's name, a name registered with registerProvider, or module:./file.ts (src/models/provider-registry.ts)
+  provider: z.string().min(1),
+  model: z.string().min(1).optional(),
+  options: optionsSchema.optional(),
+  timeout_ms: positiveInt.optional(),
+  retry_ms: z.array(z.number().int().min(0)).optional(),
+  agent: axesSchema.optional(),
+});
+
+const modelSchema = commonModelSchema.catchall(z.unknown()).superRefine((entry, context) => {
+  if (entry.provider === "module:") {
+    context.addIssue({ code: "custom", path: ["provider"], message: "expected module:<path to a provider module>" });
+    return;
   }
-}, "expected an http(s) URL, e.g. http://127.0.0.1:11434");
+  const definition = definitionNamed(entry.provider);
+  const checked = definition.entrySchema.safeParse(ownKeys(entry));
+  for (const issue of checked.success ? [] : checked.error.issues) {
+    if (issue.code !== "unrecognized_keys") {
+      context.addIssue({ code: "custom", path: issue.path, message: issue.message });
+      continue;
+    }
+    for (const key of issue.keys) {
+      const takers = providersTaking(key);
+      context.addIssue(
+        takers.length === 0
+          ? { code: "custom", path: [], message: `Unrecognized key: "${key}"` }
+          : {
+              code: "custom",
+              path: [key],
+              message: `only ${article(takers[0] as string)} ${takers.join(" or ")} entry takes \`${key}\``,
+            },
+      );
+    }
+  }
+});
 
-/** One of several servers of a model: a URL, or `{url, concurrency}` (calls it serves at once; default 1). */
-const pooledUrlSchema = z.union([httpUrl, z.strictObject({ url: httpUrl, concurrency: positiveInt.optional() })]);
+/** An entry's keys besides the common ones: its provider's own. */
+function ownKeys(entry: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(entry).filter(([key]) => !(key in commonModelSchema.shape)));
+}
 
-const modelSchema = z
-  .strictObject({
-    // ollama, openai, sim; a name registered with registerProvider; or module:./file.ts (src/models/provider-registry.ts)
-    provider: z.string().min(1),
-    model: z.string().min(1).optional(),
-    host: z.string().min(1).optional(),
-    base_url: z.string().min(1).optional(),
-    base_urls: z.array(pooledUrlSchema).min(1).optional(),
-    api_key_env: z
-      .string()
-      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected the NAME of an environment variable, not a key")
-      .optional(),
-    allow_remote: z.boolean().optional(),
-    profile: z.string().min(1).optional(),
-    options: optionsSchema.optional(),
-    timeout_ms: positiveInt.optional(),
-    think: z.boolean().optional(),
-    context_window: positiveInt.optional(),
-    tokenizer: z.enum(TOKENIZER_SETTINGS).optional(),
-    retry_ms: z.array(z.number().int().min(0)).optional(),
-    /** A plugin provider's own keys, handed to its factory as written. */
-    settings: z.record(z.string(), z.unknown()).optional(),
-    agent: axesSchema.optional(),
-  })
-  .superRefine((entry, context) => {
-    const onlyFor: [keyof typeof entry, string][] = [
-      ["host", "ollama"],
-      ["base_url", "openai"],
-      ["api_key_env", "openai"],
-      ["allow_remote", "openai"],
-      ["profile", "sim"],
-      ["think", "ollama"],
-      ["context_window", "openai"],
-      ["tokenizer", "openai"],
-    ];
-    for (const [key, provider] of onlyFor) {
-      if (entry[key] !== undefined && entry.provider !== provider) {
-        context.addIssue({ code: "custom", path: [key], message: `only a ${provider} entry takes \`${key}\`` });
-      }
-    }
-    if (entry.base_urls !== undefined) {
-      if (entry.provider !== "ollama" && entry.provider !== "openai") {
-        context.addIssue({
-          code: "custom",
-          path: ["base_urls"],
-          message: "only an ollama or openai entry takes `base_urls`",
-        });
-      }
-      if (entry.host !== undefined || entry.base_url !== undefined) {
-        context.addIssue({
-          code: "custom",
-          path: ["base_urls"],
-          message: `give \`base_urls\` or \`${entry.host !== undefined ? "host" : "base_url"}\`, not both`,
-        });
-      }
-    }
-    if (entry.settings !== undefined && isBuiltIn(entry.provider)) {
-      context.addIssue({ code: "custom", path: ["settings"], message: "only a plugin provider takes `settings`" });
-    }
-    if (entry.provider === "module:") {
-      context.addIssue({ code: "custom", path: ["provider"], message: "expected module:<path to a provider module>" });
-    }
-    if (entry.provider === "sim" && entry.profile === undefined) {
-      context.addIssue({ code: "custom", path: ["profile"], message: "a sim entry needs `profile` (e.g. slm-3b)" });
-    }
-  });
+/** The providers whose entries take a key the entry's own provider does not. */
+function providersTaking(key: string): string[] {
+  return [...new Set(providerDefinitions().flatMap((d) => (key in d.entrySchema.shape ? [d.name] : [])))];
+}
+
+function article(word: string): string {
+  return /^[aeiou]/.test(word) ? "an" : "a";
+}
 
 const matrixSchema = z.union([
   z.array(z.string()).min(1),
@@ -358,6 +333,7 @@ function toAgentInput(axes: FileAxes | undefined): AgentConfigInput {
     toolTerms: axes.tool_terms,
     rankClauses: onOff(axes.rank_clauses),
     workflows: onOff(axes.workflows),
+    toolSelection: axes.tool_selection,
     parser: axes.parser,
     planSteps: axes.plan_steps,
     planExamples: axes.plan_examples,
@@ -386,64 +362,17 @@ function onOff(value: "on" | "off" | boolean | undefined): boolean | undefined {
   return value === undefined ? undefined : value === "on" || value === true;
 }
 
-function isBuiltIn(provider: string): provider is (typeof BUILT_IN_PROVIDERS)[number] {
-  return (BUILT_IN_PROVIDERS as readonly string[]).includes(provider);
-}
-
 function toModelEntry(name: string, entry: FileModel, source: string, file: string): ModelEntry {
-  const base = dropUndefined({
+  const common = dropUndefined({
     name,
     options: toGenerationOptions(entry.options),
     timeoutMs: entry.timeout_ms,
     retryMs: entry.retry_ms,
-    agent: toAgentInput(entry.agent),
     source,
   });
-  const provider = entry.provider;
-  if (!isBuiltIn(provider)) {
-    const modulePath = provider.startsWith("module:") ? resolve(dirname(file), provider.slice(7)) : undefined;
-    return dropUndefined({
-      ...base,
-      provider: "plugin",
-      plugin: provider,
-      modulePath,
-      model: entry.model ?? name,
-      settings: entry.settings ?? {},
-    });
-  }
-  switch (provider) {
-    case "ollama":
-      return dropUndefined({
-        ...base,
-        provider: "ollama",
-        model: entry.model ?? name,
-        host: entry.host,
-        baseUrls: pooledUrls(entry.base_urls),
-        think: entry.think,
-      });
-    case "openai":
-      return dropUndefined({
-        ...base,
-        provider: "openai",
-        model: entry.model ?? name,
-        baseUrl: entry.base_url,
-        baseUrls: pooledUrls(entry.base_urls),
-        apiKeyEnv: entry.api_key_env,
-        allowRemote: entry.allow_remote ?? false,
-        contextWindow: entry.context_window,
-        tokenizer: entry.tokenizer,
-      });
-    case "sim": {
-      const profile = entry.profile!.replace(/^sim:/, "");
-      return { ...base, provider: "sim", model: `sim:${profile}`, profile };
-    }
-  }
-}
-
-function pooledUrls(written: FileModel["base_urls"]): PooledUrl[] | undefined {
-  return written?.map((item) =>
-    typeof item === "string" ? { url: item, concurrency: 1 } : { url: item.url, concurrency: item.concurrency ?? 1 },
-  );
+  const place = dropUndefined({ provider: entry.provider, model: entry.model, file });
+  const provider = definitionNamed(entry.provider).toEntry(ownKeys(entry), common, place);
+  return { ...provider, agent: toAgentInput(entry.agent) };
 }
 
 /** models.yaml's `options` use Ollama's names (num_predict, num_ctx, keep_alive), so Ollama's mapping reads them. */
@@ -465,33 +394,15 @@ export function resolveModel(config: ModelsConfig, name: string): ModelEntry {
     throw new UnknownConfigurationError("BAD_MODEL_NAME", "--model needs a model name, e.g. qwen2.5:3b");
   const listed = config.models[trimmed];
   if (listed) return listed;
-  const [, prefix, rest] = /^(sim|openai|ollama):(.+)$/.exec(trimmed) ?? [];
-  const base = { name: trimmed, options: {}, agent: {} };
-  if (prefix === "sim" && rest) {
-    return {
-      ...base,
-      provider: "sim",
-      model: trimmed,
-      profile: rest,
-      source: `model name "${trimmed}" (sim:<profile>)`,
-    };
+  // `<provider>:<model>` when that provider has a naming rule (sim:<profile>, openai:<model>, ollama:<model>)
+  const [, prefix, rest] = /^([\w-]+):(.+)$/.exec(trimmed) ?? [];
+  const naming = providerDefinitions().find((d) => d.name === prefix)?.naming;
+  if (naming && rest) {
+    const source = `model name "${trimmed}" (${prefix}:<${naming.rest}>)`;
+    return { ...naming.entry(rest, { name: trimmed, options: {}, source }), agent: {} };
   }
-  if (prefix === "openai" && rest) {
-    return {
-      ...base,
-      provider: "openai",
-      model: rest,
-      allowRemote: false,
-      source: `model name "${trimmed}" (openai:<model>)`,
-    };
-  }
-  const model = prefix === "ollama" && rest ? rest : trimmed;
-  return {
-    ...base,
-    provider: "ollama",
-    model,
-    source: `model name "${trimmed}" (not in ${config.file}: served by Ollama)`,
-  };
+  const source = `model name "${trimmed}" (not in ${config.file}: served by Ollama)`;
+  return { ...ollamaDefinition.naming.entry(trimmed, { name: trimmed, options: {}, source }), agent: {} };
 }
 
 /** The resolved agent configuration: CLI > the model's entry > the configuration > defaults > built-in. */

@@ -7,7 +7,13 @@ import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { mockWorldContext, versions } from "../bench/run/resolve-request.ts";
 import { RUN_FILES, runDir } from "../bench/run/store.ts";
-import { AGENT_FILE_FORMAT, type AgentFile, type AgentFileModel, type ScoreRate } from "../config/agent-file.ts";
+import {
+  AGENT_FILE_FORMAT,
+  type AgentFile,
+  type AgentFileModel,
+  isAgentFileModel,
+  type ScoreRate,
+} from "../config/agent-file.ts";
 import { loadModelsConfig, type ModelEntry, resolveConfiguration, resolveModel } from "../config/models-yaml.ts";
 import { DEFAULT_REGISTRY, loadRegistry, type Registry, type RegistryEntry } from "../mcp/registry.ts";
 import { entryBaseDir, FIXTURE_PLACEHOLDER, resetKind } from "../mcp/registry-entry.ts";
@@ -75,13 +81,14 @@ function refuseRegistrySecrets(file: string): void {
 
 /** The provider's side of the entry (the model's own axes are in the resolved configuration already). */
 function travellingModel(entry: ModelEntry): AgentFileModel {
-  if (entry.provider === "plugin") {
+  const { agent: _axes, ...provider } = entry;
+  if (!isAgentFileModel(provider)) {
+    const name = "plugin" in provider ? String(provider.plugin) : provider.provider;
     throw new ExportFlagError(
       "EXPORT_PLUGIN_PROVIDER",
-      `--model ${entry.name}: a plugin provider (${entry.plugin}) lives in this checkout and cannot be exported; export an ollama, openai or sim model`,
+      `--model ${entry.name}: a plugin provider (${name}) lives in this checkout and cannot be exported; export an ollama, openai or sim model`,
     );
   }
-  const { agent: _axes, ...provider } = entry;
   return provider;
 }
 

@@ -1,13 +1,13 @@
 /**
  * What a provider is made from: one model of models.yaml, or a model name resolved by its naming rule
- * (src/config/models-yaml.ts reads both). Only the provider's side of an entry is here; the agent
- * axes a model entry also carries belong to the layer that composes the two.
+ * (src/config/models-yaml.ts reads both). Only the provider's side of an entry is here, and only its
+ * common part: each provider's own keys are in its definition (src/models/providers/). The agent axes a
+ * model entry also carries belong to the layer that composes the two.
  */
 
-import type { TokenizerSetting } from "./tokenizer.ts";
 import type { GenerationOptions } from "./types.ts";
 
-interface ProviderEntryBase {
+export interface ProviderEntryBase {
   /** The name the user gave (`--model`), e.g. `qwen2.5:3b`, `sim:slm-3b`, `openai:qwen2.5-3b`. */
   name: string;
   /** The model name the server knows (for `sim`: `sim:<profile>`). */
@@ -27,35 +27,6 @@ export interface PooledUrl {
   concurrency: number;
 }
 
-export interface OllamaProviderEntry extends ProviderEntryBase {
-  provider: "ollama";
-  host?: string;
-  /** Several servers of this model instead of `host` (src/models/url-pool.ts). */
-  baseUrls?: PooledUrl[];
-  /** A thinking model thinks in stage calls only with `think: true`. */
-  think?: boolean;
-}
-
-export interface OpenAIProviderEntry extends ProviderEntryBase {
-  provider: "openai";
-  baseUrl?: string;
-  /** Several servers of this model instead of `baseUrl` (src/models/url-pool.ts). */
-  baseUrls?: PooledUrl[];
-  /** The NAME of the environment variable holding the key. */
-  apiKeyEnv?: string;
-  allowRemote: boolean;
-  /** The server's context window, when /v1/models does not give it. */
-  contextWindow?: number;
-  /** Ask the server's tokenizer when the estimate cannot tell whether a prompt fits (`auto`, default), or never (`off`). */
-  tokenizer?: TokenizerSetting;
-}
-
-export interface SimProviderEntry extends ProviderEntryBase {
-  provider: "sim";
-  /** `oracle`, `slm-3b`, `slm-7b`, `chaos`. */
-  profile: string;
-}
-
 /** A provider from outside this repository (src/models/provider-registry.ts). */
 export interface PluginProviderEntry extends ProviderEntryBase {
   provider: "plugin";
@@ -67,4 +38,10 @@ export interface PluginProviderEntry extends ProviderEntryBase {
   settings: Record<string, unknown>;
 }
 
-export type ProviderEntry = OllamaProviderEntry | OpenAIProviderEntry | SimProviderEntry | PluginProviderEntry;
+/**
+ * An entry of any provider: the common part and the provider's name. Its own keys are its definition's
+ * (src/models/providers/, src/models/provider-registry.ts), whose guards narrow to them.
+ */
+export interface ProviderEntry extends ProviderEntryBase {
+  provider: string;
+}

@@ -1,31 +1,61 @@
 /**
- * Whose answers a model's numbers are, decided in one place: a live server's, the simulator's, the
- * stand-in server's (the simulator behind a real API, reached through a real client), or a cassette's
- * (replayed). Every "is this simulated?" question asks this module, not the entry's provider name.
+ * Whose answers a model's numbers are, decided once when a run's models resolve and stored in run.json:
+ * a live server's, the simulator's, the stand-in server's (the simulator behind a real API, reached
+ * through a real client), or a cassette's (replayed). Every "is this simulated?" question and every label
+ * reads this value, not the entry's provider name. It is decided by decide-provenance.ts; this module
+ * imports nothing, so the viewer's browser code reads it too.
  */
 
-import type { ProviderEntry, SimProviderEntry } from "./entry.ts";
+export type Provenance =
+  | { kind: "live" }
+  | { kind: "simulated" }
+  /** The server said it is the stand-in (mock-servers/ollama), serving this simulator profile. */
+  | { kind: "stand-in"; profile: string }
+  /** Answers from a cassette (`--replay`); `simulated`: the cassette holds the simulator's answers. */
+  | { kind: "replayed"; from: string; simulated: boolean };
 
-export const PROVENANCES = ["live", "simulated", "stand-in", "replayed"] as const;
+/** Simulated numbers: the simulator's, in process, behind the stand-in server, or replayed from its cassette. */
+export function isSimulatedProvenance(provenance: Provenance): boolean {
+  return (
+    provenance.kind === "simulated" ||
+    provenance.kind === "stand-in" ||
+    (provenance.kind === "replayed" && provenance.simulated)
+  );
+}
 
-export type Provenance = (typeof PROVENANCES)[number];
+/** The simulator answered in the harness's own process (not through a server, not from a cassette). */
+export function inProcessSimulator(provenance: Provenance): boolean {
+  return provenance.kind === "simulated" || (provenance.kind === "replayed" && provenance.simulated);
+}
 
-/** The entry names the simulator itself (no server, no weights: answers from the dataset's gold). */
-export function isSimulator(entry: ProviderEntry): entry is SimProviderEntry {
-  return entry.provider === "sim";
+/** Deterministic answers (the simulator's or a cassette's) are the same on every run: the gate wants exact counts. */
+export function isDeterministicProvenance(provenance: Provenance): boolean {
+  return provenance.kind === "simulated" || provenance.kind === "replayed";
+}
+
+/** What run.json held before `provenance` was stored. */
+interface EarlierRunModel {
+  simulated?: boolean;
+  standin?: string;
+  replayedFrom?: string;
 }
 
 /**
- * A model's provenance in a run: a replay's answers are the cassette's whatever the entry names; the
- * simulator's are simulated; a server that said it is the stand-in gives simulated numbers too; else live.
+ * The provenance of a run.json model. Runs made before the value was stored carry `simulated`,
+ * `standin` and `replayedFrom` instead; they are read here, and only here.
  */
-export function provenanceOf(entry: ProviderEntry, run: { replay?: string; standin?: boolean } = {}): Provenance {
-  if (run.replay !== undefined) return "replayed";
-  if (isSimulator(entry)) return "simulated";
-  return run.standin ? "stand-in" : "live";
+export function storedProvenance(model: { provenance?: Provenance }): Provenance {
+  if (model.provenance) return model.provenance;
+  const earlier = model as EarlierRunModel;
+  if (earlier.replayedFrom !== undefined) {
+    return { kind: "replayed", from: earlier.replayedFrom, simulated: earlier.simulated === true };
+  }
+  if (earlier.simulated) return { kind: "simulated" };
+  return earlier.standin === undefined ? { kind: "live" } : { kind: "stand-in", profile: earlier.standin };
 }
 
-/** Simulated numbers, whether the simulator answered in process or behind the stand-in server. */
-export function isSimulatedProvenance(provenance: Provenance): boolean {
-  return provenance === "simulated" || provenance === "stand-in";
+/** One model's provenance, as summary.json and the reports list them. */
+export interface ModelProvenance {
+  model: string;
+  provenance: Provenance;
 }

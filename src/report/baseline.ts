@@ -4,15 +4,17 @@
  * be compared item by item with a paired test — and the policy: tolerance, significance level, and
  * absolute floors (ceilings for lower-is-better metrics). `--update` rewrites everything but the policy.
  */
+
 import { existsSync, readFileSync } from "node:fs";
 import { Ajv } from "ajv";
 import type { AgentConfig } from "../agent/index.ts";
 import { writeJsonAtomic } from "../bench/run/store.ts";
+import { inProcessSimulator } from "../models/provenance.ts";
 import { BaselineError } from "./errors.ts";
 import { BINARY_METRICS, type MetricName, POOLED_METRICS } from "./metrics.ts";
 import { checkAligned, OUTCOMES_SCHEMA, type Outcomes } from "./outcomes.ts";
 import { isDeterministic } from "./provenance.ts";
-import type { ModelSource, RunSet } from "./run-set.ts";
+import type { RunSet } from "./run-set.ts";
 
 export const BASELINE_FORMAT = "onsetlab-baseline/1";
 
@@ -29,7 +31,10 @@ export interface GatePolicy {
 
 export const DEFAULT_POLICY: GatePolicy = { tolerance: 0.02, alpha: 0.05, floors: {}, ceilings: {} };
 
-export interface BaselineModel extends ModelSource {
+export interface BaselineModel {
+  model: string;
+  /** The simulator's answers (in process or replayed from its cassette): its provenance says so. */
+  simulated: boolean;
   /** Simulated or replayed: the gate wants its outcomes unchanged, item for item. */
   deterministic: boolean;
 }
@@ -62,7 +67,11 @@ export function buildBaseline(set: RunSet, outcomes: Outcomes, policy: GatePolic
     dataset: { hash: set.datasetHash, items: first.dataset.items },
     seed: first.request.seed,
     repeats: first.request.repeats,
-    models: set.sources.map((source) => ({ ...source, deterministic: isDeterministic(source) })),
+    models: set.sources.map((source) => ({
+      model: source.model,
+      simulated: inProcessSimulator(source.provenance),
+      deterministic: isDeterministic(source),
+    })),
     configs: set.configs,
     resolved: Object.fromEntries(set.runs.flatMap((run) => Object.entries(run.manifest.resolved))),
     policy,

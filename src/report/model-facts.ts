@@ -4,14 +4,16 @@
  * build, quantization and window produced the numbers.
  */
 import type { RunModel } from "../bench/run/run-files.ts";
+import { storedProvenance } from "../models/provenance.ts";
 import { STANDIN_LABEL } from "./provenance.ts";
 
 export function modelFactsLine(model: RunModel): string | undefined {
   const { facts } = model;
   if (!facts) return undefined;
+  const provenance = storedProvenance(model);
   const server = [
     facts.serverVersion ? `server ${facts.serverVersion}` : undefined,
-    facts.standin ? `${STANDIN_LABEL}, profile ${facts.standin.profile}` : undefined,
+    provenance.kind === "stand-in" ? `${STANDIN_LABEL}, profile ${provenance.profile}` : undefined,
   ];
   const build = [
     facts.family ? `family ${facts.family}` : undefined,

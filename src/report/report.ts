@@ -3,16 +3,19 @@
  * A pure function of the run files (no clock, no environment), so the same runs always give the same
  * report, byte for byte.
  */
+
 import type { RunSummary } from "../bench/run/compare-configs.ts";
 import { sequentialText } from "../bench/run/sequential.ts";
+import { inProcessSimulator } from "../models/provenance.ts";
 import { DEFAULT_REFERENCE } from "./ablation.ts";
 import { buildCharts, type Chart } from "./charts.ts";
 import { modelFactsLine } from "./model-facts.ts";
-import { labelled, provenanceLabel } from "./provenance.ts";
+import { cassettesOf, labelled, provenanceLabel } from "./provenance.ts";
 import type { RunSet } from "./run-set.ts";
 import type { ReportTable } from "./table.ts";
 import { ablationTables } from "./tables/ablations.ts";
 import { breakdownTable } from "./tables/breakdown.ts";
+import { conversationRows, conversationTables } from "./tables/conversations.ts";
 import { costTable } from "./tables/cost.ts";
 import { failureTable, recoveredTable } from "./tables/failures.ts";
 import { customMetricsOf, leaderboardTable } from "./tables/leaderboard.ts";
@@ -41,9 +44,8 @@ export interface Report {
 }
 
 /** summary.json of a report over several runs: every run's rows, tables and comparisons together. */
-export interface UnionSummary extends Omit<RunSummary, "runId" | "replayedFrom"> {
+export interface UnionSummary extends Omit<RunSummary, "runId"> {
   runIds: string[];
-  replayedFrom?: string[];
 }
 
 export function buildReport(set: RunSet, options: { reference?: string } = {}): Report {
@@ -54,6 +56,7 @@ export function buildReport(set: RunSet, options: { reference?: string } = {}): 
   const chart = (id: string) => charts.filter((candidate) => candidate.id === id);
   const ablations = ablationTables(set, reference, heading);
   const refs = set.runs.map((run) => run.ref);
+  const conversations = conversationTables(set, heading);
   const section = (id: string, title: string, tables: ReportTable[], extra: Partial<ReportSection> = {}) => ({
     id,
     title,
@@ -80,6 +83,7 @@ export function buildReport(set: RunSet, options: { reference?: string } = {}): 
             : [`No configuration in these runs changes exactly one axis of \`${reference}\`: no ablation to show.`],
         charts: chart("chart-filter"),
       }),
+      ...(conversations.length > 0 ? [section("conversations", heading("Conversations"), conversations)] : []),
       section(
         "failures",
         heading("Failure taxonomy"),
@@ -98,13 +102,13 @@ export function buildReport(set: RunSet, options: { reference?: string } = {}): 
 
 function provenanceParagraphs(set: RunSet, label: string): string[] {
   const paragraphs: string[] = [];
-  if (set.sources.some((source) => source.simulated)) {
+  if (set.sources.some((source) => inProcessSimulator(source.provenance))) {
     paragraphs.push(
       "Numbers from `sim:*` models are SIMULATED: a deterministic simulator with calibrated error rates answers in " +
         "place of a model. They test the harness against known truth; they are not evidence about any real model.",
     );
   }
-  if (set.sources.some((source) => source.standin)) {
+  if (set.sources.some((source) => source.provenance.kind === "stand-in")) {
     paragraphs.push(
       "Numbers marked SIMULATED (STAND-IN) came through the stand-in server (`pnpm standin`): the real clients and " +
         "APIs, but the simulator answers in place of a model. They test the harness, not any real model.",
@@ -116,7 +120,7 @@ function provenanceParagraphs(set: RunSet, label: string): string[] {
         "was written; end-state checks were not measured (n/a), never counted as the model's mistakes.",
     );
   }
-  for (const cassette of new Set(set.sources.flatMap((source) => (source.replayedFrom ? [source.replayedFrom] : [])))) {
+  for (const cassette of cassettesOf(set.sources)) {
     paragraphs.push(`Model answers replayed from the recording \`${cassette}\` (no model ran).`);
   }
   if (label === "") paragraphs.push("Numbers from live models, as the runs measured them.");
@@ -134,12 +138,10 @@ function provenanceParagraphs(set: RunSet, label: string): string[] {
 function reportSummary(set: RunSet): RunSummary | UnionSummary {
   if (set.runs.length === 1) return set.runs[0]!.summary;
   const summaries = set.runs.map((run) => run.summary);
-  const cassettes = [...new Set(summaries.flatMap((summary) => (summary.replayedFrom ? [summary.replayedFrom] : [])))];
   return {
     runIds: set.runs.map((run) => run.id),
     simulated: summaries.some((summary) => summary.simulated),
-    ...(summaries.some((summary) => summary.standin) ? { standin: true } : {}),
-    ...(cassettes.length > 0 ? { replayedFrom: cassettes } : {}),
+    provenance: set.sources,
     records: summaries.reduce((sum, summary) => sum + summary.records, 0),
     rows: summaries.flatMap((summary) => summary.rows),
     byCategory: summaries.flatMap((summary) => summary.byCategory),
@@ -149,5 +151,6 @@ function reportSummary(set: RunSet): RunSummary | UnionSummary {
     planner: summaries.flatMap((summary) => summary.planner),
     comparisons: summaries.flatMap((summary) => summary.comparisons),
     customMetrics: customMetricsOf(set),
+    ...(conversationRows(set).length > 0 ? { conversations: { rows: conversationRows(set) } } : {}),
   };
 }

@@ -6,6 +6,7 @@
 
 import type { RunSummary } from "../bench/run/compare-configs.ts";
 import type { RunManifest } from "../bench/run/run-files.ts";
+import { type ModelProvenance, storedProvenance } from "../models/provenance.ts";
 import { RunSetError } from "./errors.ts";
 
 export interface LoadedRun {
@@ -18,13 +19,7 @@ export interface LoadedRun {
 }
 
 /** Where a model's numbers came from: every table built from it says so. */
-export interface ModelSource {
-  model: string;
-  simulated: boolean;
-  /** The stand-in server (the simulator behind a real API) answered: its profile. */
-  standin?: string;
-  replayedFrom?: string;
-}
+export type ModelSource = ModelProvenance;
 
 export interface RunSet {
   runs: LoadedRun[];
@@ -64,12 +59,7 @@ export function runSetOf(runs: readonly LoadedRun[]): RunSet {
   const configs = unique(runs.flatMap((run) => run.manifest.configs));
   const sources = models.map((model) => {
     const entry = runs.flatMap((run) => run.manifest.models).find((candidate) => candidate.name === model)!;
-    return {
-      model,
-      simulated: entry.simulated,
-      ...(entry.standin ? { standin: entry.standin } : {}),
-      ...(entry.replayedFrom ? { replayedFrom: entry.replayedFrom } : {}),
-    };
+    return { model, provenance: storedProvenance(entry) };
   });
   return { runs: [...runs], models, configs, sources, datasetHash: first.manifest.dataset.hash };
 }

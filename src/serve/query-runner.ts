@@ -6,7 +6,6 @@
 import { conversationGold } from "../bench/conversation/gold.ts";
 import { openQueryServers, runAgentQuery, UnknownItemError, UnknownToolError } from "../bench/run/agent-query.ts";
 import { loadModelsConfig } from "../config/models-yaml.ts";
-import { isSimulator } from "../models/provenance.ts";
 import { DEFAULT_MAX_TOOL_CALLS, DEFAULT_TIMEOUT_S, type QueryRunner, type RunQueryRequest } from "./agent-routes.ts";
 import { ConversationSessions } from "./conversation-sessions.ts";
 import { ApiError } from "./errors.ts";
@@ -63,12 +62,12 @@ export function benchQueryRunner(options: QueryRunnerOptions = {}): QueryRunner 
         signal: hooks.signal,
         ...(hooks.onEvent ? { onEvent: hooks.onEvent } : {}),
       });
-      const { result, item, score, entry } = outcome;
+      const { result, item, score } = outcome;
       // a failed turn is not stored: its writes must not stay either, so the next turn replays what was
       if (hooks.conversation && result.error) await sessions.release(hooks.conversation.id);
       return {
         answer: result.answer,
-        label: runLabel({ simulated: isSimulator(entry), standin: outcome.standin === true }),
+        label: runLabel([outcome.provenance]),
         result,
         ...(score ? { score } : {}),
         ...(item ? { item: { id: item.id, category: item.category } } : {}),

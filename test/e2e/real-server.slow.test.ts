@@ -82,9 +82,8 @@ describe("a real-mode server, the default matrix, 60 items", () => {
       }
     }
     const manifest = readJson<RunManifest>(join(dir, RUN_FILES.run), "run.json");
-    expect(manifest.standin).toBe(true);
     expect(manifest.models[0]).toMatchObject({
-      standin: "sim:slm-3b",
+      provenance: { kind: "stand-in", profile: "sim:slm-3b" },
       facts: { contextLength: 32768, numCtx: "auto", capabilities: ["completion", "tools"] },
       warmUp: { totalMs: expect.any(Number) },
       windowsUsed: [...windows].sort((a, b) => a - b),

@@ -21,10 +21,12 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadDataset } from "../../src/bench/dataset/load.ts";
 import { type BenchOutcome, runBench } from "../../src/bench/run/bench.ts";
+import type { RunSummary } from "../../src/bench/run/compare-configs.ts";
 import { ModelOutageError } from "../../src/bench/run/model-outage.ts";
 import type { BenchRequest, RunRecord } from "../../src/bench/run/run-files.ts";
 import { RUN_FILES, readJson, readJsonl } from "../../src/bench/run/store.ts";
 import { loadCassette } from "../../src/models/cassette.ts";
+import { isSimulatedProvenance, storedProvenance } from "../../src/models/provenance.ts";
 import type { ModelStage } from "../../src/models/types.ts";
 
 const MODEL = "sim:slm-3b";
@@ -151,13 +153,14 @@ describe(`${MODEL} recorded and replayed through runBench (${CONFIGS.join(", ")}
   });
 
   it("says in run.json and summary.json which cassette the replayed run came from", () => {
-    expect(replayed.summary.replayedFrom).toBe(cassette);
-    expect(
-      readJson<{ replayedFrom?: string }>(join(replayed.dir, RUN_FILES.summary), "summary.json").replayedFrom,
-    ).toBe(cassette);
+    const replay = { kind: "replayed", from: cassette, simulated: true };
+    expect(replayed.summary.provenance).toEqual([{ model: MODEL, provenance: replay }]);
+    expect(readJson<RunSummary>(join(replayed.dir, RUN_FILES.summary), "summary.json").provenance).toEqual([
+      { model: MODEL, provenance: replay },
+    ]);
     expect(replayed.manifest.request.replay).toBe(cassette);
-    expect(replayed.manifest.models).toEqual([expect.objectContaining({ name: MODEL, replayedFrom: cassette })]);
-    expect(recorded.summary.replayedFrom).toBeUndefined();
+    expect(replayed.manifest.models).toEqual([expect.objectContaining({ name: MODEL, provenance: replay })]);
+    expect(recorded.summary.provenance).toEqual([{ model: MODEL, provenance: { kind: "simulated" } }]);
     expect(recorded.summary.simulated).toBe(true);
   });
 
@@ -165,7 +168,7 @@ describe(`${MODEL} recorded and replayed through runBench (${CONFIGS.join(", ")}
   // simulator's answers, so its numbers stay labelled simulated.
   it("keeps the replayed simulator run labelled simulated", () => {
     expect(replayed.summary.simulated).toBe(true);
-    expect(replayed.manifest.models[0]?.simulated).toBe(true);
+    expect(isSimulatedProvenance(storedProvenance(replayed.manifest.models[0]!))).toBe(true);
   });
 });
 

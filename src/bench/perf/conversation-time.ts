@@ -9,10 +9,13 @@
  * turns whose every model call the request cache answered.
  */
 import { join } from "node:path";
-import { CONVERSATION_CONFIGS, runConversationBench } from "../conversation/bench.ts";
 import { conversationGold } from "../conversation/gold.ts";
 import type { ConversationRecord } from "../conversation/run-conversation.ts";
+import { CONVERSATION_CONFIGS } from "../conversation/task.ts";
 import { loadConversations } from "../dataset/load.ts";
+import { runBench } from "../run/bench.ts";
+import type { RunRecord } from "../run/run-files.ts";
+import { forEachJsonl, RUN_FILES } from "../run/store.ts";
 import { withLaptopStandin } from "./model-time.ts";
 
 /** Prompt tokens evaluated / sent on the conversation dataset must stay at or under this. */
@@ -72,16 +75,23 @@ export async function measureConversationTime(options: ConversationTimeOptions):
       const perConfig: ConfigTokens[] = [];
       for (const config of configs) {
         standin.resetStats();
-        await runConversationBench({
-          dataset: [options.dataset],
-          models: [options.model],
-          configs: [config],
-          seed: options.seed,
-          repeats: 1,
-          limit: options.limit,
+        // the standard run (the CLI's `bench --dataset FILE --first N`), its conversations read back from its records
+        const { dir } = await runBench({
+          request: {
+            models: [options.model],
+            configs: [config],
+            dataset: [options.dataset],
+            filter: {},
+            first: options.limit,
+            seed: options.seed,
+            repeats: 1,
+            transport: "memory",
+          },
           resultsRoot: root,
           cacheDir: join(root, "cache"),
-          onRecord: (record) => records.push(record),
+        });
+        forEachJsonl<RunRecord>(join(dir, RUN_FILES.records), (record) => {
+          if (record.conversation) records.push(record.conversation);
         });
         const stats = standin.stats();
         perConfig.push({

@@ -18,8 +18,9 @@ import { ClientPool } from "../../mcp/pool.ts";
 import { loadRegistries, type Registry } from "../../mcp/registry.ts";
 import { RestrictedToolHost } from "../../mcp/restricted-host.ts";
 import type { ToolHost } from "../../mcp/types.ts";
+import { isSimulator, provenanceOf } from "../../models/decide-provenance.ts";
 import { createProvider } from "../../models/factory.ts";
-import { isSimulator } from "../../models/provenance.ts";
+import type { Provenance } from "../../models/provenance.ts";
 import { requestCacheAt } from "../../models/request-cache.ts";
 import type { SimGoldItem } from "../../models/sim/gold.ts";
 import { closeItems } from "../dataset/close-items.ts";
@@ -101,8 +102,8 @@ export interface AgentQueryOutcome {
   score?: ItemScore;
   /** The simulator given a query of no dataset item: the items whose queries are closest to it. */
   closeItems?: DatasetItem[];
-  /** The model's server is the stand-in (the simulator behind Ollama's or the OpenAI API): its answers are simulated. */
-  standin?: true;
+  /** Whose answers these are: the simulator's, the stand-in server's (it says so when asked), or a live model's. */
+  provenance: Provenance;
   /** The limit that ended the run early, when one did. */
   stoppedBy?: RunLimit;
 }
@@ -156,7 +157,8 @@ export async function runAgentQuery(options: AgentQueryOptions): Promise<AgentQu
     const stopped = stoppedBy(result, budget, options.signal);
     // read once by the provider before its first call: asking again costs nothing
     const facts = isSimulator(entry) ? undefined : await model.describe?.().catch(() => undefined);
-    const notes = { ...(facts?.standin ? { standin: true as const } : {}), ...(stopped ? { stoppedBy: stopped } : {}) };
+    const provenance = provenanceOf(entry, facts ? { facts } : {});
+    const notes = { provenance, ...(stopped ? { stoppedBy: stopped } : {}) };
     if (!item) {
       return {
         result,

@@ -3,6 +3,9 @@
  * same items (McNemar's exact test on task success and tool choice), so a report can say which
  * differences are real.
  */
+
+import type { ModelProvenance } from "../../models/provenance.ts";
+import type { ConversationRow } from "../conversation/score.ts";
 import { type Comparison, compare, type ScoredRecord, type Summary } from "../scoring/index.ts";
 import { groupBy } from "../scoring/summarize.ts";
 import type { SequentialOutcome } from "./sequential.ts";
@@ -20,16 +23,25 @@ export interface RunSummary extends Summary {
   simulated: boolean;
   /** A dry run (`--dry-run`): writes were previewed, not made; end-state checks were not measured. */
   dryRun?: boolean;
-  /** Some numbers came through the stand-in server (the simulator behind a real API): "simulated (stand-in)". */
-  standin?: boolean;
-  /** The cassette the model answers were replayed from, when they were. */
-  replayedFrom?: string;
+  /**
+   * Whose answers each model's numbers are (live, simulated, stand-in, replayed from a cassette), as
+   * run.json says. Absent in summaries made before it: those carried `standin` and `replayedFrom`.
+   */
+  provenance?: ModelProvenance[];
   records: number;
   comparisons: ConfigComparison[];
   /** `--until-significant`: the looks taken and the decision (as in run.json). */
   sequential?: SequentialOutcome;
   /** Real servers: how much of each model's prompts its server's prompt cache could serve. */
   promptCache?: PromptCacheUse[];
+  /** A run of conversations: per model × configuration, success per kind, by turn index, pass^k, failure classes. */
+  conversations?: ConversationSummary;
+}
+
+export interface ConversationSummary {
+  rows: ConversationRow[];
+  /** A model played the user (`--user-model`): its answers are on the turns (`reply`, `replyBy`). */
+  userModel?: string;
 }
 
 export interface PromptCacheUse {

@@ -13,10 +13,10 @@
 
 import { loadModelsConfig, type ModelEntry } from "../../config/models-yaml.ts";
 import { isDeterministic, type ModelIdentity, requestHash } from "../../models/caching-provider.ts";
+import { isSimulator } from "../../models/decide-provenance.ts";
 import { createProvider, modelIdentity, seededEntry } from "../../models/factory.ts";
 import { estimateTokens, sharedPrefixChars, wholeTokens } from "../../models/prompt-size.ts";
 import { cachedAfter, renderPrompt } from "../../models/prompt-text.ts";
-import { isSimulator } from "../../models/provenance.ts";
 import { type RequestCache, requestCacheAt } from "../../models/request-cache.ts";
 import { type BenchOptions, resolveWork, type Work } from "./bench.ts";
 import { type DryPass, type DryRequest, dryPass } from "./dry-pass.ts";

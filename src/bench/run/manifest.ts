@@ -25,7 +25,8 @@ const manifestSchema = z
       })
       .loose(),
     models: z.array(
-      z.object({ name: z.string(), provider: z.string(), id: z.string(), simulated: z.boolean() }).loose(),
+      // `provenance` (read with storedProvenance); runs made before it carry `simulated` instead
+      z.object({ name: z.string(), provider: z.string(), id: z.string() }).loose(),
     ),
     configs: strings,
     resolved: z.record(z.string(), z.record(z.string(), z.unknown())),

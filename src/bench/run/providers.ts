@@ -5,12 +5,16 @@
  */
 
 import { type ModelEntry, type ModelsConfig, resolveModel } from "../../config/models-yaml.ts";
+import { provenanceOf } from "../../models/decide-provenance.ts";
 import { createProvider } from "../../models/factory.ts";
 import { PrefixTracker } from "../../models/prefix-tracker.ts";
-import { provenanceOf } from "../../models/provenance.ts";
+import { isOllamaEntry } from "../../models/providers/ollama.ts";
+import { isOpenAIEntry } from "../../models/providers/openai.ts";
 import type { RequestCache } from "../../models/request-cache.ts";
+import type { SimGoldItem } from "../../models/sim/gold.ts";
 import type { ModelProvider } from "../../models/types.ts";
-import type { DatasetItem } from "../dataset/types.ts";
+import { conversationGold } from "../conversation/gold.ts";
+import type { ConversationItem, DatasetItem } from "../dataset/types.ts";
 import type { ModelOutageWatch } from "./model-outage.ts";
 
 export interface ProviderRequest {
@@ -33,14 +37,24 @@ export function resolveEntries(models: ModelsConfig, request: { models: string[]
  */
 export function serverSlots(entries: readonly ModelEntry[]): number {
   const slots = entries.map((entry) =>
-    "baseUrls" in entry && entry.baseUrls ? entry.baseUrls.reduce((sum, pooled) => sum + pooled.concurrency, 0) : 1,
+    (isOllamaEntry(entry) || isOpenAIEntry(entry)) && entry.baseUrls
+      ? entry.baseUrls.reduce((sum, pooled) => sum + pooled.concurrency, 0)
+      : 1,
   );
   return Math.max(1, ...slots);
 }
 
+/** What the simulator answers from: the items, or each conversation's turns (conversation/gold.ts). */
+export function runGold(run: {
+  items: readonly DatasetItem[];
+  conversations?: readonly ConversationItem[];
+}): SimGoldItem[] {
+  return run.conversations ? run.conversations.flatMap(conversationGold) : [...run.items];
+}
+
 export function providerCache(
   entries: readonly ModelEntry[],
-  items: readonly DatasetItem[],
+  gold: readonly SimGoldItem[],
   request: ProviderRequest,
   outage: ModelOutageWatch,
   /** The request cache (real models only; the main thread's, never a worker's). */
@@ -54,12 +68,12 @@ export function providerCache(
     if (!provider) {
       const entry = entries.find((candidate) => candidate.name === model)!;
       // the simulator has no server cache, and a replay sends nothing
-      const tracked = provenanceOf(entry, request) === "live";
+      const tracked = provenanceOf(entry, request).kind === "live";
       const tracker = trackers.get(model) ?? new PrefixTracker();
       if (tracked) trackers.set(model, tracker);
       provider = outage.watch(
         createProvider(entry, {
-          gold: [...items],
+          gold,
           seed: request.seed + repeat,
           record: request.record,
           replay: request.replay,

@@ -21,8 +21,8 @@ import {
 import { InputError } from "../../errors.ts";
 import { loadRegistries, type Registry } from "../../mcp/registry.ts";
 import { cached } from "../../memo.ts";
+import { isSimulator, probedProvenance, provenanceOf } from "../../models/decide-provenance.ts";
 import { providerId } from "../../models/factory.ts";
-import { isSimulator } from "../../models/provenance.ts";
 import { REPO_ROOT } from "../../paths.ts";
 import { resolveDatasetFiles } from "../dataset/load.ts";
 import type { ItemCount } from "../dataset/select.ts";
@@ -181,8 +181,8 @@ export function resolveAll(
 
 export function withProbe(model: RunModel, probe: ModelProbe | undefined): RunModel {
   if (!probe) return model;
-  const standin = probe.facts.standin?.profile;
-  return { ...model, ...(standin ? { standin } : {}), facts: probe.facts, warmUp: probe.warmUp };
+  const provenance = model.provenance && probedProvenance(model.provenance, probe.facts);
+  return { ...model, ...(provenance ? { provenance } : {}), facts: probe.facts, warmUp: probe.warmUp };
 }
 
 export function describeModel(entry: ModelEntry, request: BenchRequest): RunModel {
@@ -190,8 +190,7 @@ export function describeModel(entry: ModelEntry, request: BenchRequest): RunMode
     name: entry.name,
     provider: entry.provider,
     id: providerId(entry),
-    simulated: isSimulator(entry),
-    ...(request.replay ? { replayedFrom: request.replay } : {}),
+    provenance: provenanceOf(entry, request),
   };
 }
 

@@ -5,7 +5,9 @@
 import type { AgentConfig } from "../../agent/index.ts";
 import type { FaultConfig } from "../../mcp/faults.ts";
 import type { ResetKind } from "../../mcp/registry.ts";
+import type { Provenance } from "../../models/provenance.ts";
 import type { ModelFacts, WarmUp } from "../../models/types.ts";
+import type { ConversationRecord } from "../conversation/run-conversation.ts";
 import type { Suite } from "../dataset/suite.ts";
 import type { ItemScore } from "../scoring/index.ts";
 import type { TaskRecord } from "./execute.ts";
@@ -49,6 +51,8 @@ export interface BenchRequest {
   agents?: string[];
   /** `--files A B…`: files injected into the agent definitions' prompts (absolute paths). */
   files?: string[];
+  /** `--user-model M`: a conversation's user is played by this model (conversation/model-user.ts), not scripted. */
+  userModel?: string;
 }
 
 /** Where the request cache was and how a session used it (src/models/request-cache.ts). */
@@ -68,10 +72,12 @@ export interface RunModel {
   name: string;
   provider: string;
   id: string;
-  simulated: boolean;
-  replayedFrom?: string;
-  /** The stand-in server (mock-servers/ollama) answered: its numbers are simulated, through a real client. */
-  standin?: string;
+  /**
+   * Whose answers these are: live, simulated, the stand-in server's, or replayed from a cassette; decided
+   * when the run's models resolve. Runs made before it carry `simulated`, `standin` and `replayedFrom`
+   * instead: read it with storedProvenance (src/models/provenance.ts), which reads both.
+   */
+  provenance?: Provenance;
   /** What the server said about itself and the model before the first item (real servers). */
   facts?: ModelFacts;
   /** The unscored request that loaded the model before measuring. */
@@ -87,14 +93,14 @@ export interface RunManifest {
   configs: string[];
   /** The resolved agent configuration of every model × configuration (CLI > model > config > defaults). */
   resolved: Record<string, Record<string, AgentConfig>>;
-  dataset: { files: string[]; hash: string; items: number; itemIds: string[] };
+  /** `kind: conversations`: each item is a conversation (its records carry `conversation`). */
+  dataset: { kind?: "conversations"; files: string[]; hash: string; items: number; itemIds: string[] };
   /** The dataset's suite (datasets/README.md "Suites"): its clock, servers and default exposure. */
   suite?: Suite;
   tasks: number;
   versions: Record<string, string>;
+  /** A model's answers came from the simulator (in process, or replayed from its cassette). */
   simulated: boolean;
-  /** Some numbers came through the stand-in server: "simulated (stand-in)". */
-  standin?: boolean;
   startedAt: string;
   finishedAt?: string;
   /** Sessions of this run: the first, then one per resume (a merged run: every shard's). */
@@ -124,4 +130,10 @@ export interface RunManifest {
   resets?: Record<string, ResetKind | "mock">;
 }
 
-export type RunRecord = TaskRecord<ItemScore> & { category: string };
+/**
+ * A record: one task. A conversation's record (category `conversation`) has the whole conversation's
+ * trace in `result`, every turn's state checks in `state`, the conversation as one item score in
+ * `score` (conversation/item-score.ts), and its turns — each with its runs, checks and score — in
+ * `conversation`.
+ */
+export type RunRecord = TaskRecord<ItemScore> & { category: string; conversation?: ConversationRecord };

@@ -5,11 +5,12 @@
 import { loadModelsConfig } from "../../config/models-yaml.ts";
 import { loadRegistries } from "../../mcp/registry.ts";
 import { passedThroughEnv } from "../../mcp/registry-entry.ts";
+import { isOpenAIEntry } from "../../models/providers/openai.ts";
 import { Redactor, redactorOf } from "../../redact.ts";
 
 function secretNames(modelsFile?: string, registryFiles?: readonly string[]): string[] {
   const models = Object.values(loadModelsConfig(modelsFile).models).flatMap((entry) =>
-    "apiKeyEnv" in entry && entry.apiKeyEnv ? [entry.apiKeyEnv] : [],
+    isOpenAIEntry(entry) && entry.apiKeyEnv ? [entry.apiKeyEnv] : [],
   );
   const servers = loadRegistries(registryFiles).servers.flatMap(passedThroughEnv);
   return [...models, ...servers];

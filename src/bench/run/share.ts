@@ -5,21 +5,24 @@
  * thread (threads.ts).
  */
 import type { AgentConfig } from "../../agent/index.ts";
-import { loadModelsConfig } from "../../config/models-yaml.ts";
+import { loadModelsConfig, resolveModel } from "../../config/models-yaml.ts";
 import type { ToolDefinition } from "../../mcp/types.ts";
+import { createProvider } from "../../models/factory.ts";
 import type { ModelProvider } from "../../models/types.ts";
+import { modelUser, type UserPlayer } from "../conversation/model-user.ts";
+import { CONVERSATION_CATEGORY, runConversationTask } from "../conversation/task.ts";
 import { toolCallCheckProblems } from "../dataset/crosscheck.ts";
 import { DatasetError } from "../dataset/errors.ts";
 import { readOnlyIn } from "../dataset/state-checks.ts";
-import type { DatasetItem } from "../dataset/types.ts";
+import { type ConversationItem, type DatasetItem, turnAsItem } from "../dataset/types.ts";
 import { type ItemScore, scoreItem, ToolCatalog } from "../scoring/index.ts";
 import { BfclEnvironment } from "./bfcl-environment.ts";
 import { DryRunEnvironment, dryRunItem } from "./dry-run.ts";
 import { MockEnvironment, type ToolEnvironment } from "./environment.ts";
-import { executeTasks, type TaskFailure } from "./execute.ts";
+import { executeTasks, type TaskBodyInput, type TaskBodyOutcome, type TaskFailure, throwIfStopped } from "./execute.ts";
 import type { Task } from "./matrix.ts";
 import type { ModelOutageWatch } from "./model-outage.ts";
-import { providerCache, resolveEntries } from "./providers.ts";
+import { providerCache, resolveEntries, runGold } from "./providers.ts";
 import { requestRegistry } from "./resolve-request.ts";
 import type { BenchRequest, RunRecord } from "./run-files.ts";
 import { type SpanParent, startQueryTracer } from "./spans.ts";
@@ -32,6 +35,8 @@ export interface ShareSpec {
   modelsFile?: string;
   resolved: Record<string, Record<string, AgentConfig>>;
   items: DatasetItem[];
+  /** A dataset of conversations: each task runs one, turn by turn (one item each in `items`). */
+  conversations?: ConversationItem[];
   bfcl: boolean;
   /** Queries in flight in this thread (one set of servers each). */
   concurrency: number;
@@ -88,6 +93,7 @@ export async function runShare(spec: ShareSpec, tasks: readonly Task[], hooks: S
   });
   try {
     if (!spec.bfcl) requireCheckableState(spec, environment.definitions(), readOnlyIn(registry));
+    const conversations = spec.conversations && new Map(spec.conversations.map((entry) => [entry.id, entry]));
     const catalog = new ToolCatalog(environment.definitions());
     return await executeTasks<ItemScore>({
       tasks,
@@ -102,19 +108,21 @@ export async function runShare(spec: ShareSpec, tasks: readonly Task[], hooks: S
           stateChecks: state,
           tools: item.tools || spec.bfcl ? env.definitions(item) : catalog,
         }),
+      ...(conversations ? { body: conversationBody(conversations, userPlayer(spec, hooks.outage)) } : {}),
       concurrency: spec.concurrency,
       ...(spec.context === undefined ? {} : { context: spec.context }),
       signal: AbortSignal.any([hooks.signal, hooks.outage.signal]),
       onRecord: (record) => {
         const item = byId.get(record.itemId)!;
-        const recordLine = jsonLineBytes({ ...record, category: item.category } satisfies RunRecord);
+        const category = conversations ? CONVERSATION_CATEGORY : item.category;
+        const recordLine = jsonLineBytes({ ...record, category } satisfies RunRecord);
         spanLines.length = 0;
         tracer.recordQuery({
           key: record.key,
           model: record.model,
           config: record.config,
           itemId: record.itemId,
-          category: item.category,
+          category,
           startedAt: record.startedAt,
           result: record.result,
           taskSuccess: record.score.taskSuccess,
@@ -146,8 +154,13 @@ function requireCheckableState(
   readOnly: (tool: ToolDefinition) => boolean,
 ): void {
   const where = spec.request.dataset.join(", ") || "the dataset";
+  const items = spec.conversations
+    ? spec.conversations.flatMap((conversation) =>
+        conversation.turns.map((_, index) => turnAsItem(conversation, index)),
+      )
+    : spec.items;
   const problems = toolCallCheckProblems(
-    spec.items.map((item) => ({ item, file: where, line: 0 })),
+    items.map((item) => ({ item, file: where, line: 0 })),
     tools,
     readOnly,
   );
@@ -157,5 +170,37 @@ function requireCheckableState(
 function shareProviders(spec: ShareSpec, outage: ModelOutageWatch): (model: string, repeat: number) => ModelProvider {
   const models = loadModelsConfig(spec.modelsFile);
   const entries = resolveEntries(models, spec.request);
-  return providerCache(entries, spec.items, spec.request, outage);
+  return providerCache(entries, runGold(spec), spec.request, outage);
+}
+
+/** `--user-model M`: that model answers the agent's questions (its own provider); default: the scripted user. */
+function userPlayer(spec: ShareSpec, outage: ModelOutageWatch): UserPlayer | undefined {
+  const name = spec.request.userModel;
+  if (name === undefined) return undefined;
+  const entry = resolveModel(loadModelsConfig(spec.modelsFile), name);
+  return modelUser(name, outage.watch(createProvider(entry, { gold: runGold(spec), seed: spec.request.seed })));
+}
+
+/** A conversation task: its turns in order on the leased servers (conversation/task.ts). */
+function conversationBody(
+  conversations: ReadonlyMap<string, ConversationItem>,
+  user: UserPlayer | undefined,
+): (input: TaskBodyInput) => Promise<TaskBodyOutcome<ItemScore>> {
+  return async ({ task, item, config, model, session, context, signal }) => {
+    const conversation = conversations.get(task.itemId)!;
+    const outcome = await runConversationTask(
+      {
+        conversation,
+        session,
+        model,
+        config,
+        ...(user ? { user } : {}),
+        ...(context === undefined ? {} : { context }),
+        ...(signal ? { signal } : {}),
+      },
+      item.category,
+    );
+    throwIfStopped(task, signal);
+    return outcome;
+  };
 }

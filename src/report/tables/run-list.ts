@@ -1,6 +1,7 @@
 /** What the report was made from: one row per run (from its run.json). */
 import { basename } from "node:path";
-import { STANDIN_LABEL } from "../provenance.ts";
+import { storedProvenance } from "../../models/provenance.ts";
+import { modelLabel } from "../provenance.ts";
 import type { RunSet } from "../run-set.ts";
 import { checkTable, numberCell, type ReportTable, textCell } from "../table.ts";
 
@@ -24,19 +25,7 @@ export function runsTable(set: RunSet, title: string): ReportTable {
       key: { run: id },
       cells: [
         textCell(id),
-        textCell(
-          manifest.models
-            .map((model) =>
-              model.simulated
-                ? `${model.name} (simulated)`
-                : model.standin
-                  ? `${model.name} (${STANDIN_LABEL})`
-                  : model.replayedFrom
-                    ? `${model.name} (replayed from ${model.replayedFrom})`
-                    : model.name,
-            )
-            .join(", "),
-        ),
+        textCell(manifest.models.map((model) => modelLabel(model.name, storedProvenance(model))).join(", ")),
         textCell(manifest.configs.join(", ")),
         textCell(`${manifest.dataset.files.map((file) => basename(file)).join(", ")} (hash ${manifest.dataset.hash})`),
         numberCell(manifest.dataset.items, 0),

@@ -72,7 +72,14 @@ export function syntheticRun(options: SyntheticRunOptions): SyntheticRun {
   const manifest = {
     runId: options.id,
     request: { models: [model], configs: [], dataset: [], filter: {}, seed: 1, repeats: 1, transport: "memory" },
-    models: [{ name: model, provider: "sim", id: model, simulated: options.simulated ?? true }],
+    models: [
+      {
+        name: model,
+        provider: "sim",
+        id: model,
+        provenance: options.simulated === false ? { kind: "live" as const } : { kind: "simulated" as const },
+      },
+    ],
     configs: options.configs.map((config) => config.name),
     resolved: {
       [model]: Object.fromEntries(options.configs.map((config) => [config.name, resolveAgentConfig(config.agent)])),

@@ -213,14 +213,14 @@ describe("history_compact", () => {
     );
   });
 
-  it("onsetlab-plus (history_compact on): the planner sees the first turn's summary; off, it does not", async () => {
+  it("history_compact on: the planner sees the first turn's summary; off (onsetlab-plus), it does not", async () => {
     const script = () => ({
       planner: [' issue_read(method="get", owner="acme", repo="webapp", issue_number=1)'],
       solver: ["Issue #1."],
     });
-    const on = await run("Show me that issue", script(), {}, history);
+    const on = await run("Show me that issue", script(), { historyCompact: true }, history);
     expect(promptOf(on.model, "planner")).toContain("Turn 1 (summary):");
-    const off = await run("Show me that issue", script(), { historyCompact: false }, history);
+    const off = await run("Show me that issue", script(), {}, history);
     expect(promptOf(off.model, "planner")).not.toContain("Turn 1 ");
   });
 });

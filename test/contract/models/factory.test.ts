@@ -10,6 +10,7 @@ import { CassetteMissError, RemoteEndpointError } from "../../../src/models/erro
 import { createProvider, providerId, seededEntry } from "../../../src/models/factory.ts";
 import { OllamaProvider } from "../../../src/models/ollama.ts";
 import { OpenAIProvider } from "../../../src/models/openai.ts";
+import { isOpenAIEntry, type OpenAIProviderEntry } from "../../../src/models/providers/openai.ts";
 import { RequestCache } from "../../../src/models/request-cache.ts";
 import type { SimGoldItem } from "../../../src/models/sim/index.ts";
 
@@ -37,9 +38,10 @@ describe("createProvider", () => {
     // the tokenizer endpoints are at the server's root; `tokenizer: off` asks none
     expect((openai as OpenAIProvider).tokenizer?.root).toBe("http://127.0.0.1:8080");
     const entry = resolveModel(config, "llamacpp:qwen2.5-3b");
-    if (entry.provider !== "openai") throw new Error("an openai entry");
-    const off = createProvider({ ...entry, tokenizer: "off" });
-    expect((off as OpenAIProvider).tokenizer).toBeUndefined();
+    if (!isOpenAIEntry(entry)) throw new Error("an openai entry");
+    const off: OpenAIProviderEntry = { ...entry, tokenizer: "off" };
+    const offProvider = createProvider(off);
+    expect((offProvider as OpenAIProvider).tokenizer).toBeUndefined();
     const sim = createProvider(resolveModel(config, "sim:oracle"), { gold, seed: 3 });
     expect(sim.id).toBe("sim:oracle");
     expect(providerId(resolveModel(config, "sim:oracle"))).toBe(sim.id);

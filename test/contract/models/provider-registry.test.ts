@@ -81,6 +81,6 @@ describe("plugin providers", () => {
         "models:\n  s:\n    provider: sim\n    profile: oracle\n    settings: { a: 1 }\nconfigurations:\n  base: {}\n",
         "m.yaml",
       ),
-    ).toThrow(/models\.s\.settings: only a plugin provider takes `settings`/);
+    ).toThrow(/models\.s\.settings: only a plugin entry takes `settings`/);
   });
 });

@@ -11,7 +11,9 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { loadModelsConfig, resolveModel } from "../../../src/config/models-yaml.ts";
 import { requestHash } from "../../../src/models/caching-provider.ts";
+import type { ProviderEntry } from "../../../src/models/entry.ts";
 import { modelIdentity } from "../../../src/models/factory.ts";
+import { isOpenAIEntry, type OpenAIProviderEntry } from "../../../src/models/providers/openai.ts";
 import { type CachedAnswer, RequestCache, STORE_FILE } from "../../../src/models/request-cache.ts";
 
 const opened: RequestCache[] = [];
@@ -158,12 +160,12 @@ describe("a failed write", () => {
 describe("the key", () => {
   const config = loadModelsConfig();
   const request = { stage: "native" as const, messages: [{ role: "user" as const, content: "hi" }] };
-  const hashOf = (entry: Parameters<typeof modelIdentity>[0]) =>
+  const hashOf = (entry: ProviderEntry | OpenAIProviderEntry) =>
     requestHash(modelIdentity(entry), "d", "chat", request);
 
   it("holds an openai entry's context window and tokenizer: they decide context_overflow", () => {
     const entry = resolveModel(config, "llamacpp:qwen2.5-3b");
-    if (entry.provider !== "openai") throw new Error("an openai entry");
+    if (!isOpenAIEntry(entry)) throw new Error("an openai entry");
     const hashes = [
       hashOf({ ...entry, contextWindow: 32_768 }),
       hashOf({ ...entry, contextWindow: 1024 }),

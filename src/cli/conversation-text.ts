@@ -1,62 +1,12 @@
 /**
- * `pnpm bench --dataset <file of conversations>`: the conversation runner (src/bench/conversation),
- * its summary as tables — one row per model × configuration, success per kind, success by turn index —
- * or with --json as JSON.
+ * The conversation block of a run's summary (`pnpm bench --dataset <file of conversations>`) as tables:
+ * one row per model × configuration, success per kind, success by turn index, the failure classes.
  */
-import { type ConversationBenchSummary, runConversationBench } from "../bench/conversation/bench.ts";
 import type { ConversationRow } from "../bench/conversation/score.ts";
 import { CONVERSATION_KINDS } from "../bench/dataset/types.ts";
+import type { ConversationSummary } from "../bench/run/compare-configs.ts";
 import type { Rate } from "../bench/scoring/index.ts";
-import { shownPath } from "../report/paths.ts";
-import { FlagError, parsePositiveInt } from "./flags.ts";
-import { startProgress } from "./progress.ts";
 import { compactTable } from "./table.ts";
-
-export interface ConversationFlags {
-  model?: string;
-  config?: string;
-  dataset: string[];
-  seed: string;
-  repeats: string;
-  shuffle?: string;
-  models?: string;
-  registry?: string[];
-  userModel?: string;
-  json?: boolean;
-}
-
-export async function conversationBenchCommand(flags: ConversationFlags): Promise<void> {
-  if (!flags.model) throw new FlagError("BAD_FLAG", "--model is required, e.g. --model sim:oracle");
-  const progress = startProgress({ label: "conversations", total: 1 });
-  const summary = await runConversationBench({
-    dataset: flags.dataset,
-    models: list(flags.model),
-    ...(flags.config ? { configs: list(flags.config) } : {}),
-    seed: Number.parseInt(flags.seed, 10),
-    repeats: parsePositiveInt("--repeats", flags.repeats),
-    ...(flags.shuffle === undefined ? {} : { shuffle: Number.parseInt(flags.shuffle, 10) }),
-    ...(flags.models ? { modelsFile: flags.models } : {}),
-    ...(flags.registry && flags.registry.length > 0 ? { registries: flags.registry } : {}),
-    ...(flags.userModel ? { userModel: flags.userModel } : {}),
-    onProgress: (done, total) => {
-      progress.setTotal(total);
-      progress.update(done);
-    },
-  }).finally(() => progress.stop());
-  const { scores: _scores, ...shown } = summary;
-  process.stdout.write(flags.json ? `${JSON.stringify(shown)}\n` : conversationText(summary));
-  const user = summary.userModel
-    ? `; the user was played by ${summary.userModel} (not the scripted user: its answers are on the turns)`
-    : "";
-  process.stderr.write(`run ${summary.runId} → ${shownPath(summary.dir, process.cwd())}/${user}\n`);
-}
-
-function list(text: string): string[] {
-  return text
-    .split(",")
-    .map((part) => part.trim())
-    .filter(Boolean);
-}
 
 /** `27% (41/152)`, or `–` without a denominator. */
 export function percent(value: Rate): string {
@@ -68,7 +18,7 @@ export function successCells(row: ConversationRow): string[] {
   return [row.success, row.successShown, row.turns, row.askedWhenNeeded, row.askedNeedlessly].map(percent);
 }
 
-export function conversationText(summary: ConversationBenchSummary): string {
+export function conversationText(summary: ConversationSummary, simulated: boolean): string {
   const rows = compactTable({
     head: ["model", "config", "success", "gold shown", "turns", "asked/needed", "needless", "pass^k"],
   });
@@ -84,7 +34,7 @@ export function conversationText(summary: ConversationBenchSummary): string {
   for (const row of summary.rows)
     kinds.push([rowName(row), ...CONVERSATION_KINDS.map((kind) => percent(row.byKind[kind] as Rate))]);
   const lines = [
-    "Conversations: success = every turn right (calls, state, answer, asked exactly when needed)",
+    `Conversations${simulated ? " (simulated)" : ""}: success = every turn right (calls, state, answer, asked exactly when needed)`,
     rows.toString(),
     "",
     "Success per kind",
