@@ -328,6 +328,8 @@ describe("validation on load", () => {
     const model = resolveModel(config, "sim:slm-3b");
     expect(resolveConfiguration(config, { model, configName: "a" })).toMatchObject({
       ...PLUS_AXES,
+      // not named in "a": the built-in default's, which leaves it off
+      historyCompact: false,
       fallbackIterations: 3,
       writeGuard: "off",
     });
