@@ -133,8 +133,8 @@ describe("conversation runs in the run store", () => {
 
   it("fails the gate on a run whose conversations succeed less often", async () => {
     const good = await bench({ repeats: 1 });
-    // one tool shown: most turns miss their gold tool
-    const worse = await bench({ repeats: 1, cli: { filter: 1 } });
+    // one tool shown, by the ranking alone (a selector call would put the gold tool first): most turns miss it
+    const worse = await bench({ repeats: 1, cli: { filter: 1, toolSelection: "ranked" } });
     const [before, after] = [good, worse].map((run) => run.summary.conversations!.rows[0]!.success.k);
     expect(after).toBeLessThan(before!);
     const baselineSet = loadRunSet([good.dir], root);
