@@ -3,7 +3,7 @@
  * resumed ends with the same records and summary as one never stopped; two shards merged equal the
  * whole run; the gate, with a baseline of a run, fails a run whose conversations succeed less often.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -148,7 +148,7 @@ describe("conversation runs in the run store", () => {
 
   it("fails the gate on a run whose conversations succeed less often", async () => {
     const good = await bench({ repeats: 1 });
-    // one tool shown, chosen by the ranking alone (the selector call would bring the gold tool back): most turns miss it
+    // one tool shown, by the ranking alone (a selector call would put the gold tool first): most turns miss it
     const worse = await bench({ repeats: 1, cli: { filter: 1, toolSelection: "ranked" } });
     const [before, after] = [good, worse].map((run) => run.summary.conversations!.rows[0]!.success.k);
     expect(after).toBeLessThan(before!);
@@ -170,5 +170,45 @@ describe("conversation runs in the run store", () => {
         (check) => check.config === "onsetlab-plus" && check.metric === "taskSuccess" && check.verdict === "regressed",
       ),
     ).toBe(true);
+  });
+});
+
+describe("--user-model in a run", () => {
+  it("carries the model to the conversation task: the replies it gave name it, the summary says so", async () => {
+    const outcome = await runBench({
+      request: benchRequest({
+        models: ["sim:oracle"],
+        configs: ["native"],
+        matrix: undefined,
+        dataset: [DATASET],
+        // two clarify conversations: the oracle asks on their ask turns, and the user model answers
+        filter: { id: ["cv-cl-001", "cv-cl-002"] },
+        userModel: "sim:oracle",
+      }),
+      threads: 1,
+      resultsRoot: root,
+    });
+    expect(outcome.summary.conversations?.userModel).toBe("sim:oracle");
+    expect(outcome.manifest.request.userModel).toBe("sim:oracle");
+    const { rows: records } = readJsonl<RunRecord>(join(outcome.dir, RUN_FILES.records));
+    const replies = records.flatMap((record) => record.conversation!.turns.filter((turn) => turn.reply !== undefined));
+    expect(replies.length).toBeGreaterThan(0);
+    for (const turn of replies) expect(turn.replyBy).toBe("sim:oracle");
+    for (const record of records) expect(record.conversation!.userModel).toBe("sim:oracle");
+  });
+
+  it("is refused on a dataset of single-turn items, before any run folder is made", async () => {
+    const empty = mkdtempSync(join(tmpdir(), "onsetlab-user-model-"));
+    try {
+      await expect(
+        runBench({
+          request: benchRequest({ first: 1, userModel: "sim:oracle" }),
+          resultsRoot: empty,
+        }),
+      ).rejects.toMatchObject({ code: "BAD_FLAG", message: expect.stringContaining("--user-model") });
+      expect(readdirSync(empty)).toEqual([]);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
   });
 });

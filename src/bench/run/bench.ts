@@ -282,6 +282,12 @@ export function resolveWork(options: BenchOptions, yamlModels: ModelsConfig): Wo
       }
     : selectItems(request.dataset, request.filter, itemCount(request), registry);
   const { items, files, conversations } = selection;
+  if (request.userModel !== undefined && !conversations) {
+    throw new InputError(
+      "BAD_FLAG",
+      "--user-model plays the user of a conversation: give --dataset a file of conversations",
+    );
+  }
   // a dataset of conversations runs, by default, the configurations that hold one
   const configs =
     conversations && request.configs.length === 0 && !request.matrix && agentNames.length === 0

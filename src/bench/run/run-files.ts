@@ -51,6 +51,8 @@ export interface BenchRequest {
   agents?: string[];
   /** `--files A B…`: files injected into the agent definitions' prompts (absolute paths). */
   files?: string[];
+  /** `--user-model M`: a conversation's user is played by this model (conversation/model-user.ts), not scripted. */
+  userModel?: string;
 }
 
 /** Where the request cache was and how a session used it (src/models/request-cache.ts). */

@@ -112,5 +112,6 @@ function conversationSummary(scored: ScoredConversation[], manifest: RunManifest
         );
     }
   }
-  return { rows };
+  const { userModel } = manifest.request;
+  return { rows, ...(userModel ? { userModel } : {}) };
 }
