@@ -17,6 +17,6 @@ generate() { # file type id
     -p "$1" -t "$2" -i "$3" -o "$OLDPWD/docs/schemas/$3")
 }
 generate src/bench/run/run-file-types.ts RunManifest run.schema.json
-generate src/bench/run/run-file-types.ts RunRecord record.schema.json
+generate src/bench/run/run-file-types.ts StoredRecord record.schema.json
 generate src/bench/run/compare-configs.ts RunSummary summary.schema.json
 pnpm -s exec biome format --write docs/schemas >/dev/null 2>&1

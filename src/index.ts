@@ -25,7 +25,8 @@ export { CATEGORIES, type Category, type DatasetItem, type LoadedItem } from "./
 export { worldContext } from "./bench/dataset/world-clock.ts";
 export { type BenchOptions, type BenchOutcome, runBench } from "./bench/run/bench.ts";
 export type { RunSummary } from "./bench/run/compare-configs.ts";
-export type { BenchRequest, RunManifest, RunRecord } from "./bench/run/run-file-types.ts";
+export type { BenchRequest, RunManifest, RunRecord, StoredRecord } from "./bench/run/run-file-types.ts";
+export { withTrace } from "./bench/run/run-file-types.ts";
 export {
   type CustomItemMetric,
   type CustomMetricInfo,

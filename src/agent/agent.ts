@@ -120,7 +120,7 @@ export async function runAgent(query: string, options: RunAgentOptions): Promise
   });
   const result = emptyResult(query, config, allTools);
   const history = options.history ?? [];
-  const shownHistory = historyText(history, config.history, config.limits.historyChars);
+  const shownHistory = historyText(history, config.history, config.limits.historyChars, config.historyCompact);
   const run: Run = {
     query,
     config,

@@ -6,7 +6,9 @@
  *   `USER:` / `ASSISTANT:` lines, the answers only — no tool results — given to the router's intent
  *   check, the planner's CONTEXT section (before the skill rules), the solver and the ReAct prompts.
  * - `history: results` (this project): every earlier turn with its tool calls and their results, each
- *   result cut to `HISTORY_RESULT_CHARS`, oldest turns dropped whole beyond `limits.historyChars`.
+ *   result cut to `HISTORY_RESULT_CHARS`, oldest turns dropped whole beyond `limits.historyChars` — or,
+ *   with `history_compact: on`, first summarised in one line each (`compactHistory`), so the conversation's
+ *   start (the repository named in turn 1, a correction) stays in view.
  * - `native` / `jsonl`: the earlier turns as chat messages (user, assistant tool calls, tool results,
  *   the assistant's answer), so a server's prompt cache can serve them from one turn to the next.
  * - ReAct: the earlier turns as finished Question … Final Answer blocks before the current question.
@@ -70,6 +72,7 @@ export function historyText(
   history: readonly ConversationTurn[] | undefined,
   form: HistoryForm,
   maxChars: number,
+  compact = false,
 ): string | undefined {
   if (!history || history.length === 0) return undefined;
   if (form === "answers") {
@@ -77,6 +80,7 @@ export function historyText(
     return messages.slice(-ANSWERS_MESSAGES).join("\n");
   }
   const blocks = history.map((turn, index) => turnBlock(turn, index + 1));
+  if (compact) compactHistory(history, blocks, maxChars);
   let kept = blocks.length;
   let size = blocks.reduce((sum, block) => sum + block.length + 1, 0);
   // The latest turn always stays: it is what a follow-up refers to.
@@ -85,6 +89,27 @@ export function historyText(
     kept -= 1;
   }
   return blocks.slice(blocks.length - kept).join("\n");
+}
+
+/** Characters of the user's words and of the answer in a summarised turn's line. */
+export const SUMMARY_TEXT_CHARS = 80;
+
+/**
+ * `history_compact: on`: while the blocks are over `maxChars`, the oldest full turn (never the latest)
+ * becomes one line — its words, the tools it called, its answer, each cut short. Summarising the oldest
+ * first keeps the recent turns whole and, from one turn to the next, the summarised lines are the same:
+ * the prompt's start stays a prefix a server's cache holds until the next turn is summarised.
+ */
+export function compactHistory(history: readonly ConversationTurn[], blocks: string[], maxChars: number): void {
+  const size = () => blocks.reduce((sum, block) => sum + block.length + 1, 0);
+  for (let index = 0; index < blocks.length - 1 && size() > maxChars; index++) {
+    blocks[index] = summaryLine(history[index] as ConversationTurn, index + 1);
+  }
+}
+
+function summaryLine(turn: ConversationTurn, number: number): string {
+  const tools = turn.calls.map((call) => `${call.tool}${call.ok ? "" : " (failed)"}`).join(", ");
+  return `Turn ${number} (summary): user: ${truncate(turn.user, SUMMARY_TEXT_CHARS)}; calls: ${tools || "none"}; answer: ${truncate(turn.answer, SUMMARY_TEXT_CHARS)}`;
 }
 
 function turnBlock(turn: ConversationTurn, number: number): string {

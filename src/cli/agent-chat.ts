@@ -12,9 +12,11 @@ import { createInterface } from "node:readline";
 import type { Command } from "commander";
 import { turnFromResult } from "../agent/index.ts";
 import type { AgentQueryOptions } from "../bench/run/agent-query.ts";
-import { runAgentQuery } from "../bench/run/agent-query.ts";
+import { openQueryServers, runAgentQuery } from "../bench/run/agent-query.ts";
 import { harnessRedactor } from "../bench/run/secrets.ts";
 import { resultsRoot } from "../bench/run/store.ts";
+import type { ClientPool } from "../mcp/pool.ts";
+import { replayWrites } from "../serve/conversation-sessions.ts";
 import { ConversationStore, type StoredConversation } from "../serve/conversation-store.ts";
 import { ApiError } from "../serve/errors.ts";
 import { type AgentFlags, AgentRunError, traceText } from "./agent.ts";
@@ -42,24 +44,26 @@ export async function runChat(
   const configName =
     command.getOptionValueSource("config") === "cli" ? flags.config : (conversation?.config ?? flags.config);
   const chat = new Chat(store, conversation, { model, configName }, flags, optionsFor);
-  if (query !== undefined) {
-    const ok = await chat.turn(query);
-    if (!flags.chat) {
-      chat.done();
-      if (!ok) throw new AgentRunError("AGENT_RUN_ERROR", "the turn ended in error: it was not stored");
-      return;
+  try {
+    if (query !== undefined) {
+      const ok = await chat.turn(query);
+      if (!flags.chat) {
+        if (!ok) throw new AgentRunError("AGENT_RUN_ERROR", "the turn ended in error: it was not stored");
+        return;
+      }
     }
-  }
-  const lines = createInterface({ input: process.stdin, terminal: false });
-  const prompt = () => {
-    if (process.stdin.isTTY) process.stderr.write("you> ");
-  };
-  prompt();
-  for await (const line of lines) {
-    if (line.trim() !== "") await chat.turn(line.trim());
+    const lines = createInterface({ input: process.stdin, terminal: false });
+    const prompt = () => {
+      if (process.stdin.isTTY) process.stderr.write("you> ");
+    };
     prompt();
+    for await (const line of lines) {
+      if (line.trim() !== "") await chat.turn(line.trim());
+      prompt();
+    }
+  } finally {
+    await chat.done();
   }
-  chat.done();
 }
 
 function checkFlags(query: string | undefined, flags: AgentFlags): void {
@@ -86,6 +90,12 @@ function stored(store: ConversationStore, id: string): StoredConversation {
 class Chat {
   private conversation: StoredConversation | undefined;
   private readonly redactor;
+  /**
+   * The conversation's servers, kept from turn to turn so a write is there in the next turn. A continued
+   * conversation's are fresh, with its stored writes replayed (serve/conversation-sessions.ts); so are
+   * those after a turn that ended in error (it was not stored: neither are its writes).
+   */
+  private servers: ClientPool | undefined;
 
   constructor(
     private readonly store: ConversationStore,
@@ -106,20 +116,20 @@ class Chat {
     const history = this.conversation?.turns ?? [];
     let outcome: Awaited<ReturnType<typeof runAgentQuery>>;
     try {
-      outcome = await runAgentQuery(
-        this.optionsFor({
-          ...this.run,
-          query: text,
-          history,
-          ...(this.conversation?.system ? { context: this.conversation.system } : {}),
-          signal: controller.signal,
-        }),
-      );
+      const options = this.optionsFor({
+        ...this.run,
+        query: text,
+        history,
+        ...(this.conversation?.system ? { context: this.conversation.system } : {}),
+        signal: controller.signal,
+      });
+      outcome = await runAgentQuery({ ...options, servers: await this.session(options) });
     } finally {
       process.off("SIGINT", stop);
     }
     const { result } = outcome;
     if (!result.error) this.save(turnFromResult(result));
+    else await this.closeServers();
     const turn = history.length + 1;
     const shown = this.flags.json
       ? `${JSON.stringify({ conversationId: this.conversation?.id ?? null, turn, result })}\n`
@@ -137,8 +147,32 @@ class Chat {
     return !result.error;
   }
 
-  /** Where the conversation is, to continue it. */
-  done(): void {
+  /** The servers for the next turn: the ones held, or fresh ones with the stored writes replayed. */
+  private async session(options: AgentQueryOptions): Promise<ClientPool> {
+    if (this.servers) return this.servers;
+    const servers = await openQueryServers(options);
+    this.servers = servers;
+    if (this.conversation) {
+      const info = await replayWrites(servers, this.conversation);
+      if (info.state === "replayed") {
+        process.stderr.write(
+          `conversation ${this.conversation.id}: state rebuilt by replaying ${info.replayedCalls} stored write${info.replayedCalls === 1 ? "" : "s"}` +
+            `${info.failedReplays > 0 ? ` (${info.failedReplays} refused: the state may differ)` : ""}\n`,
+        );
+      }
+    }
+    return servers;
+  }
+
+  private async closeServers(): Promise<void> {
+    const servers = this.servers;
+    this.servers = undefined;
+    await servers?.close();
+  }
+
+  /** Where the conversation is, to continue it; the servers are closed. */
+  async done(): Promise<void> {
+    await this.closeServers();
     const conversation = this.conversation;
     process.stderr.write(
       conversation

@@ -13,12 +13,17 @@ export interface BenchEnd {
   before: string[];
   /** Whose answers the run's models gave (a stand-in's: `pnpm standin`). */
   provenance: readonly Provenance[];
+  /** A model played the user of the conversations (`--user-model`). */
+  userModel?: string;
 }
 
 export function benchEndLines(end: BenchEnd, cwd: string = process.cwd()): string[] {
   const before = end.before.length > 0 ? ` (${end.before.join(", ")})` : "";
   return [
     `run ${end.runId}: ${end.records} records${before} → ${shownPath(end.dir, cwd)}/`,
+    ...(end.userModel
+      ? [`the user was played by ${end.userModel} (not the scripted user: its answers are on the turns)`]
+      : []),
     ...(end.provenance.some((provenance) => provenance.kind === "stand-in")
       ? [
           "the stand-in answers only the items of the dataset it was started with; for yours: pnpm standin --dataset FILE",

@@ -44,6 +44,7 @@ import { terminalWidth, ttyWidth } from "./table.ts";
 
 interface BenchFlags {
   model?: string;
+  userModel?: string;
   config?: string;
   matrix?: string;
   dataset?: string[];
@@ -123,6 +124,10 @@ export function registerBenchCommand(program: Command): void {
     )
     .option("--models <file>", "a models.yaml other than the repository's")
     .option(REGISTRY_FLAG.flags, REGISTRY_FLAG.description, repeated)
+    .option(
+      "--user-model <name>",
+      "conversations: this model plays the user when the agent asks (default: the scripted user, no model)",
+    )
     .option("--shuffle <seed>", "run the tasks in this seed's order (with isolated servers, scores do not move)")
     .option("--strategy <name>", "override the strategy of every configuration (auto|rewoo|react|native|jsonl)")
     .option("--filter-n <n>", "override the tool filter of every configuration (a number or all)")
@@ -218,8 +223,9 @@ export function registerBenchCommand(program: Command): void {
         ...(retried ? [`${retried} run again after a server error`] : []),
       ];
       const provenance = manifest.models.map((model) => model.provenance);
+      const userModel = summary.conversations?.userModel;
       process.stderr.write(
-        `${benchEndLines({ runId, dir, records: summary.records, before, provenance }).join("\n")}\n`,
+        `${benchEndLines({ runId, dir, records: summary.records, before, provenance, ...(userModel ? { userModel } : {}) }).join("\n")}\n`,
       );
       if (cache) {
         process.stderr.write(
@@ -317,6 +323,7 @@ function benchRequest(flags: BenchFlags): BenchRequest {
     ...(flags.dryRun ? { dryRun: true } : {}),
     ...(flags.agent ? { agents: flags.agent.map((file) => resolve(file)) } : {}),
     ...(flags.files ? { files: flags.files.map((file) => resolve(file)) } : {}),
+    ...(flags.userModel ? { userModel: flags.userModel } : {}),
     ...sequentialOf(flags, list),
   };
 }

@@ -8,8 +8,14 @@ import type { ConversationSummary } from "../bench/run/compare-configs.ts";
 import type { Rate } from "../bench/scoring/index.ts";
 import { compactTable } from "./table.ts";
 
-function percent(value: Rate): string {
+/** `27% (41/152)`, or `–` without a denominator. */
+export function percent(value: Rate): string {
   return value.value === null ? "–" : `${(value.value * 100).toFixed(0)}% (${value.k}/${value.n})`;
+}
+
+/** A row's success, success where the gold tools were shown, turns right, asked when needed, asked needlessly. */
+export function successCells(row: ConversationRow): string[] {
+  return [row.success, row.successShown, row.turns, row.askedWhenNeeded, row.askedNeedlessly].map(percent);
 }
 
 export function conversationText(summary: ConversationSummary, simulated: boolean): string {
@@ -20,11 +26,7 @@ export function conversationText(summary: ConversationSummary, simulated: boolea
     rows.push([
       row.model,
       row.config,
-      percent(row.success),
-      percent(row.successShown),
-      percent(row.turns),
-      percent(row.askedWhenNeeded),
-      percent(row.askedNeedlessly),
+      ...successCells(row),
       row.repeats ? `${percent(row.repeats.passHatK)} k=${row.repeats.k}` : "–",
     ]);
   }

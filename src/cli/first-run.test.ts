@@ -37,6 +37,12 @@ describe("after the bench's table", () => {
     expect(benchEndLines({ ...end, provenance: [standin] }, "/w").every((line) => line.length <= 120)).toBe(true);
   });
 
+  it("a run whose user a model played says so, after where it went", () => {
+    expect(benchEndLines({ ...end, userModel: "qwen2.5:7b" }, "/w")[1]).toBe(
+      "the user was played by qwen2.5:7b (not the scripted user: its answers are on the turns)",
+    );
+  });
+
   it("the simulator's answer to a query outside its dataset says why, and names pnpm standin --dataset FILE", () => {
     expect(groundedAnswer(undefined, "")).toMatch(/not an item of the dataset .*pnpm standin --dataset FILE/);
   });

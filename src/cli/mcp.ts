@@ -9,6 +9,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import type { Command } from "commander";
 import { harnessRedactor } from "../bench/run/secrets.ts";
 import { resultsRoot } from "../bench/run/store.ts";
+import { InputError } from "../errors.ts";
 import { conversationRunner } from "../serve/conversation-runs.ts";
 import { ConversationStore } from "../serve/conversation-store.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "../serve/guard.ts";
@@ -38,7 +39,11 @@ export function registerMcpCommand(program: Command): void {
     .option("--models <file>", "a models.yaml other than the repository's")
     .option("--dataset <paths...>", "dataset files run_query's simulator and scorer read (default: datasets/*.jsonl)")
     .option("--allow-host <names...>", "with --http: names the Host header may carry besides 127.0.0.1/localhost")
-    .option("--max-body <bytes>", "with --http: largest request body accepted", String(DEFAULT_MAX_BODY_BYTES))
+    .option(
+      "--max-body <bytes>",
+      "largest request body (--http) or message (stdio) accepted",
+      String(DEFAULT_MAX_BODY_BYTES),
+    )
     .action(async (flags: McpFlags, command: Command) => {
       if (!flags.http && command.getOptionValueSource("port") === "cli") {
         throw new FlagError("BAD_FLAG", "--port is the port of --http: add --http (over stdio there is no port)");
@@ -59,11 +64,19 @@ export function registerMcpCommand(program: Command): void {
       };
       const stop = new AbortController();
       for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stop.abort());
+      const maxBodyBytes = parsePositiveInt("--max-body", flags.maxBody);
       if (!flags.http) {
         const server = createMcpServer(services);
-        await server.connect(new StdioServerTransport());
+        await server.connect(new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize: maxBodyBytes }));
         // the client closing stdin is the end of the session, and of the benches it started
         process.stdin.once("end", () => stop.abort());
+        // a message over the limit makes the SDK's transport close itself and stop reading stdin: without
+        // this the process would run out of work and end with exit 13 and nothing said
+        let oversized = false;
+        server.server.onerror = (error) => {
+          if (/exceeded maximum size/.test(error.message)) oversized = true;
+        };
+        server.server.onclose = () => stop.abort();
         await once(stop.signal, "abort");
         await server.close();
         for (const runId of await services.service.stopBenches("its MCP client went away")) {
@@ -71,11 +84,17 @@ export function registerMcpCommand(program: Command): void {
             `bench ${runId} stopped: its MCP client went away; resume it with \`pnpm bench --resume ${runId}\`\n`,
           );
         }
+        if (oversized) {
+          throw new InputError(
+            "MESSAGE_TOO_LARGE",
+            `a message from the MCP client is larger than --max-body (${maxBodyBytes} bytes); the session is closed (raise --max-body to accept it)`,
+          );
+        }
         return;
       }
       const running = await listen(mcpHttpApp(services), {
         port: parsePort("--port", flags.port),
-        maxBodyBytes: parsePositiveInt("--max-body", flags.maxBody),
+        maxBodyBytes,
         ...(flags.allowHost ? { allowHosts: flags.allowHost } : {}),
       });
       process.stderr.write(`MCP server on ${running.url}/mcp (Streamable HTTP; Ctrl-C to stop)\n`);

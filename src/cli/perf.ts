@@ -1,6 +1,7 @@
 /** `perf [harness|mcp|bfcl|multi-turn|fuzz|view|view-page|model-time] [--json]`: speed and memory figures, measured by scripts (never unit tests). */
 import { loadavg } from "node:os";
 import type { Command } from "commander";
+import { formatConversationTime, measureConversationTime } from "../bench/perf/conversation-time.ts";
 import { measureHarness } from "../bench/perf/harness.ts";
 import { measureMcp } from "../bench/perf/mcp.ts";
 import { formatModelTime, measureModelTime } from "../bench/perf/model-time.ts";
@@ -31,6 +32,7 @@ interface PerfFlags {
   root?: string;
   limit: string;
   timeScale: string;
+  dataset?: string;
 }
 
 export function registerPerfCommand(program: Command): void {
@@ -55,6 +57,10 @@ export function registerPerfCommand(program: Command): void {
     .option("--root <dir>", "view, view-page: the results folder holding the run (default: one in the temp folder)")
     .option("--config <names>", "model-time: these configurations instead of --matrix, comma-separated")
     .option("--limit <n>", "model-time: items of the matrix", "100")
+    .option(
+      "--dataset <file>",
+      "model-time: a file of conversations instead of the matrix's items (--limit: its first N)",
+    )
     .option("--time-scale <factor>", "model-time: every modelled time × this (the stand-in's --time-scale)", "0.05")
     .action(async (subject: string, options: PerfFlags) => {
       if (!(SUBJECTS as readonly string[]).includes(subject)) {
@@ -97,15 +103,20 @@ export function registerPerfCommand(program: Command): void {
         if (!Number.isFinite(timeScale) || timeScale <= 0) {
           throw new FlagError("BAD_FLAG", `--time-scale must be a number > 0, not "${options.timeScale}"`);
         }
-        const report = await measureModelTime({
+        const common = {
           limit: parsePositiveInt("--limit", options.limit),
-          matrix: options.matrix,
           ...(options.config ? { configs: options.config.split(",").map((name) => name.trim()) } : {}),
           timeScale,
           model: "qwen2.5:3b",
           seed: 1,
-          log: (line) => process.stderr.write(`${line}\n`),
-        });
+          log: (line: string) => process.stderr.write(`${line}\n`),
+        };
+        if (options.dataset) {
+          const report = await measureConversationTime({ ...common, dataset: options.dataset });
+          write(report.figures, formatConversationTime(report));
+          return;
+        }
+        const report = await measureModelTime({ ...common, matrix: options.matrix });
         write(report.figures, formatModelTime(report));
         return;
       }

@@ -190,7 +190,7 @@ function pipelineText(config: AgentResult["config"]): string[] {
     `builtins ${config.builtins}`,
     `solver data ${config.solverData}`,
     `skills in react ${config.skillsInReact ? "on" : "off"}`,
-    `history ${config.history}${config.historyFilter ? "+filter" : ""}`,
+    `history ${config.history}${config.historyFilter ? "+filter" : ""}${config.historyCompact ? "+compact" : ""}`,
   ];
 }
 

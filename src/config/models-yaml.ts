@@ -97,6 +97,7 @@ const axesSchema = z.strictObject({
   skills_in_react: z.union([z.enum(["off", "on"]), z.boolean()]).optional(),
   history: z.enum(["answers", "results"]).optional(),
   history_filter: z.union([z.enum(["off", "on"]), z.boolean()]).optional(),
+  history_compact: z.union([z.enum(["off", "on"]), z.boolean()]).optional(),
   // native: execute tool calls the server left in the answer's text (native-recover)
   recover_text_calls: z.union([z.enum(["off", "on"]), z.boolean()]).optional(),
   decoding: z.enum(DECODINGS).optional(),
@@ -366,6 +367,7 @@ function toAgentInput(axes: FileAxes | undefined): ConfigurationInput {
     skillsInReact: onOff(axes.skills_in_react),
     history: axes.history,
     historyFilter: onOff(axes.history_filter),
+    historyCompact: onOff(axes.history_compact),
     recoverTextCalls: onOff(axes.recover_text_calls),
     decoding: axes.decoding,
     limits,

@@ -31,14 +31,14 @@ export interface AgentFileRequest {
   dryRun?: boolean;
 }
 
-export function buildAgentFile(request: AgentFileRequest): AgentFile {
+export async function buildAgentFile(request: AgentFileRequest): Promise<AgentFile> {
   const models = loadModelsConfig(request.modelsFile);
   const entry = resolveModel(models, request.model);
   const configuration = resolveConfiguration(models, { model: entry, configName: request.config });
-  refuseRegistrySecrets(request.registry ?? DEFAULT_REGISTRY);
+  await refuseRegistrySecrets(request.registry ?? DEFAULT_REGISTRY);
   const registry = loadRegistry(request.registry);
   const model = travellingModel(entry);
-  refuseInlineSecrets(model, `${entry.source}`);
+  await refuseInlineSecrets(model, `${entry.source}`);
   const servers = registry.servers.map((server) => travellingServer(server, registry));
   const version = versions();
   return {
@@ -63,7 +63,7 @@ export function buildAgentFile(request: AgentFileRequest): AgentFile {
  * A secret written into the registry is refused first, before the registry is checked field by field: a
  * field such as `apiKey` is an unknown field too, but what the user must hear is that it holds a secret.
  */
-function refuseRegistrySecrets(file: string): void {
+async function refuseRegistrySecrets(file: string): Promise<void> {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(file, "utf8"));
@@ -72,10 +72,10 @@ function refuseRegistrySecrets(file: string): void {
   }
   const servers = (raw as { servers?: unknown }).servers;
   if (!Array.isArray(servers)) return;
-  servers.forEach((server, index) => {
+  for (const [index, server] of servers.entries()) {
     const name = (server as { name?: string } | null)?.name;
-    refuseInlineSecrets(server, `--registry ${file}: servers[${index}]${name ? ` (${name})` : ""}`);
-  });
+    await refuseInlineSecrets(server, `--registry ${file}: servers[${index}]${name ? ` (${name})` : ""}`);
+  }
 }
 
 /** The provider's side of the entry (the model's own axes are in the resolved configuration already). */

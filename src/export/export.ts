@@ -48,7 +48,7 @@ export function parseFormat(value: string | undefined): ExportFormat {
 export async function exportAgent(request: ExportRequest): Promise<ExportOutcome> {
   const dir = resolve(request.out);
   checkOutputFolder(dir, request.force === true);
-  const agent = buildAgentFile(request);
+  const agent = await buildAgentFile(request);
   const files = plan(agent, request);
   mkdirSync(dir, { recursive: true });
   for (const [name, content] of files) {

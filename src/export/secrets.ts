@@ -1,24 +1,29 @@
 /**
  * An export never writes a secret: a registry entry or model entry that carries a value where only a
- * variable's NAME belongs is refused before anything is written. What counts as secret-looking: an `env`
- * item `NAME=value`, a field named like a credential (key, token, secret, password, authorization) with a
- * value, an argument `--token=…` / `--api-key …`, credentials in a URL, or a well-known key prefix.
- * Inside a longer string too (an `sh -c` command, an `Authorization: Bearer …` argument): a known key
- * shape anywhere (KNOWN_KEYS: the providers' documented formats, a JWT, a PEM private key), a bearer or
- * basic credential, `NAME=value` or `--flag=value` where the name is a credential's.
+ * variable's NAME belongs is refused before anything is written. Two layers:
+ * - where a value sits: an `env` item `NAME=value`, a field named like a credential (key, token, secret,
+ *   password, authorization) with a value, an argument `--token=…` / `--api-key …`, credentials in a
+ *   URL, a well-known key prefix; inside a longer string (an `sh -c` command, an `Authorization: Bearer …`
+ *   argument) a bearer or basic credential, `NAME=value` or `--flag=value` where the name is a credential's;
+ * - what a value is: every string goes through secretlint's recommended rule preset, a maintained set of
+ *   providers' key formats (AWS, GCP, GitHub, GitLab, Slack, npm, SendGrid, OpenAI, Anthropic, Hugging
+ *   Face, database URLs, private keys, … about 25), so a new provider's format comes with an upgrade
+ *   rather than from our own list. Pinned at 12.0.0 with @secretlint/core 12.0.0: the last release that
+ *   runs on Node 20 (12.1 and 13 need Node 22). KNOWN_KEYS keeps only shapes the preset does not find: a
+ *   Stripe key, a Google API key, a JWT, a private key's header alone, an AWS key id, and short forms of
+ *   OpenAI and Hugging Face keys (the preset wants their full documented length).
  */
+import { lintSource } from "@secretlint/core";
+import { creator as recommendedRules } from "@secretlint/secretlint-rule-preset-recommend";
 import { InlineSecretError } from "./errors.ts";
 
 const SECRET_NAME =
   /(^|[^a-z])(api[-_]?key|apikey|key|token|secret|password|passwd|pass|pwd|authorization|credentials?)([^a-z]|$)|(password|passwd|token|secret)$/i;
 const KEY_PREFIX = /^(sk-[A-Za-z0-9]|ghp_|gho_|ghs_|github_pat_|xox[abpr]-|hf_[A-Za-z0-9]|AKIA[0-9A-Z]{12})/;
-/** Keys by their documented shapes, found anywhere in a string. */
+/** Keys by their documented shapes, found anywhere in a string: those secretlint's preset misses. */
 const KNOWN_KEYS = [
   /\bsk-(proj-)?[A-Za-z0-9_-]{16,}/, // OpenAI
   /\b[sr]k_(live|test)_[A-Za-z0-9]{10,}/, // Stripe
-  /\bgh[pousr]_[A-Za-z0-9]{20,}|\bgithub_pat_[A-Za-z0-9_]{20,}/, // GitHub
-  /\bglpat-[A-Za-z0-9_-]{20,}/, // GitLab
-  /\bxox[abpr]-[A-Za-z0-9-]{10,}/, // Slack
   /\bhf_[A-Za-z0-9]{20,}/, // Hugging Face
   /\b(AKIA|ASIA)[0-9A-Z]{16}\b/, // AWS
   /\bAIza[0-9A-Za-z_-]{35}/, // Google
@@ -34,8 +39,8 @@ const EMBEDDED_SECRET = [
 const SECRET_FLAG = /^--?[a-z0-9-]*(token|key|secret|password)[a-z0-9-]*$/i;
 
 /** Throws InlineSecretError naming `where` (e.g. `--registry FILE: servers[2] (slack)`) and the field. */
-export function refuseInlineSecrets(value: unknown, where: string): void {
-  const found = findSecret(value, "");
+export async function refuseInlineSecrets(value: unknown, where: string): Promise<void> {
+  const found = findSecret(value, "") ?? (await secretlintFinding(value));
   if (found) {
     throw new InlineSecretError(
       "INLINE_SECRET",
@@ -88,4 +93,31 @@ function stringSecret(value: string, path: string): string | undefined {
   if (KNOWN_KEYS.some((shape) => shape.test(value))) return `${path} (a key inside it)`;
   if (EMBEDDED_SECRET.some((shape) => shape.test(value))) return `${path} (a credential inside it)`;
   return undefined;
+}
+
+/** Every string in the value with its path (`args[1]`, `env.TOKEN`). */
+function stringsOf(value: unknown, path: string): [string, string][] {
+  if (typeof value === "string") return [[path, value]];
+  if (Array.isArray(value)) return value.flatMap((item, index) => stringsOf(item, `${path}[${index}]`));
+  if (typeof value === "object" && value !== null) {
+    return Object.entries(value).flatMap(([key, item]) => stringsOf(item, path ? `${path}.${key}` : key));
+  }
+  return [];
+}
+
+const SECRETLINT_CONFIG = { rules: [{ id: "@secretlint/secretlint-rule-preset-recommend", rule: recommendedRules }] };
+
+/** The first string secretlint's preset finds a secret in, as `path (a key inside it: rule)`. */
+async function secretlintFinding(value: unknown): Promise<string | undefined> {
+  const findings = await Promise.all(
+    stringsOf(value, "").map(async ([path, content]) => {
+      const { messages } = await lintSource({
+        source: { filePath: "value.txt", content, contentType: "text" },
+        options: { config: SECRETLINT_CONFIG },
+      });
+      const rule = messages[0]?.ruleId.replace("@secretlint/secretlint-rule-", "");
+      return rule ? `${path || "a value"} (a key inside it: ${rule})` : undefined;
+    }),
+  );
+  return findings.find((found) => found !== undefined);
 }

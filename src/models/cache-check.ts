@@ -4,7 +4,7 @@
  * no try/catch can catch. So, before opening:
  * 1. the two header (meta) pages are read with plain file reads: magic, version, page size, and whether
  *    the file still holds the last page they name (a truncated file fails here, with a clear reason);
- * 2. a child process opens the store read-only and walks every entry, checking each one's digest
+ * 2. a child process opens the store (for writing, as a run does) and walks every entry, checking each one's digest
  *    (cache-entry.ts). A damaged page that would fault kills the child, not this process; an endless
  *    walk (a page cycle) meets the child's time limit.
  * A store that fails either is moved aside (`answers.mdb.damaged-<time>`) and a new one is started.
@@ -82,7 +82,9 @@ function walkProgram(file: string, probeDir: string): string {
 const { createHash } = require("node:crypto");
 const lmdb = require(${JSON.stringify(lmdb)});
 const isWholeEntry = ${isWholeEntry.toString()};
-const db = lmdb.open(${JSON.stringify(file)}, { encoding: "binary", readOnly: true });
+// opened for writing, as a run opens it: a write-mode open reads parts of the header page that a read-only
+// one does not, and damage there faults it (SIGSEGV, seen in the fuzz test); nothing is written here
+const db = lmdb.open(${JSON.stringify(file)}, { encoding: "binary" });
 let entries = 0;
 let damaged = 0;
 let ordered = true;

@@ -181,8 +181,15 @@ export class RequestCache {
     } catch (error) {
       if (!this.writable) return;
       this.writable = false;
-      const cause = (error as NodeJS.ErrnoException).code ?? (error as Error).message ?? String(error);
-      this.notice(`request cache: cannot write to ${this.file} (${cause}); answers from now on are not stored`);
+      const say = (failure: unknown) => {
+        const cause = (failure as NodeJS.ErrnoException).code ?? (failure as Error).message ?? String(failure);
+        this.notice(`request cache: cannot write to ${this.file} (${cause}); answers from now on are not stored`);
+      };
+      // lmdb rejects a put with "Commit failed (see commitError for details)" and then a second promise
+      // with the cause (ENOSPC, MDB_MAP_FULL): left unhandled, that one ended the process with a stack trace
+      const commitError = (error as { commitError?: Promise<unknown> }).commitError;
+      if (commitError) commitError.then(() => say(error), say);
+      else say(error);
     }
   }
 

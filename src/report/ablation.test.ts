@@ -49,6 +49,7 @@ describe("ablation axes", () => {
       "skills-in-react",
       "history",
       "history-filter",
+      "history-compact",
     ]);
     expect(axisFor({ planSteps: "many", fieldRefs: true })?.id).toBe("plan-steps");
     // two OnsetLab axes at once (other than a plan with its references): no table

@@ -55,6 +55,11 @@ export const ABLATION_AXES: readonly AblationAxis[] = [
   { id: "skills-in-react", title: "Skill rules in the ReAct prompts off/on", keys: ["skillsInReact"] },
   { id: "history", title: "Earlier turns: answers only vs calls and results", keys: ["history"] },
   { id: "history-filter", title: "Filter ranks against earlier turns off/on", keys: ["historyFilter"] },
+  {
+    id: "history-compact",
+    title: "Over the history budget: oldest turns dropped vs summarised",
+    keys: ["history", "historyCompact"],
+  },
 ];
 
 /** The switches (top-level keys) in which two resolved configurations differ. */

@@ -3,11 +3,13 @@
  * server-sent events (`event: stage` per AgentEvent, then `event: done` or `event: error`). The routes
  * know nothing of how the query runs: the caller gives a QueryRunner (the bench's, or an exported agent's).
  */
+
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import type { AgentEvent, AgentResult, ConversationTurn } from "../agent/index.ts";
 import type { ItemScore } from "../bench/scoring/index.ts";
+import type { SessionConversation, SessionInfo } from "./conversation-sessions.ts";
 import { ApiError, errorBody } from "./errors.ts";
 import type { RunLabel } from "./run-label.ts";
 
@@ -75,11 +77,15 @@ export interface RunQueryResponse {
   conversationId?: string;
   /** 1-based number of this turn in its conversation. */
   turn?: number;
+  /** A conversation turn's servers: held from the turn before, or fresh with the stored writes replayed (conversation-sessions.ts). */
+  session?: SessionInfo;
 }
 
 export interface QueryHooks {
   onEvent?: (event: AgentEvent) => void;
   signal: AbortSignal;
+  /** The stored conversation this turn continues: a runner keeping state runs it on the conversation's session. */
+  conversation?: SessionConversation;
 }
 
 export type QueryRunner = (request: RunQueryRequest, hooks: QueryHooks) => Promise<RunQueryResponse>;

@@ -29,6 +29,7 @@ export function conversationRunner(runner: QueryRunner, store: ConversationStore
         ...(request.config ? { config: request.config } : {}),
         ...(system ? { system } : {}),
         turns: history,
+        ...(history.length > 0 ? { given: history.length } : {}),
       };
       const { messages: _messages, ...rest } = request;
       return store.serially(started.id, () =>
@@ -54,7 +55,14 @@ async function continueConversation(
       history: conversation.turns,
       ...(conversation.system ? { system: conversation.system } : {}),
     },
-    hooks,
+    {
+      ...hooks,
+      conversation: {
+        id: conversation.id,
+        turns: conversation.turns,
+        ...(conversation.given ? { given: conversation.given } : {}),
+      },
+    },
   );
   // a turn that ended in error is answered but not kept: the user sends it again (to a new conversation's
   // id, which is stored with the turns its messages gave)

@@ -29,6 +29,8 @@ const storedConversation = z.object({
   config: z.string().optional(),
   /** The `system` messages a conversation was started with, given to every turn as context. */
   system: z.string().optional(),
+  /** Turns that came with the `messages` the conversation was started with: told, not run here (never replayed). */
+  given: z.number().int().min(0).optional(),
   turns: z.array(z.object({ user: z.string(), calls: z.array(historyCall), answer: z.string() })),
 });
 

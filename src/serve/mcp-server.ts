@@ -113,6 +113,9 @@ export function createMcpServer({ service, runner, redactor }: McpServices): Mcp
         stoppedBy: z.enum(["max_tool_calls", "timeout_s"]).optional(),
         conversationId: z.string().optional(),
         turn: z.number().optional(),
+        session: z
+          .object({ state: z.enum(["live", "replayed", "new"]), replayedCalls: z.number(), failedReplays: z.number() })
+          .optional(),
       },
     },
     async (input, extra) => {
@@ -135,6 +138,7 @@ export function createMcpServer({ service, runner, redactor }: McpServices): Mcp
         ...(response.limits ? { limits: response.limits } : {}),
         ...(response.stoppedBy ? { stoppedBy: response.stoppedBy } : {}),
         ...(response.conversationId ? { conversationId: response.conversationId, turn: response.turn } : {}),
+        ...(response.session ? { session: response.session } : {}),
       });
     },
   );

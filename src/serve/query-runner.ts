@@ -4,9 +4,10 @@
  */
 
 import { conversationGold } from "../bench/conversation/gold.ts";
-import { runAgentQuery, UnknownItemError, UnknownToolError } from "../bench/run/agent-query.ts";
+import { openQueryServers, runAgentQuery, UnknownItemError, UnknownToolError } from "../bench/run/agent-query.ts";
 import { loadModelsConfig } from "../config/models-yaml.ts";
 import { DEFAULT_MAX_TOOL_CALLS, DEFAULT_TIMEOUT_S, type QueryRunner, type RunQueryRequest } from "./agent-routes.ts";
+import { ConversationSessions } from "./conversation-sessions.ts";
 import { ApiError } from "./errors.ts";
 import { checkConfigName, checkModelName } from "./names.ts";
 import { runLabel } from "./run-label.ts";
@@ -18,17 +19,30 @@ export interface QueryRunnerOptions {
   dataset?: readonly string[];
   /** Seed of the simulator (a bench run's first repeat uses 1). */
   seed?: number;
+  /** Where a conversation's servers are held between its turns (default: a new set for this runner). */
+  sessions?: ConversationSessions;
 }
 
 export function benchQueryRunner(options: QueryRunnerOptions = {}): QueryRunner {
+  const sessions = options.sessions ?? new ConversationSessions();
   return async (request, hooks) => {
     checkRequest(request, options.modelsFile);
     const limits = {
       max_tool_calls: request.max_tool_calls ?? DEFAULT_MAX_TOOL_CALLS,
       timeout_s: request.timeout_s ?? DEFAULT_TIMEOUT_S,
     };
+    const session = hooks.conversation
+      ? await sessions.acquire(hooks.conversation, request.registry ?? "", () =>
+          openQueryServers({
+            transport: "memory",
+            ...(options.dataset ? { dataset: options.dataset } : {}),
+            ...(request.registry ? { registries: [request.registry] } : {}),
+          }),
+        )
+      : undefined;
     try {
       const outcome = await runAgentQuery({
+        ...(session ? { servers: session.servers } : {}),
         ...(request.query === undefined ? {} : { query: request.query }),
         ...(request.itemId === undefined ? {} : { itemId: request.itemId }),
         model: request.model,
@@ -49,6 +63,8 @@ export function benchQueryRunner(options: QueryRunnerOptions = {}): QueryRunner 
         ...(hooks.onEvent ? { onEvent: hooks.onEvent } : {}),
       });
       const { result, item, score } = outcome;
+      // a failed turn is not stored: its writes must not stay either, so the next turn replays what was
+      if (hooks.conversation && result.error) await sessions.release(hooks.conversation.id);
       return {
         answer: result.answer,
         label: runLabel([outcome.provenance]),
@@ -58,8 +74,10 @@ export function benchQueryRunner(options: QueryRunnerOptions = {}): QueryRunner 
         ...(outcome.closeItems ? { closeItems: outcome.closeItems.map(({ id, query }) => ({ id, query })) } : {}),
         limits,
         ...(outcome.stoppedBy ? { stoppedBy: outcome.stoppedBy } : {}),
+        ...(session ? { session: session.info } : {}),
       };
     } catch (error) {
+      if (hooks.conversation) await sessions.release(hooks.conversation.id);
       if (error instanceof UnknownItemError) {
         throw new ApiError(400, "UNKNOWN_ITEM", error.message, { field: "itemId", cause: error });
       }

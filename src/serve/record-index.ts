@@ -4,7 +4,7 @@
  * once per file and extended from where it stopped when the file grows (a running bench appends); built
  * again when the file was replaced (a resume rewrites it without the records it runs again).
  */
-import type { RunRecord } from "../bench/run/run-file-types.ts";
+import { type RunRecord, type StoredRecord, withTrace } from "../bench/run/run-file-types.ts";
 import { forEachRunRecord, readRunRecord } from "../bench/run/run-format.ts";
 import type { RowLocation } from "../bench/run/store.ts";
 import { GrowingFile } from "./growing-file.ts";
@@ -49,7 +49,7 @@ export class RecordIndex {
   record(key: string): RunRecord | undefined {
     this.refresh();
     const entry = this.byKey.get(key);
-    return entry ? readRunRecord(this.file, entry.location) : undefined;
+    return entry ? withTrace(readRunRecord(this.file, entry.location)) : undefined;
   }
 
   private refresh(): void {
@@ -74,7 +74,7 @@ export class RecordIndex {
   }
 }
 
-function itemRow(record: RunRecord): ItemRow {
+function itemRow(record: StoredRecord): ItemRow {
   const { score } = record;
   return {
     key: record.key,
@@ -87,6 +87,7 @@ function itemRow(record: RunRecord): ItemRow {
     taskSuccess: score.taskSuccess,
     ...(score.failures[0] ? { failureClass: score.failures[0] } : {}),
     ...(score.invalid ? { invalid: score.invalid } : {}),
-    query: record.result.query,
+    // a conversation: its first turn's text
+    query: record.result?.query ?? record.conversation?.turns[0]?.user ?? "",
   };
 }

@@ -3,13 +3,12 @@
  * conversation in a second process: the simulator answers each turn from a conversation's gold, which it
  * can only find when the earlier turns were carried over.
  */
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { REPO_ROOT } from "../../src/paths.ts";
 import { CONVERSATIONS_FOLDER } from "../../src/serve/conversation-store.ts";
+import { agent } from "../support/agent-cli.ts";
 
 const TURNS = [
   "What have people said in the comments on acme/api issue 3?",
@@ -17,16 +16,6 @@ const TURNS = [
   "List the brnaches in the same repository.",
 ];
 const COMMON = ["--config", "native", "--dataset", "datasets/conversations/conversations.jsonl"];
-
-function agent(args: readonly string[], input = ""): { status: number | null; stdout: string; stderr: string } {
-  const run = spawnSync(process.execPath, ["--import", "tsx", "src/cli/bin.ts", "agent", ...args], {
-    cwd: REPO_ROOT,
-    input,
-    encoding: "utf8",
-    env: { ...process.env, NO_COLOR: "1" },
-  });
-  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
-}
 
 describe("agent --chat and --continue", () => {
   it("holds a piped conversation, stores it, and continues it in another process", () => {

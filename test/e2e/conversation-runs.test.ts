@@ -3,7 +3,7 @@
  * resumed ends with the same records and summary as one never stopped; two shards merged equal the
  * whole run; the gate, with a baseline of a run, fails a run whose conversations succeed less often.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,7 +12,8 @@ import { runBench } from "../../src/bench/run/bench.ts";
 import type { RunSummary } from "../../src/bench/run/compare-configs.ts";
 import type { Shard } from "../../src/bench/run/matrix.ts";
 import { mergeRuns } from "../../src/bench/run/merge.ts";
-import type { RunRecord } from "../../src/bench/run/run-file-types.ts";
+import { findRecord } from "../../src/bench/run/record-view.ts";
+import type { StoredRecord } from "../../src/bench/run/run-file-types.ts";
 import { RUN_FILES, readJson, readJsonl } from "../../src/bench/run/store.ts";
 import { buildBaseline, DEFAULT_POLICY } from "../../src/report/baseline.ts";
 import { checkSameMatrix, runGate } from "../../src/report/gate.ts";
@@ -72,7 +73,7 @@ beforeAll(async () => {
 
 describe("conversation runs in the run store", () => {
   it("writes one conversation record per task and a conversation block in the summary", async () => {
-    const { rows } = readJsonl<RunRecord>(join(whole.dir, RUN_FILES.records));
+    const { rows } = readJsonl<StoredRecord>(join(whole.dir, RUN_FILES.records));
     expect(rows).toHaveLength(CONVERSATIONS * 2 * 2);
     for (const record of rows) {
       expect(record.category).toBe("conversation");
@@ -101,6 +102,20 @@ describe("conversation runs in the run store", () => {
       "conversation-failures",
     ]);
     expect(section?.tables[0]?.rows).toHaveLength(2);
+  });
+
+  it("stores each trace once and joins the turns' runs back for readers", () => {
+    const { rows } = readJsonl<StoredRecord>(join(whole.dir, RUN_FILES.records));
+    for (const stored of rows) {
+      const runs = stored.conversation!.turns.flatMap((turn) => turn.runs);
+      // one trace per run: no joined copy of the conversation beside them
+      expect(stored.result).toBeUndefined();
+      expect(JSON.stringify(stored).split('"modelCalls":[').length - 1).toBe(runs.length);
+      const read = findRecord(whole.dir, whole.runId, stored.key);
+      expect(read.result.modelCalls).toHaveLength(runs.reduce((sum, run) => sum + run.modelCalls.length, 0));
+      expect(read.result.toolCalls).toEqual(runs.flatMap((run) => run.toolCalls));
+      expect(read.result.answer).toBe(runs.at(-1)!.answer);
+    }
   });
 
   it("resumes a stopped run to the records and summary of one never stopped", async () => {
@@ -133,8 +148,8 @@ describe("conversation runs in the run store", () => {
 
   it("fails the gate on a run whose conversations succeed less often", async () => {
     const good = await bench({ repeats: 1 });
-    // one tool shown: most turns miss their gold tool
-    const worse = await bench({ repeats: 1, cli: { filter: 1 } });
+    // one tool shown, by the ranking alone (a selector call would put the gold tool first): most turns miss it
+    const worse = await bench({ repeats: 1, cli: { filter: 1, toolSelection: "ranked" } });
     const [before, after] = [good, worse].map((run) => run.summary.conversations!.rows[0]!.success.k);
     expect(after).toBeLessThan(before!);
     const baselineSet = loadRunSet([good.dir], root);
@@ -155,5 +170,45 @@ describe("conversation runs in the run store", () => {
         (check) => check.config === "onsetlab-plus" && check.metric === "taskSuccess" && check.verdict === "regressed",
       ),
     ).toBe(true);
+  });
+});
+
+describe("--user-model in a run", () => {
+  it("carries the model to the conversation task: the replies it gave name it, the summary says so", async () => {
+    const outcome = await runBench({
+      request: benchRequest({
+        models: ["sim:oracle"],
+        configs: ["native"],
+        matrix: undefined,
+        dataset: [DATASET],
+        // two clarify conversations: the oracle asks on their ask turns, and the user model answers
+        filter: { id: ["cv-cl-001", "cv-cl-002"] },
+        userModel: "sim:oracle",
+      }),
+      threads: 1,
+      resultsRoot: root,
+    });
+    expect(outcome.summary.conversations?.userModel).toBe("sim:oracle");
+    expect(outcome.manifest.request.userModel).toBe("sim:oracle");
+    const { rows: records } = readJsonl<StoredRecord>(join(outcome.dir, RUN_FILES.records));
+    const replies = records.flatMap((record) => record.conversation!.turns.filter((turn) => turn.reply !== undefined));
+    expect(replies.length).toBeGreaterThan(0);
+    for (const turn of replies) expect(turn.replyBy).toBe("sim:oracle");
+    for (const record of records) expect(record.conversation!.userModel).toBe("sim:oracle");
+  });
+
+  it("is refused on a dataset of single-turn items, before any run folder is made", async () => {
+    const empty = mkdtempSync(join(tmpdir(), "onsetlab-user-model-"));
+    try {
+      await expect(
+        runBench({
+          request: benchRequest({ first: 1, userModel: "sim:oracle" }),
+          resultsRoot: empty,
+        }),
+      ).rejects.toMatchObject({ code: "BAD_FLAG", message: expect.stringContaining("--user-model") });
+      expect(readdirSync(empty)).toEqual([]);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
   });
 });

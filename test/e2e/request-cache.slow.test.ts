@@ -4,7 +4,7 @@
  * sends no generation, `--no-cache` sends every one; a model with two base URLs spreads its calls.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -29,24 +29,34 @@ import { EchoModel } from "../support/echo-model.ts";
 
 const temp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
 
+/**
+ * test/support/cache-writer.ts writing into `dir` in a child process; `written()` is the count it last
+ * printed, and `reached` settles once it has written `count` answers.
+ */
+function startWriter(dir: string, count: number) {
+  const child = spawn(process.execPath, ["--import", "tsx", "test/support/cache-writer.ts", dir], {
+    cwd: REPO_ROOT,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let written = 0;
+  const reached = new Promise<void>((resolve, reject) => {
+    child.on("error", reject);
+    child.stdout.on("data", (chunk: Buffer) => {
+      written = Number(chunk.toString().trim().split("\n").at(-1));
+      if (written >= count) resolve();
+    });
+  });
+  return { child, reached, written: () => written };
+}
+
 describe("a killed writer", () => {
   it("leaves the cache readable: every answer it committed is whole", async () => {
     const dir = temp("onsetlab-cache-kill-");
-    const child = spawn(process.execPath, ["--import", "tsx", "test/support/cache-writer.ts", dir], {
-      cwd: REPO_ROOT,
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    let written = 0;
-    await new Promise<void>((resolve, reject) => {
-      child.on("error", reject);
-      child.stdout.on("data", (chunk: Buffer) => {
-        written = Number(chunk.toString().trim().split("\n").at(-1));
-        if (written >= 300) {
-          child.kill("SIGKILL");
-          resolve();
-        }
-      });
-    });
+    const writer = startWriter(dir, 300);
+    const { child } = writer;
+    await writer.reached;
+    child.kill("SIGKILL");
+    const written = writer.written();
     await new Promise((resolve) => child.on("exit", resolve));
     expect(child.signalCode).toBe("SIGKILL");
     const cache = new RequestCache(dir);
@@ -61,6 +71,34 @@ describe("a killed writer", () => {
     } finally {
       await cache.close();
     }
+  });
+});
+
+describe("a writer in another process", () => {
+  // the concurrency case CI found: the check's walk and count raced a writer and called a healthy store damaged
+  it("does not make the damage check quarantine the store it is writing", async () => {
+    const dir = temp("onsetlab-cache-busy-");
+    const writer = startWriter(dir, 50);
+    const notices: string[] = [];
+    let advancedDuringCheck = 0;
+    try {
+      await writer.reached;
+      for (let round = 0; round < 5; round += 1) {
+        // each open checks the store (a child walks it) while the writer commits
+        const before = writer.written();
+        const cache = new RequestCache(dir, (line) => notices.push(line));
+        await new Promise((resolve) => setImmediate(resolve)); // lets the writer's output in
+        if (writer.written() > before) advancedDuringCheck += 1;
+        expect(cache.get("writer", "hash-0")?.response.text.startsWith("answer 0 ")).toBe(true);
+        await cache.close();
+      }
+    } finally {
+      writer.child.kill("SIGKILL");
+    }
+    expect(notices).toEqual([]);
+    expect(readdirSync(dir).filter((name) => name.includes(".damaged-"))).toEqual([]);
+    // the checks really overlapped the writes
+    expect(advancedDuringCheck).toBeGreaterThan(0);
   });
 });
 

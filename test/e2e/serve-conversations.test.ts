@@ -170,3 +170,46 @@ describe("POST /run limits", () => {
     expect(toolCalls(allowed.body)).toEqual([{ tool: "list_branches", args: { owner: "acme", repo: "api" } }]);
   });
 });
+
+/** cv-fu-012: turn 1 opens a pull request, turn 2 lists the open ones (and merges another). */
+const WRITE_THEN_READ = [
+  'In acme/api: make a branch feature/request-id, add docs/errors.md on it saying "Every error body includes request_id.", then open a PR into main titled "Document request IDs in errors".',
+  "Look through the open PRs in that repo and merge the one that fixes the rate limiter.",
+];
+const OPENED = "Document request IDs in errors";
+
+function listedPulls(body: Body): string {
+  const call = body.result.toolCalls.find((entry: Body) => entry.tool === "list_pull_requests");
+  return JSON.stringify(call?.data ?? call?.text ?? "");
+}
+
+describe("POST /run conversation state", () => {
+  it("keeps the servers of a live conversation: turn 2 reads what turn 1 wrote", async () => {
+    const first = await request("/run", { ...RUN, messages: [{ role: "user", content: WRITE_THEN_READ[0] }] });
+    expect(first.status).toBe(200);
+    expect(first.body.session).toEqual({ state: "new", replayedCalls: 0, failedReplays: 0 });
+    expect(toolCalls(first.body).map((call) => call.tool)).toContain("create_pull_request");
+    const second = await request("/run", {
+      ...RUN,
+      conversationId: first.body.conversationId,
+      query: WRITE_THEN_READ[1],
+    });
+    expect(second.status).toBe(200);
+    expect(second.body.session.state).toBe("live");
+    expect(listedPulls(second.body)).toContain(OPENED);
+  });
+
+  it("replays a stored conversation's writes after a restart: turn 2 still reads what turn 1 wrote", async () => {
+    const first = await request("/run", { ...RUN, messages: [{ role: "user", content: WRITE_THEN_READ[0] }] });
+    await server.close();
+    await start();
+    const second = await request("/run", {
+      ...RUN,
+      conversationId: first.body.conversationId,
+      query: WRITE_THEN_READ[1],
+    });
+    expect(second.status).toBe(200);
+    expect(second.body.session).toEqual({ state: "replayed", replayedCalls: 3, failedReplays: 0 });
+    expect(listedPulls(second.body)).toContain(OPENED);
+  });
+});

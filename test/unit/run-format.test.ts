@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runBench } from "../../src/bench/run/bench.ts";
 import type { RunSummary } from "../../src/bench/run/compare-configs.ts";
-import type { RunManifest, RunRecord } from "../../src/bench/run/run-file-types.ts";
+import type { RunManifest, RunRecord, StoredRecord } from "../../src/bench/run/run-file-types.ts";
 import {
   forEachRunRecord,
   RECORD_FORMAT,
@@ -74,8 +74,8 @@ function mapValues<A, B>(object: Record<string, A>, map: (value: A) => B): Recor
   return Object.fromEntries(Object.entries(object).map(([key, value]) => [key, map(value)]));
 }
 
-function records(dir: string): RunRecord[] {
-  const read: RunRecord[] = [];
+function records(dir: string): StoredRecord[] {
+  const read: StoredRecord[] = [];
   forEachRunRecord(runFile(dir, "records"), (record) => read.push(record));
   return read;
 }

@@ -3,12 +3,13 @@
  * conversation record as they read any record: task success is the conversation's success (every turn
  * right, asked exactly when needed); the other metrics pool the turns (tool choice holds when it held on
  * every turn that had gold calls, arguments and calls add up, costs and times add up). The failure kinds
- * are those of the first failing turn; a turn that failed only on asking has none of the single-turn
- * kinds: its class (asked_needlessly, did_not_ask) is in the summary's conversation block.
+ * are those of the first failing turn; a turn that failed only because the agent asked where nothing
+ * was missing gets `asked_needlessly`, so the failure tables count it (its conversation class is in the
+ * summary's conversation block too).
  */
 import type { Category } from "../dataset/types.ts";
 import type { ItemScore } from "../scoring/index.ts";
-import type { Requirement, RequirementName } from "../scoring/score-types.ts";
+import type { FailureKind, Requirement, RequirementName } from "../scoring/score-types.ts";
 import type { ConversationRecord } from "./run-conversation.ts";
 
 export function conversationItemScore(record: ConversationRecord, category: Category): ItemScore {
@@ -83,12 +84,20 @@ export function conversationItemScore(record: ConversationRecord, category: Cate
       loadMs: sum((score) => score.latency.loadMs),
       modelCallMs: scores.flatMap((score) => score.latency.modelCallMs),
     },
-    failures: failing && !record.success ? [...failing.failures] : [],
+    failures:
+      record.success || record.firstFailingTurn === null ? [] : turnFailures(record.turns[record.firstFailingTurn]),
     recovered: [...new Set(scores.flatMap((score) => score.recovered))],
     ...(asText > 0 ? { toolCallsAsText: asText } : {}),
     planner: failing?.planner ?? present((score) => score.planner)[0] ?? null,
     ...(record.invalid ? { invalid: record.invalid } : {}),
   };
+}
+
+/** The failing turn's kinds; a turn whose only fault is a needless question has none of its own. */
+function turnFailures(turn: ConversationRecord["turns"][number] | undefined): FailureKind[] {
+  if (!turn) return [];
+  if (turn.score.failures.length > 0) return [...turn.score.failures];
+  return turn.asked && !turn.askNeeded ? ["asked_needlessly"] : [];
 }
 
 /** Each requirement a turn asked for, held when it held on every turn that asked for it. */

@@ -2,7 +2,8 @@
  * One conversation through one model × configuration: its turns in order on one session of servers
  * (reset before the conversation by whoever opened the session, never between its turns), each turn a
  * `runAgent` call with the turns before it as history. When the agent asks, the scripted user answers
- * once (scripted-user.ts) and the agent runs again on the reply; both runs belong to the turn.
+ * once (scripted-user.ts; or a model playing the user, model-user.ts) and the agent runs again on the
+ * reply; both runs belong to the turn.
  *
  * Every turn's request repeats the same earlier turns in the same form (agent/history.ts), so a server's
  * prompt cache can serve the shared prefix. Turn checks are pluggable (`scoreTurn`): the default grades
@@ -21,7 +22,8 @@ import type { StateOutcome } from "../dataset/state-checks.ts";
 import type { ConversationItem, ConversationTurnSpec, StateCheckSpec } from "../dataset/types.ts";
 import { turnAsItem } from "../dataset/types.ts";
 import { type ItemScore, scoreItem } from "../scoring/index.ts";
-import { askedUser, replyTo } from "./scripted-user.ts";
+import { SCRIPTED_USER, type UserPlayer } from "./model-user.ts";
+import { askedUser } from "./scripted-user.ts";
 
 /** The servers a conversation runs on: its tools, and its state checks after each turn. */
 export interface ConversationSession {
@@ -48,6 +50,8 @@ export interface RunConversationInput {
   signal?: AbortSignal;
   /** Grades one turn's calls, state and answer; default: the single-turn scorer on the turn's item. */
   scoreTurn?: (input: TurnCheckInput) => ItemScore;
+  /** Who answers the agent's questions; default: the scripted user (model-user.ts). */
+  user?: UserPlayer;
 }
 
 export interface TurnRecord {
@@ -55,8 +59,10 @@ export interface TurnRecord {
   user: string;
   /** The agent's runs: one, or two when it asked (the question, then the run after the reply). */
   runs: AgentResult[];
-  /** What the scripted user answered to a question, when the agent asked. */
+  /** What the user answered to a question, when the agent asked. */
   reply?: string;
+  /** The model that played the user and gave `reply` (absent: the scripted user did). */
+  replyBy?: string;
   /** The turn needed a question (`ask` in the item). */
   askNeeded: boolean;
   /** The agent asked (scripted-user.ts `askedUser` on its first run). */
@@ -79,6 +85,8 @@ export interface ConversationRecord {
   turnsCompleted: number;
   /** A turn's model answer could not be scored (its prompt overflowed the window …): the conversation is left out of every rate. */
   invalid?: InvalidReason;
+  /** A model played the user (`--user-model`), not the scripted user. */
+  userModel?: string;
 }
 
 export async function runConversation(input: RunConversationInput): Promise<ConversationRecord> {
@@ -102,6 +110,7 @@ export async function runConversation(input: RunConversationInput): Promise<Conv
     firstFailingTurn: failing >= 0 ? failing : complete ? null : turns.length,
     turnsCompleted: failing >= 0 ? failing : turns.length,
     ...(invalid ? { invalid } : {}),
+    ...(input.user?.model ? { userModel: input.user.model } : {}),
   };
 }
 
@@ -126,8 +135,14 @@ async function runTurn(
   const runs = [first];
   const asked = askedUser(first);
   let reply: string | undefined;
+  const user = input.user ?? SCRIPTED_USER;
   if (asked) {
-    reply = replyTo(spec).text;
+    reply = await user.reply({
+      conversation: input.conversation,
+      index,
+      question: first.answer,
+      ...(input.signal ? { signal: input.signal } : {}),
+    });
     const second = await run(reply);
     history.push(turnFromResult(second));
     runs.push(second);
@@ -147,6 +162,7 @@ async function runTurn(
     user: spec.user,
     runs,
     ...(reply === undefined ? {} : { reply }),
+    ...(reply !== undefined && user.model ? { replyBy: user.model } : {}),
     askNeeded,
     asked,
     state,

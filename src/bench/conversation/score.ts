@@ -4,6 +4,7 @@
  * failing turn, turns completed, and the failure class. Per row (model × configuration): success overall,
  * on the conversations whose gold tools were all shown, per kind, by turn index, pass^k / pass@k.
  */
+import type { AgentResult } from "../../agent/index.ts";
 import type { ConversationKind } from "../dataset/types.ts";
 import { CONVERSATION_KINDS } from "../dataset/types.ts";
 import { type Rate, type RepeatRates, repeatRates } from "../scoring/index.ts";
@@ -18,7 +19,15 @@ import type { ConversationRecord, TurnRecord } from "./run-conversation.ts";
  * - `forgot_correction`: in a `correct` conversation, a turn from the correction on went wrong;
  * - `lost_reference`: a later turn (follow-up, switch back, long) got its calls wrong — what it referred
  *   to in an earlier turn was lost;
+ * - `onsetlab_one_step`: a documented limit of OnsetLab's planner (`plan_steps: one`, stopped at `#E2`):
+ *   the turn needs more calls than one and the run made at most one;
+ * - `onsetlab_solver_cut`: a documented limit of OnsetLab's solver (`solver_data: per_result`, raw text
+ *   cut at `solver_data_chars` per result): the calls were right, only the answer missed a fact;
+ * - `onsetlab_parser`: a documented quirk of OnsetLab's plan parser (`parser: onsetlab`,
+ *   plan-parser-onsetlab.ts): a value came out wrong and a step was rewritten (`word:digit` → `word=digit`)
+ *   or cut at an escaped quote;
  * - `turn_failed`: anything else (a first turn, a wrong answer or state).
+ * The three OnsetLab limits fail the same turn asked alone; they are named before the conversation classes.
  */
 export type ConversationFailure =
   | "tool_not_shown"
@@ -26,6 +35,9 @@ export type ConversationFailure =
   | "asked_needlessly"
   | "forgot_correction"
   | "lost_reference"
+  | "onsetlab_one_step"
+  | "onsetlab_solver_cut"
+  | "onsetlab_parser"
   | "turn_failed";
 
 export const CONVERSATION_FAILURES: readonly ConversationFailure[] = [
@@ -34,6 +46,9 @@ export const CONVERSATION_FAILURES: readonly ConversationFailure[] = [
   "asked_needlessly",
   "forgot_correction",
   "lost_reference",
+  "onsetlab_one_step",
+  "onsetlab_solver_cut",
+  "onsetlab_parser",
   "turn_failed",
 ];
 
@@ -101,9 +116,36 @@ function failureOf(record: ConversationRecord, turns: readonly TurnScore[]): Con
   if (turn.goldShown === false) return "tool_not_shown";
   if (turn.askNeeded && !turn.asked) return "did_not_ask";
   if (!turn.askNeeded && turn.asked) return "asked_needlessly";
+  const limit = onsetlabLimit(record.turns[at]);
+  if (limit) return limit;
   if (record.kind === "correct" && at > 0) return "forgot_correction";
   if (at > 0 && !turn.args) return "lost_reference";
   return "turn_failed";
+}
+
+/** The OnsetLab limit that explains a failing turn, when its run was configured with it. */
+function onsetlabLimit(turn: TurnRecord | undefined): ConversationFailure | undefined {
+  const run = turn?.runs.at(-1);
+  if (!turn || !run) return undefined;
+  const { score } = turn;
+  if (run.config.planSteps === "one" && score.toolChoice.expected.length > 1 && run.toolCalls.length <= 1)
+    return "onsetlab_one_step";
+  const onlyAnswer = score.failures.length > 0 && score.failures.every((kind) => kind === "answer_mismatch");
+  if (run.config.solverData === "per_result" && onlyAnswer) return "onsetlab_solver_cut";
+  if (run.config.parser === "onsetlab" && score.failures.includes("wrong_value") && parserQuirk(run.plan))
+    return "onsetlab_parser";
+  return undefined;
+}
+
+/** A step the parser rewrote (its text is not the completion's) or whose quoted value an escaped quote cut. */
+function parserQuirk(plan: AgentResult["plan"]): boolean {
+  if (!plan) return false;
+  const written = plan.raw.trim().startsWith("#E1") ? plan.raw : `#E1 = ${plan.raw.trim()}`;
+  return plan.steps.some(
+    (step) =>
+      (step.raw !== undefined && !written.includes(step.raw)) ||
+      Object.values(step.args).some((value) => typeof value === "string" && value.endsWith("\\")),
+  );
 }
 
 export interface ConversationRow {

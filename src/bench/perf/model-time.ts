@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Standin, type StandinStatsReport, startStandin } from "../../../mock-servers/ollama/server.ts";
-import { createSimProvider } from "../../models/sim/index.ts";
+import { createSimProvider, type SimGoldItem } from "../../models/sim/index.ts";
 import { loadDataset } from "../dataset/load.ts";
 import { type BenchOptions, runBench } from "../run/bench.ts";
 import { type BenchEstimate, estimateRun } from "../run/estimate.ts";
@@ -59,10 +59,16 @@ export interface ModelTimeReport {
   estimate: BenchEstimate;
 }
 
-export async function measureModelTime(options: ModelTimeOptions): Promise<ModelTimeReport> {
-  const gold = loadDataset().map((loaded) => loaded.item);
+/**
+ * Runs `measure` with the stand-in paced as a laptop 3B (its simulator answering from `gold`) as
+ * OLLAMA_HOST and a fresh temp folder for results and the request cache; both gone afterwards.
+ */
+export async function withLaptopStandin<T>(
+  options: { gold: readonly SimGoldItem[]; seed: number; timeScale: number },
+  measure: (standin: Standin, root: string) => Promise<T>,
+): Promise<T> {
   const standin = await startStandin({
-    provider: createSimProvider({ profile: "slm-3b", gold, seed: options.seed }),
+    provider: createSimProvider({ profile: "slm-3b", gold: options.gold, seed: options.seed }),
     port: 0,
     real: true,
     promptRate: LAPTOP_3B.promptRate,
@@ -74,6 +80,18 @@ export async function measureModelTime(options: ModelTimeOptions): Promise<Model
   const saved = { host: process.env.OLLAMA_HOST };
   process.env.OLLAMA_HOST = standin.url;
   try {
+    return await measure(standin, root);
+  } finally {
+    if (saved.host === undefined) delete process.env.OLLAMA_HOST;
+    else process.env.OLLAMA_HOST = saved.host;
+    await standin.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+export async function measureModelTime(options: ModelTimeOptions): Promise<ModelTimeReport> {
+  const gold = loadDataset().map((loaded) => loaded.item);
+  return withLaptopStandin({ gold, seed: options.seed, timeScale: options.timeScale }, async (standin, root) => {
     const bench: BenchOptions = {
       request: {
         models: [options.model],
@@ -118,12 +136,7 @@ export async function measureModelTime(options: ModelTimeOptions): Promise<Model
       rerun: rerunStats,
       estimate,
     };
-  } finally {
-    if (saved.host === undefined) delete process.env.OLLAMA_HOST;
-    else process.env.OLLAMA_HOST = saved.host;
-    await standin.close();
-    rmSync(root, { recursive: true, force: true });
-  }
+  });
 }
 
 /** One run of the matrix, the stand-in's statistics from its start to its end. */

@@ -87,6 +87,11 @@ export interface AgentQueryOptions {
    * given by the caller: bench/conversation builds on this folder); without it the simulator knows none.
    */
   turnGold?: (conversation: ConversationItem) => SimGoldItem[];
+  /**
+   * Servers kept by the caller (a live conversation's session, serve/conversation-sessions.ts): the run
+   * uses them, state and all, and leaves them open. Without them the run opens fresh ones and closes them.
+   */
+  servers?: ClientPool;
 }
 
 export interface AgentQueryOutcome {
@@ -135,11 +140,7 @@ export async function runAgentQuery(options: AgentQueryOptions): Promise<AgentQu
     : items;
   const model = outage.watch(createProvider(entry, { gold, seed: options.seed, cache }));
 
-  const pool = await ClientPool.open(options.registry ?? loadRegistries(options.registries), {
-    transport: options.transport,
-    mocks: mockServerFactories,
-    ...(suite?.servers ? { servers: suite.servers } : {}),
-  });
+  const pool = options.servers ?? (await openQueryServers(options));
   try {
     const host = allowedTools(pool, itemTools(pool, item, config, options.seed), options.allowedTools);
     const budget = options.maxToolCalls === undefined ? undefined : new ToolCallBudget(host, options.maxToolCalls);
@@ -179,8 +180,21 @@ export async function runAgentQuery(options: AgentQueryOptions): Promise<AgentQu
       score: scoreItem({ item: scored, trace: result, stateChecks, tools: shown }),
     };
   } finally {
-    await pool.close();
+    if (!options.servers) await pool.close();
   }
+}
+
+/** The servers a query runs on, fresh: the registry's (the suite's subset when the dataset names one). */
+export function openQueryServers(
+  options: Pick<AgentQueryOptions, "dataset" | "registry" | "registries" | "transport">,
+): Promise<ClientPool> {
+  const paths = options.dataset && options.dataset.length > 0 ? options.dataset : undefined;
+  const suite = suiteOf(resolveDatasetFiles(paths));
+  return ClientPool.open(options.registry ?? loadRegistries(options.registries), {
+    transport: options.transport,
+    mocks: mockServerFactories,
+    ...(suite?.servers ? { servers: suite.servers } : {}),
+  });
 }
 
 /** A dataset item's query runs with its session's servers, as in the bench; a free query with every server. */

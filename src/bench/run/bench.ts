@@ -6,7 +6,7 @@
  * failed, which it runs again (retry-invalid.ts).
  */
 
-import { rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { loadBfclDataset } from "../../bfcl/dataset.ts";
 import {
@@ -51,11 +51,11 @@ import {
   withSuiteDefaults,
 } from "./resolve-request.ts";
 import { dropRecords, serverFailed } from "./retry-invalid.ts";
-import type { BenchRequest, CacheUse, RunManifest, RunRecord } from "./run-file-types.ts";
+import type { BenchRequest, CacheUse, RunManifest, StoredRecord } from "./run-file-types.ts";
 import { forEachRunRecord, RUN_FORMAT } from "./run-format.ts";
 import { harnessRedactor } from "./secrets.ts";
 import { startRunTracer } from "./spans.ts";
-import { continueRunFile, newRunId, RUN_FILES, runDir, runFile, writeJsonAtomic } from "./store.ts";
+import { continueRunFile, newRunId, RUN_FILES, RunWriteError, runDir, runFile, writeJsonAtomic } from "./store.ts";
 import { writeSummary } from "./summary-file.ts";
 import { runShareInThread } from "./threads.ts";
 import { type ObservedTask, SequentialMonitor } from "./until-significant.ts";
@@ -149,6 +149,16 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
   const models = loadModelsConfig(options.modelsFile);
   await loadMetricModules(models.metricModules);
   const work = resolveWork(options, models);
+  try {
+    return await runWork(work, options);
+  } catch (error) {
+    // a full disk or an I/O error: every record written stays, and a resume continues from them
+    if (error instanceof RunWriteError && existsSync(join(work.dir, RUN_FILES.run))) throw error.withResume(work.runId);
+    throw error;
+  }
+}
+
+async function runWork(work: Work, options: BenchOptions): Promise<BenchOutcome> {
   for (const line of isolationWarnings(work, options)) options.onWarning?.(line);
   const { request, previous, entries, runId, dir, tasks, todo } = work;
   const monitor = request.untilSignificant
@@ -267,6 +277,12 @@ export function resolveWork(options: BenchOptions, yamlModels: ModelsConfig): Wo
       }
     : selectItems(request.dataset, request.filter, itemCount(request), registry);
   const { items, files, conversations } = selection;
+  if (request.userModel !== undefined && !conversations) {
+    throw new InputError(
+      "BAD_FLAG",
+      "--user-model plays the user of a conversation: give --dataset a file of conversations",
+    );
+  }
   // a dataset of conversations runs, by default, the configurations that hold one
   const configs =
     conversations && request.configs.length === 0 && !request.matrix && agentNames.length === 0
@@ -361,7 +377,7 @@ function checkSequential(request: BenchRequest, configs: readonly string[], thre
   if (threads !== undefined && threads > 1) fail("runs on one thread (the looks need the items in order)");
 }
 
-function observedTask(record: RunRecord): ObservedTask {
+function observedTask(record: StoredRecord): ObservedTask {
   return {
     config: record.config,
     itemId: record.itemId,
@@ -453,13 +469,21 @@ async function runTasks(
     spanParent: runTracer.parent,
   };
   const stopShares = new AbortController();
+  let writeFailure: unknown;
   const hooks: ShareHooks = {
     signal: AbortSignal.any([outage.signal, stopShares.signal, ...(options.signal ? [options.signal] : [])]),
     outage,
     providers,
     onFinished: (task) => {
-      appender.appendBytes(task.recordLine);
-      tracesAppender.appendBytes(task.spanLines);
+      try {
+        appender.appendBytes(task.recordLine);
+        tracesAppender.appendBytes(task.spanLines);
+      } catch (error) {
+        // a full disk: the run stops here (a task's own error handling must not take it for the task's)
+        writeFailure ??= error;
+        stopShares.abort(error);
+        return;
+      }
       const tally = running[task.config]!;
       if (!task.invalid) {
         tally.n += 1;
@@ -470,13 +494,29 @@ async function runTasks(
       if (monitor?.observe(task)) stopShares.abort(new Error("the --until-significant comparison is decided"));
     },
   };
+  // both files closed whatever happens; a failed last write (a full disk) is the run's error
+  const closeRunFiles = async () => {
+    let closeFailure: unknown;
+    const attempt = async (close: () => unknown) => {
+      try {
+        await close();
+      } catch (error) {
+        closeFailure ??= error;
+      }
+    };
+    await attempt(() => appender.close());
+    await attempt(() => runTracer.end({ "onsetlab.tasks": finished }));
+    await attempt(() => tracesAppender.close());
+    if (closeFailure !== undefined) throw closeFailure;
+  };
+  let settled: PromiseSettledResult<TaskFailure[]>[];
   try {
     // whole items per thread (all their configurations and repeats), dealt round-robin like shards
     const itemIds = work.items.map((item) => item.id);
     const shares = Array.from({ length: threads }, (_, index) =>
       threads === 1 ? todo : selectShard(todo, { index: index + 1, count: threads }, itemIds),
     );
-    const settled = await Promise.allSettled(
+    settled = await Promise.allSettled(
       shares.map((share, index) =>
         (index === 0 ? runShare(spec, share, hooks) : runShareInThread(spec, share, hooks)).catch((error: unknown) => {
           stopShares.abort(error);
@@ -484,12 +524,13 @@ async function runTasks(
         }),
       ),
     );
-    const failed = settled.find((result) => result.status === "rejected");
-    if (failed) throw failed.reason;
-    return { finished, failures: settled.flatMap((result) => (result.status === "fulfilled" ? result.value : [])) };
-  } finally {
-    appender.close();
-    await runTracer.end({ "onsetlab.tasks": finished });
-    tracesAppender.close();
+  } catch (error) {
+    await closeRunFiles().catch(() => {});
+    throw error;
   }
+  await closeRunFiles();
+  if (writeFailure) throw writeFailure;
+  const failed = settled.find((result) => result.status === "rejected");
+  if (failed) throw failed.reason;
+  return { finished, failures: settled.flatMap((result) => (result.status === "fulfilled" ? result.value : [])) };
 }

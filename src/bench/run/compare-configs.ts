@@ -43,6 +43,8 @@ export interface RunSummary extends Summary {
 
 export interface ConversationSummary {
   rows: ConversationRow[];
+  /** A model played the user (`--user-model`): its answers are on the turns (`reply`, `replyBy`). */
+  userModel?: string;
 }
 
 export interface PromptCacheUse {

@@ -1,16 +1,24 @@
 /** The run's JSON files: written atomically (a temporary file renamed over), read with a clear error. */
 
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { ZodType } from "zod";
-import { ResultsError } from "./store-errors.ts";
+import { ResultsError, RunWriteError } from "./store-errors.ts";
 
-/** Writes JSON next to its final name, then renames: a reader never sees half a file. */
+/**
+ * Writes JSON next to its final name, then renames: a reader never sees half a file. A failed write (a
+ * full disk) removes its temporary file and is a RunWriteError naming the final file.
+ */
 export function writeJsonAtomic(file: string, value: unknown): void {
-  mkdirSync(dirname(file), { recursive: true });
   const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(value, null, 2)}\n`);
-  renameSync(temporary, file);
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(temporary, `${JSON.stringify(value, null, 2)}\n`);
+    renameSync(temporary, file);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw new RunWriteError(file, error);
+  }
 }
 
 export function readJson<T>(file: string, what: string): T {

@@ -7,6 +7,7 @@ import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { gzipSync } from "node:zlib";
 import type { Redactor } from "../../redact.ts";
+import { RunWriteError } from "./store-errors.ts";
 
 /**
  * `text` (whole lines, each ending in a newline) as UTF-8 in a buffer of its own, so a worker thread can
@@ -52,6 +53,8 @@ export class JsonlGzAppender {
   private pending: Uint8Array[] = [];
   private rows = 0;
   private timer: NodeJS.Timeout | undefined;
+  /** A failed write (a full disk): thrown by every later append, flush and close, the file left as it was. */
+  private failure: RunWriteError | undefined;
 
   constructor(
     readonly file: string,
@@ -70,33 +73,60 @@ export class JsonlGzAppender {
 
   /** Whole lines already encoded (lineBytes, jsonLineBytes): one row of the batch, however many lines. */
   appendBytes(lines: Uint8Array): void {
+    if (this.failure) throw this.failure;
     if (lines.length === 0) return;
     this.pending.push(this.redactor ? this.redactor.bytes(lines) : lines);
     this.rows += 1;
     if (this.rows >= this.batching.rows) this.flush();
-    else this.timer ??= setTimeout(() => this.flush(), this.batching.delayMs).unref();
+    else this.timer ??= setTimeout(() => this.flushLater(), this.batching.delayMs).unref();
+  }
+
+  /** The timer's flush: a failure there is kept for the next append or the close, which the run awaits. */
+  private flushLater(): void {
+    try {
+      this.flush();
+    } catch {
+      // this.failure holds it
+    }
   }
 
   /** Writes what is pending as one member. */
   flush(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
+    if (this.failure) throw this.failure;
     if (this.pending.length === 0) return;
-    writeSync(this.fd, gzipSync(Buffer.concat(this.pending)));
+    try {
+      writeSync(this.fd, gzipSync(Buffer.concat(this.pending)));
+    } catch (error) {
+      // a short write leaves a torn member, which a resume cuts off (truncateTorn)
+      this.failure = new RunWriteError(this.file, error);
+      throw this.failure;
+    }
     this.pending = [];
     this.rows = 0;
   }
 
+  /** Closes the file, then throws the write failure if there was one. */
   close(): void {
-    this.flush();
-    closeSync(this.fd);
-    openAppenders.delete(this);
+    try {
+      this.flush();
+    } finally {
+      closeSync(this.fd);
+      openAppenders.delete(this);
+    }
   }
 }
 
 /** Writes the pending batch of every open appender: before a forced exit, which skips their close. */
 export function flushOpenAppenders(): void {
-  for (const appender of openAppenders) appender.flush();
+  for (const appender of openAppenders) {
+    try {
+      appender.flush();
+    } catch {
+      // a full disk: the exit line that follows still says how to continue
+    }
+  }
 }
 
 /** Every appender not yet closed. */

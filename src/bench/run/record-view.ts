@@ -1,11 +1,11 @@
 /** One record of a run read back for `results show`: found by key without loading the whole file. */
-import type { RunRecord } from "./run-file-types.ts";
+import { type RunRecord, type StoredRecord, withTrace } from "./run-file-types.ts";
 import { forEachRunRecord } from "./run-format.ts";
 import { ResultsError, runFile } from "./store.ts";
 
 /** The record with `key` in the run folder `dir`; bad input (exit 2) when there is none. */
 export function findRecord(dir: string, runId: string, key: string): RunRecord {
-  let found: RunRecord | undefined;
+  let found: StoredRecord | undefined;
   let count = 0;
   let example: string | undefined;
   forEachRunRecord(runFile(dir, "records"), (record) => {
@@ -19,5 +19,5 @@ export function findRecord(dir: string, runId: string, key: string): RunRecord {
       context: { runId, key },
     });
   }
-  return found;
+  return withTrace(found);
 }

@@ -14,7 +14,7 @@ import { existsSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { OnsetlabError } from "../../errors.ts";
 import type { SpanLine } from "../../trace/jsonl-exporter.ts";
-import type { RunRecord } from "./run-file-types.ts";
+import type { RunRecord, StoredRecord } from "./run-file-types.ts";
 import { forEachJsonl, JsonlGzAppender, lineBytes, RUN_FILES, runFile } from "./store.ts";
 
 /** Whether a resume runs this record's task again: its item went invalid because the server failed. */
@@ -48,7 +48,7 @@ export function dropRecords(dir: string, keys: ReadonlySet<string>): DroppedReco
   const traces = runFile(dir, "traces");
   const spans = existsSync(traces) ? spansOfKeys(traces, keys) : new Set<string>();
   if (spans.size > 0) dropped.spans = rewriteWithout<SpanLine>(dir, "traces", (span) => spans.has(span.spanId));
-  dropped.records = rewriteWithout<RunRecord>(dir, "records", (record) => keys.has(record.key));
+  dropped.records = rewriteWithout<StoredRecord>(dir, "records", (record) => keys.has(record.key));
   // a per-item file derived from the records (kept for a run without them): it no longer tells what they say
   const outcomes = join(dir, RUN_FILES.outcomes);
   if (dropped.records > 0 && existsSync(outcomes)) {

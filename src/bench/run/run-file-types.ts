@@ -2,17 +2,18 @@
  * The shapes of a run's files: run.json (`RunManifest`, with the `BenchRequest` a resume repeats) and each
  * line of records.jsonl.gz (`RunRecord`). docs/schemas/ has their JSON Schemas, checked against real runs.
  */
+import type { AgentResult } from "../../agent/index.ts";
 import type { Configuration } from "../../config/models-yaml.ts";
 import type { FaultConfig } from "../../mcp/faults.ts";
 import type { ResetKind } from "../../mcp/registry.ts";
 import type { Provenance } from "../../models/provenance.ts";
 import type { ModelFacts, WarmUp } from "../../models/types.ts";
-import type { ConversationRecord } from "../conversation/run-conversation.ts";
+import { type ConversationRecord, joinRuns } from "../conversation/run-conversation.ts";
 import type { Suite } from "../dataset/suite.ts";
 import type { ItemScore } from "../scoring/index.ts";
 import type { TaskRecord } from "./execute.ts";
 import type { Shard } from "./matrix.ts";
-import type { RECORD_FORMAT, RUN_FORMAT } from "./run-format.ts";
+import { RECORD_FORMAT, type RUN_FORMAT } from "./run-format.ts";
 import type { SequentialOutcome, SequentialRequest } from "./until-significant.ts";
 
 /** A model × configuration as run.json records it: models.yaml's configuration, resolved. */
@@ -53,6 +54,8 @@ export interface BenchRequest {
   agents?: string[];
   /** `--files A B…`: files injected into the agent definitions' prompts (absolute paths). */
   files?: string[];
+  /** `--user-model M`: a conversation's user is played by this model (conversation/model-user.ts), not scripted. */
+  userModel?: string;
 }
 
 /** Where the request cache was and how a session used it (src/models/request-cache.ts). */
@@ -132,10 +135,10 @@ export interface RunManifest {
 }
 
 /**
- * A record: one task. A conversation's record (category `conversation`) has the whole conversation's
- * trace in `result`, every turn's state checks in `state`, the conversation as one item score in
- * `score` (conversation/item-score.ts), and its turns — each with its runs, checks and score — in
- * `conversation`.
+ * A record: one task, as readers get it (`withTrace`). A conversation's record (category `conversation`)
+ * has the whole conversation's trace in `result`, every turn's state checks in `state`, the conversation
+ * as one item score in `score` (conversation/item-score.ts), and its turns — each with its runs, checks
+ * and score — in `conversation`.
  */
 export type RunRecord = TaskRecord<ItemScore> & {
   /** The record's format (run-format.ts: an older record is upgraded when read). */
@@ -143,3 +146,30 @@ export type RunRecord = TaskRecord<ItemScore> & {
   category: string;
   conversation?: ConversationRecord;
 };
+
+/**
+ * A line of records.jsonl.gz: a `RunRecord`, each trace stored once. A conversation's record (category
+ * `conversation`) leaves out `result`: its turns in `conversation`, each with its runs, checks and score,
+ * hold the trace, and `withTrace` joins them back on read. Its `state` has every turn's state checks, its
+ * `score` the conversation as one item score (conversation/item-score.ts).
+ */
+export type StoredRecord = Omit<RunRecord, "result"> & {
+  /** The query's trace (absent on a conversation record: its turns' runs hold it). */
+  result?: AgentResult;
+};
+
+/** A finished task as its records.jsonl.gz line stores it, in the current format. */
+export function storedRecord(
+  record: TaskRecord<ItemScore> & { conversation?: ConversationRecord },
+  category: string,
+): StoredRecord {
+  if (!record.conversation) return { format: RECORD_FORMAT, ...record, category };
+  const { result: _joined, ...rest } = record;
+  return { format: RECORD_FORMAT, ...rest, category };
+}
+
+/** A stored record with its whole trace: a conversation's turns' runs joined in order. */
+export function withTrace(record: StoredRecord): RunRecord {
+  if (record.result) return record as RunRecord;
+  return { ...record, result: joinRuns((record.conversation?.turns ?? []).flatMap((turn) => turn.runs)) };
+}

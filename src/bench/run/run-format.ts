@@ -21,7 +21,7 @@ import type { Provenance } from "../../models/provenance.ts";
 import { INVALID_REASONS } from "../../models/types.ts";
 import type { RunSummary } from "./compare-configs.ts";
 import { forEachJsonl, type RowLocation, readRow } from "./jsonl-read.ts";
-import type { RunManifest, RunModel, RunRecord } from "./run-file-types.ts";
+import type { RunManifest, RunModel, StoredRecord } from "./run-file-types.ts";
 import { ResultsError } from "./store-errors.ts";
 
 export const RUN_FORMAT = "onsetlab-run/2";
@@ -103,23 +103,25 @@ export function upgradeSummary(summary: Stored<RunSummary>, file: string): RunSu
  * A record as the current format. Not checked here: a line that is not a record passes as it is, for its
  * reader to name.
  */
-export function upgradeRecord(record: Stored<RunRecord>, file: string): RunRecord {
-  if (typeof record !== "object" || record === null || record.format === RECORD_FORMAT) return record as RunRecord;
+export function upgradeRecord(record: Stored<StoredRecord>, file: string): StoredRecord {
+  if (typeof record !== "object" || record === null || record.format === RECORD_FORMAT) return record as StoredRecord;
   known(record.format, RECORD_FORMAT, file);
   const { format: _none, ...rest } = record;
-  const result = rest.result as Partial<RunRecord["result"]> | undefined;
-  if (typeof result?.config !== "object") return { format: RECORD_FORMAT, ...rest } as RunRecord;
-  const { exposure: _bench, ...config } = result.config as RunRecord["result"]["config"] & { exposure?: unknown };
-  return { format: RECORD_FORMAT, ...rest, result: { ...result, config: withToolSelection(config) } } as RunRecord;
+  const result = rest.result as Partial<NonNullable<StoredRecord["result"]>> | undefined;
+  if (typeof result?.config !== "object") return { format: RECORD_FORMAT, ...rest } as StoredRecord;
+  const { exposure: _bench, ...config } = result.config as NonNullable<StoredRecord["result"]>["config"] & {
+    exposure?: unknown;
+  };
+  return { format: RECORD_FORMAT, ...rest, result: { ...result, config: withToolSelection(config) } } as StoredRecord;
 }
 
 /** Every record of a run's records file, as the current format (forEachJsonl's torn end and errors). */
 export function forEachRunRecord(
   file: string,
-  visit: (record: RunRecord, line: number, location: RowLocation) => void,
+  visit: (record: StoredRecord, line: number, location: RowLocation) => void,
   from = 0,
 ): number {
-  return forEachJsonl<Stored<RunRecord>>(
+  return forEachJsonl<Stored<StoredRecord>>(
     file,
     (record, line, location) => visit(upgradeRecord(record, file), line, location),
     from,
@@ -127,8 +129,8 @@ export function forEachRunRecord(
 }
 
 /** The record at `location` of a run's records file, as the current format. */
-export function readRunRecord(file: string, location: RowLocation): RunRecord {
-  return upgradeRecord(readRow<Stored<RunRecord>>(file, location), file);
+export function readRunRecord(file: string, location: RowLocation): StoredRecord {
+  return upgradeRecord(readRow<Stored<StoredRecord>>(file, location), file);
 }
 
 function noneInvalid(): RunSummary["rows"][number]["invalid"] {

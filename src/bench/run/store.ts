@@ -25,5 +25,5 @@ export {
   tornBytes,
 } from "./jsonl-read.ts";
 export { listRunIds, newRunId, PLAIN_RUN_FILES, RUN_FILES, resultsRoot, runDir, runFile } from "./run-layout.ts";
-export { CorruptRecordsError, ResultsError } from "./store-errors.ts";
+export { CorruptRecordsError, ResultsError, RunWriteError } from "./store-errors.ts";
 export { continueRunFile, truncateTorn } from "./torn-files.ts";

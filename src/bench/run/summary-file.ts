@@ -8,7 +8,7 @@ import {
   type PromptCacheUse,
   type RunSummary,
 } from "./compare-configs.ts";
-import type { RunManifest } from "./run-file-types.ts";
+import { type RunManifest, withTrace } from "./run-file-types.ts";
 import { forEachRunRecord, SUMMARY_FORMAT } from "./run-format.ts";
 import { RUN_FILES, runFile, writeJsonAtomic } from "./store.ts";
 
@@ -24,7 +24,7 @@ export function writeSummary(dir: string, manifest: RunManifest, items: Readonly
   const windows = new Map<string, Set<number>>();
   const promptCache = new Map<string, PromptCacheUse>();
   forEachRunRecord(runFile(dir, "records"), (record) => {
-    for (const call of record.result.modelCalls) {
+    for (const call of withTrace(record).result.modelCalls) {
       if (call.sharedPrefixTokens !== undefined && call.usage) {
         const use = promptCache.get(record.model) ?? { model: record.model, sentTokens: 0, sharedTokens: 0, share: 0 };
         use.sentTokens += call.usage.promptTokens;
@@ -113,5 +113,6 @@ function conversationSummary(scored: ScoredConversation[], manifest: RunManifest
         );
     }
   }
-  return { rows };
+  const { userModel } = manifest.request;
+  return { rows, ...(userModel ? { userModel } : {}) };
 }

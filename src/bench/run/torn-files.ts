@@ -31,10 +31,18 @@ export function continueRunFile(dir: string, kind: "records" | "traces", redacto
   if (existsSync(plain) && !existsSync(file)) {
     // compressed beside it and renamed: a kill midway leaves the plain file as it was
     const temporary = `${file}.${process.pid}.tmp`;
-    const out = new JsonlGzAppender(temporary);
-    forEachJsonl(plain, (row) => out.append(row));
-    out.close();
-    renameSync(temporary, file);
+    try {
+      const out = new JsonlGzAppender(temporary);
+      try {
+        forEachJsonl(plain, (row) => out.append(row));
+      } finally {
+        out.close();
+      }
+      renameSync(temporary, file);
+    } catch (error) {
+      rmSync(temporary, { force: true });
+      throw error;
+    }
     rmSync(plain);
   }
   truncateTorn(file, tornBytes(file));

@@ -5,9 +5,11 @@
  * thread (threads.ts).
  */
 import type { Configuration } from "../../config/models-yaml.ts";
-import { loadModelsConfig } from "../../config/models-yaml.ts";
+import { loadModelsConfig, resolveModel } from "../../config/models-yaml.ts";
 import type { ToolDefinition } from "../../mcp/types.ts";
+import { createProvider } from "../../models/factory.ts";
 import type { ModelProvider } from "../../models/types.ts";
+import { modelUser, type UserPlayer } from "../conversation/model-user.ts";
 import { CONVERSATION_CATEGORY, runConversationTask } from "../conversation/task.ts";
 import { toolCallCheckProblems } from "../dataset/crosscheck.ts";
 import { DatasetError } from "../dataset/errors.ts";
@@ -22,8 +24,7 @@ import type { Task } from "./matrix.ts";
 import type { ModelOutageWatch } from "./model-outage.ts";
 import { providerCache, resolveEntries, runGold } from "./providers.ts";
 import { requestRegistry } from "./resolve-request.ts";
-import type { BenchRequest, RunRecord } from "./run-file-types.ts";
-import { RECORD_FORMAT } from "./run-format.ts";
+import { type BenchRequest, storedRecord } from "./run-file-types.ts";
 import { type SpanParent, startQueryTracer } from "./spans.ts";
 import { jsonLineBytes, lineBytes } from "./store.ts";
 
@@ -107,14 +108,14 @@ export async function runShare(spec: ShareSpec, tasks: readonly Task[], hooks: S
           stateChecks: state,
           tools: item.tools || spec.bfcl ? env.definitions(item) : catalog,
         }),
-      ...(conversations ? { body: conversationBody(conversations) } : {}),
+      ...(conversations ? { body: conversationBody(conversations, userPlayer(spec, hooks.outage)) } : {}),
       concurrency: spec.concurrency,
       ...(spec.context === undefined ? {} : { context: spec.context }),
       signal: AbortSignal.any([hooks.signal, hooks.outage.signal]),
       onRecord: (record) => {
         const item = byId.get(record.itemId)!;
         const category = conversations ? CONVERSATION_CATEGORY : item.category;
-        const recordLine = jsonLineBytes({ format: RECORD_FORMAT, ...record, category } satisfies RunRecord);
+        const recordLine = jsonLineBytes(storedRecord(record, category));
         spanLines.length = 0;
         tracer.recordQuery({
           key: record.key,
@@ -172,9 +173,18 @@ function shareProviders(spec: ShareSpec, outage: ModelOutageWatch): (model: stri
   return providerCache(entries, runGold(spec), spec.request, outage);
 }
 
+/** `--user-model M`: that model answers the agent's questions (its own provider); default: the scripted user. */
+function userPlayer(spec: ShareSpec, outage: ModelOutageWatch): UserPlayer | undefined {
+  const name = spec.request.userModel;
+  if (name === undefined) return undefined;
+  const entry = resolveModel(loadModelsConfig(spec.modelsFile), name);
+  return modelUser(name, outage.watch(createProvider(entry, { gold: runGold(spec), seed: spec.request.seed })));
+}
+
 /** A conversation task: its turns in order on the leased servers (conversation/task.ts). */
 function conversationBody(
   conversations: ReadonlyMap<string, ConversationItem>,
+  user: UserPlayer | undefined,
 ): (input: TaskBodyInput) => Promise<TaskBodyOutcome<ItemScore>> {
   return async ({ task, item, config, model, session, context, signal }) => {
     const conversation = conversations.get(task.itemId)!;
@@ -184,6 +194,7 @@ function conversationBody(
         session,
         model,
         config,
+        ...(user ? { user } : {}),
         ...(context === undefined ? {} : { context }),
         ...(signal ? { signal } : {}),
       },

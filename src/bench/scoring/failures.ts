@@ -30,6 +30,7 @@
  *     not be read); and missing_call when none does (the model just did not make the call).
  * - no_extra_write → extra_call.
  * - state → state_mismatch; answer → answer_mismatch.
+ * - asked_needlessly is a conversation's (conversation/item-score.ts), never set here.
  * - Also, on a failed item: timeout when a counted tool call timed out, and blocked_duplicate_write
  *   when the write guard blocked a repeated write.
  * Recovered (trace problems not already among the failures): tool_call_as_text (calls left as text that

@@ -31,7 +31,9 @@ export type FailureKind =
   | "extra_call"
   | "blocked_duplicate_write"
   | "state_mismatch"
-  | "answer_mismatch";
+  | "answer_mismatch"
+  /** A conversation turn right in everything but a question it did not need (conversation/item-score.ts). */
+  | "asked_needlessly";
 
 /** Precedence: the first kind of an item's list in this order is its primary failure. */
 export const FAILURE_KINDS: readonly FailureKind[] = [
@@ -54,6 +56,7 @@ export const FAILURE_KINDS: readonly FailureKind[] = [
   "blocked_duplicate_write",
   "state_mismatch",
   "answer_mismatch",
+  "asked_needlessly",
 ];
 
 export interface ToolChoiceScore {

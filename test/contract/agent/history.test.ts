@@ -189,3 +189,38 @@ describe("each configuration receives the history", () => {
     }
   });
 });
+
+describe("history_compact", () => {
+  const long = (index: number): ConversationTurn => ({
+    user: `Question ${index + 1} about acme/webapp ${"and more words ".repeat(10)}`,
+    calls: [{ tool: "list_issues", args: { owner: "acme" }, ok: true, text: "x".repeat(400) }],
+    answer: `Answer ${index + 1}: ${"detail ".repeat(30)}`,
+  });
+  const history = Array.from({ length: 6 }, (_, index) => long(index));
+
+  it("over the budget: off drops the oldest turns whole; on summarises them in one line each, within the budget", () => {
+    const dropped = historyText(history, "results", 2000) as string;
+    expect(dropped).not.toContain("Turn 1 ");
+    const compact = historyText(history, "results", 2000, true) as string;
+    expect(compact.length).toBeLessThanOrEqual(2000);
+    expect(compact).toContain("Turn 1 (summary): user: Question 1 about acme/webapp");
+    expect(compact).toContain("calls: list_issues; answer: Answer 1:");
+    // the latest turn stays whole, with its call and result
+    expect(compact).toContain("Turn 6 call: list_issues(");
+    // within the budget nothing is summarised
+    expect(historyText(history.slice(0, 1), "results", 2000, true)).toBe(
+      historyText(history.slice(0, 1), "results", 2000),
+    );
+  });
+
+  it("history_compact on: the planner sees the first turn's summary; off (onsetlab-plus), it does not", async () => {
+    const script = () => ({
+      planner: [' issue_read(method="get", owner="acme", repo="webapp", issue_number=1)'],
+      solver: ["Issue #1."],
+    });
+    const on = await run("Show me that issue", script(), { historyCompact: true }, history);
+    expect(promptOf(on.model, "planner")).toContain("Turn 1 (summary):");
+    const off = await run("Show me that issue", script(), {}, history);
+    expect(promptOf(off.model, "planner")).not.toContain("Turn 1 ");
+  });
+});

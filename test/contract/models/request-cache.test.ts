@@ -157,6 +157,27 @@ describe("a failed write", () => {
   });
 });
 
+describe("a failed commit as lmdb reports it", () => {
+  it("names the cause lmdb gives later, and leaves no unhandled rejection to end the process", async () => {
+    const notices: string[] = [];
+    const cache = open(mkdtempSync(join(tmpdir(), "onsetlab-cache-commit-")), notices);
+    let rejectCommit: (error: Error) => void = () => {};
+    const commitError = new Promise<never>((_, reject) => {
+      rejectCommit = reject;
+    });
+    const failed = Object.assign(new Error("Commit failed (see commitError for details)"), { commitError });
+    const db = (cache as unknown as { db: { put: () => Promise<boolean> } }).db;
+    vi.spyOn(db, "put").mockRejectedValue(failed);
+    const sent = await cache.answer("m", "h0", async () => answer("one"));
+    expect(sent.answer.response.text).toBe("one");
+    rejectCommit(Object.assign(new Error("MDB_MAP_FULL: Environment mapsize limit reached"), { code: "ENOSPC" }));
+    await commitError.catch(() => {});
+    expect(notices).toEqual([
+      `request cache: cannot write to ${cache.file} (ENOSPC); answers from now on are not stored`,
+    ]);
+  });
+});
+
 describe("the key", () => {
   const config = loadModelsConfig();
   const request = { stage: "native" as const, messages: [{ role: "user" as const, content: "hi" }] };

@@ -78,7 +78,7 @@ describe(`without the stage header, ${items.length} github items × ${strategies
     stagesSeen.length = 0;
     const viaOllama = await runAll(new OllamaProvider({ model: "qwen2.5:3b", host: proxyUrl }));
     expect(new Set(stagesSeen)).toEqual(
-      new Set(["router", "planner", "solver", "react", "fallback", "jsonl", "native"]),
+      new Set(["router", "select", "planner", "solver", "react", "fallback", "jsonl", "native"]),
     );
     expect(viaOllama).toEqual(direct);
   });

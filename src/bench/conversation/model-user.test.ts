@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import { SAMPLE_TOOLS } from "../../agent/testing/definitions.ts";
+import { FakeToolHost, succeed } from "../../agent/testing/fake-host.ts";
+import { resolveAgentConfig } from "../../agent/types.ts";
+import { ScriptedModel } from "../../models/scripted.ts";
+import type { ConversationItem } from "../dataset/types.ts";
+import { modelUser, SCRIPTED_USER, userPlayerMessages } from "./model-user.ts";
+import { runConversation } from "./run-conversation.ts";
+
+const CONVERSATION: ConversationItem = {
+  id: "cv-test-clarify",
+  category: "conversation",
+  kind: "clarify",
+  servers: ["github"],
+  turns: [
+    {
+      user: "List the open issues.",
+      calls: [{ tool: "list_issues", args: { owner: "acme", repo: "api" } }],
+      ask: { reply: "acme/api", missing: ["owner", "repo"] },
+    },
+    { user: "Thanks, that's all.", calls: [] },
+  ],
+};
+
+const QUESTION = "Which repository do you mean?";
+
+async function converse(user?: ReturnType<typeof modelUser>) {
+  const agent = new ScriptedModel({
+    native: [
+      QUESTION,
+      { toolCalls: [{ name: "list_issues", arguments: { owner: "acme", repo: "api" } }] },
+      "There is one open issue.",
+      "You're welcome.",
+    ],
+  });
+  const record = await runConversation({
+    conversation: CONVERSATION,
+    session: {
+      tools: new FakeToolHost(SAMPLE_TOOLS, { list_issues: () => succeed([{ number: 1, title: "Pool exhausted" }]) }),
+      runStateChecks: async () => [],
+    },
+    model: agent,
+    config: resolveAgentConfig({ strategy: "native" }),
+    ...(user ? { user } : {}),
+  });
+  return { record, agent };
+}
+
+describe("a model playing the user", () => {
+  it("answers the agent's question from its script; the turn records the answer and who gave it", async () => {
+    const userModel = new ScriptedModel({ solver: ["It's acme/api, please."] }, "scripted:user");
+    const { record, agent } = await converse(modelUser("user-3b", userModel));
+    expect(record.userModel).toBe("user-3b");
+    const [first, second] = record.turns;
+    expect(first).toMatchObject({ asked: true, askNeeded: true, reply: "It's acme/api, please.", replyBy: "user-3b" });
+    expect(second?.replyBy).toBeUndefined();
+    // the agent's second run of the turn got the model's words, not the script's
+    const secondRun = agent.requests[1];
+    expect(secondRun?.kind === "chat" && secondRun.messages.at(-1)?.content).toBe("It's acme/api, please.");
+    // its prompt: every turn of the item, the reply the script holds, the agent's question
+    const prompt = userModel.requests[0];
+    const text = prompt?.kind === "chat" ? prompt.messages.map((message) => message.content).join("\n") : "";
+    for (const part of ["List the open issues.", "Thanks, that's all.", "you answer: acme/api", "turn 1", QUESTION]) {
+      expect(text).toContain(part);
+    }
+    userModel.assertFinished();
+  });
+
+  it("by default the scripted user answers, and nothing says a model played it", async () => {
+    const { record } = await converse();
+    expect(record.userModel).toBeUndefined();
+    expect(record.turns[0]).toMatchObject({ asked: true, reply: "acme/api" });
+    expect(record.turns[0]?.replyBy).toBeUndefined();
+    await expect(SCRIPTED_USER.reply({ conversation: CONVERSATION, index: 1, question: "?" })).resolves.toBe(
+      "Please go ahead with what you have.",
+    );
+  });
+
+  it("puts the agent's question last, as the message the user model answers", () => {
+    const messages = userPlayerMessages({ conversation: CONVERSATION, index: 1, question: "Anything else?" });
+    expect(messages.at(-1)).toEqual({ role: "user", content: "Anything else?" });
+    expect(messages[0]?.content).toContain("You are on turn 2");
+  });
+});
