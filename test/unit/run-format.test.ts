@@ -16,6 +16,7 @@ import {
   RUN_FORMAT,
   SUMMARY_FORMAT,
   upgradeManifest,
+  upgradeRecord,
 } from "../../src/bench/run/run-format.ts";
 import { RUN_FILES, runFile } from "../../src/bench/run/store.ts";
 import { readRunLines, writeRunLines } from "../../src/bench/run/testing/run-lines.ts";
@@ -131,6 +132,14 @@ describe("run files of format 1 (no version)", () => {
       { name: "m3", provider: "ollama", id: "m3", provenance: { kind: "live" } },
       { name: "m4", provider: "ollama", id: "m4", provenance: { kind: "replayed", from: "d.jsonl", simulated: false } },
     ]);
+  });
+
+  it("upgrades the traces of a conversation's turns as a record's own", () => {
+    const config = { strategy: "auto", exposure: "session" };
+    const earlier = { key: "k", category: "conversation", conversation: { turns: [{ runs: [{ config }] }] } };
+    const record = upgradeRecord(earlier as unknown as StoredRecord, "records.jsonl.gz");
+    expect(record.format).toBe(RECORD_FORMAT);
+    expect(record.conversation?.turns[0]?.runs[0]?.config).toEqual({ strategy: "auto", toolSelection: "ranked" });
   });
 
   it("refuses a format newer than the harness reads, naming the file", () => {

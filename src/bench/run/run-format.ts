@@ -12,7 +12,8 @@
  *   select the tools shown) ranked them.
  * - summary.json: a row without `invalid` (before items could be invalid) had none; a row's latency
  *   without `loadMsPerItem` (before load time was kept apart) has it unknown (null).
- * - records: the agent's configuration in the trace (`result.config`) has no `exposure`, a setting of the
+ * - records: the agent's configuration in a trace (`result.config`, and each run's of a conversation's
+ *   turns) has no `exposure`, a setting of the
  *   bench the agent never used (the record's `session.exposure` keeps it); one without `toolSelection`
  *   ranked the tools, as run.json's.
  */
@@ -106,13 +107,29 @@ export function upgradeSummary(summary: Stored<RunSummary>, file: string): RunSu
 export function upgradeRecord(record: Stored<StoredRecord>, file: string): StoredRecord {
   if (typeof record !== "object" || record === null || record.format === RECORD_FORMAT) return record as StoredRecord;
   known(record.format, RECORD_FORMAT, file);
-  const { format: _none, ...rest } = record;
-  const result = rest.result as Partial<NonNullable<StoredRecord["result"]>> | undefined;
-  if (typeof result?.config !== "object") return { format: RECORD_FORMAT, ...rest } as StoredRecord;
-  const { exposure: _bench, ...config } = result.config as NonNullable<StoredRecord["result"]>["config"] & {
-    exposure?: unknown;
-  };
-  return { format: RECORD_FORMAT, ...rest, result: { ...result, config: withToolSelection(config) } } as StoredRecord;
+  const { format: _none, result, conversation, ...rest } = record;
+  return {
+    format: RECORD_FORMAT,
+    ...rest,
+    ...(result === undefined ? {} : { result: upgradeTrace(result) }),
+    // a conversation's turns hold its runs' traces
+    ...(conversation === undefined
+      ? {}
+      : {
+          conversation: {
+            ...conversation,
+            turns: conversation.turns?.map((turn) => ({ ...turn, runs: turn.runs?.map(upgradeTrace) })),
+          },
+        }),
+  } as StoredRecord;
+}
+
+/** A trace's agent configuration without the bench's exposure, with the tool selection it ran. */
+function upgradeTrace<T>(result: T): T {
+  const trace = result as { config?: unknown };
+  if (typeof trace?.config !== "object" || trace.config === null) return result;
+  const { exposure: _bench, ...config } = trace.config as AgentConfig & { exposure?: unknown };
+  return { ...result, config: withToolSelection(config) };
 }
 
 /** Every record of a run's records file, as the current format (forEachJsonl's torn end and errors). */
