@@ -11,7 +11,8 @@
  *   it carried instead, which go; a resolved configuration without `toolSelection` (before the model could
  *   select the tools shown) ranked them.
  * - summary.json: a row without `invalid` (before items could be invalid) had none; a row's latency
- *   without `loadMsPerItem` (before load time was kept apart) has it unknown (null).
+ *   without `loadMsPerItem` (before load time was kept apart) has it unknown (null); a failure table without
+ *   a kind (before `asked_needlessly`) counted none of it.
  * - records: the agent's configuration in a trace (`result.config`, and each run's of a conversation's
  *   turns) has no `exposure`, a setting of the
  *   bench the agent never used (the record's `session.exposure` keeps it); one without `toolSelection`
@@ -20,6 +21,7 @@
 import type { AgentConfig, ToolSelection } from "../../agent/index.ts";
 import type { Provenance } from "../../models/provenance.ts";
 import { INVALID_REASONS } from "../../models/types.ts";
+import { FAILURE_KINDS, type FailureKind } from "../scoring/index.ts";
 import type { RunSummary } from "./compare-configs.ts";
 import { forEachJsonl, type RowLocation, readRow } from "./jsonl-read.ts";
 import type { RunManifest, RunModel, StoredRecord } from "./run-file-types.ts";
@@ -97,6 +99,12 @@ export function upgradeSummary(summary: Stored<RunSummary>, file: string): RunSu
       invalid: row.invalid ?? noneInvalid(),
       latency: { ...row.latency, loadMsPerItem: row.latency.loadMsPerItem ?? null },
     })),
+    failures: summary.failures.map((row) => ({
+      ...row,
+      primary: everyKind(row.primary),
+      any: everyKind(row.any),
+      recovered: everyKind(row.recovered),
+    })),
   };
 }
 
@@ -148,6 +156,10 @@ export function forEachRunRecord(
 /** The record at `location` of a run's records file, as the current format. */
 export function readRunRecord(file: string, location: RowLocation): StoredRecord {
   return upgradeRecord(readRow<Stored<StoredRecord>>(file, location), file);
+}
+
+function everyKind(counts: Partial<Record<FailureKind, number>>): Record<FailureKind, number> {
+  return Object.fromEntries(FAILURE_KINDS.map((kind) => [kind, counts[kind] ?? 0])) as Record<FailureKind, number>;
 }
 
 function noneInvalid(): RunSummary["rows"][number]["invalid"] {
