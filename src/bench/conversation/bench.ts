@@ -7,6 +7,14 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentConfigInput } from "../../agent/index.ts";
+import { multiTurnCategoriesOf } from "../../bfcl/multi-turn/conversation.ts";
+import {
+  MultiTurnDataset,
+  type MultiTurnRow,
+  type MultiTurnRunVerdict,
+  summariseMultiTurn,
+  withBfclTurnLimits,
+} from "../../bfcl/multi-turn/conversation-run.ts";
 import { loadModelsConfig, resolveConfiguration, resolveModel } from "../../config/models-yaml.ts";
 import { loadRegistries } from "../../mcp/registry.ts";
 import { createProvider } from "../../models/factory.ts";
@@ -51,32 +59,41 @@ export interface ConversationBenchSummary {
   rows: ConversationRow[];
   /** Per row (`model × config`), the conversations, scored. */
   scores: Record<string, ConversationScore[]>;
+  /** BFCL multi-turn runs: per row, BFCL's accuracy, error types and the calls made in empty turns. */
+  bfcl?: Record<string, MultiTurnRow>;
 }
 
-/** Does this dataset hold conversations and no single-turn item? */
+/** Does this dataset hold conversations and no single-turn item (or name BFCL multi-turn categories)? */
 export function isConversationDataset(paths: readonly string[]): boolean {
-  return loadConversations(paths).length > 0;
+  return multiTurnCategoriesOf(paths) !== undefined || loadConversations(paths).length > 0;
 }
 
 export async function runConversationBench(options: ConversationBenchOptions): Promise<ConversationBenchSummary> {
-  const conversations = loadConversations(options.dataset).map((loaded) => loaded.conversation);
-  const suite = suiteOf(resolveDatasetFiles(options.dataset));
-  const context = contextOf(suite).context ?? mockWorldContext().context;
+  const bfclCategories = multiTurnCategoriesOf(options.dataset);
+  // BFCL multi-turn: each entry on its own environments, graded by BFCL's checker (src/bfcl/multi-turn)
+  const bfcl = bfclCategories ? new MultiTurnDataset(bfclCategories) : undefined;
+  const conversations = bfcl?.conversations ?? loadConversations(options.dataset).map((loaded) => loaded.conversation);
+  const suite = bfcl ? undefined : suiteOf(resolveDatasetFiles(options.dataset));
+  // BFCL's prompts carry no facts of the mock world (its date)
+  const context = bfcl ? undefined : (contextOf(suite).context ?? mockWorldContext().context);
   const models = loadModelsConfig(options.modelsFile);
   const configs = options.configs && options.configs.length > 0 ? options.configs : CONVERSATION_CONFIGS;
-  const gold = conversations.flatMap(conversationGold);
-  const environment = await MockEnvironment.open({
-    registry: loadRegistries(options.registries),
-    transport: "memory",
-    pools: 1,
-    seed: options.seed,
-    ...(suite?.servers ? { servers: suite.servers } : {}),
-  });
+  const gold = bfcl?.gold ?? conversations.flatMap(conversationGold);
+  const environment = bfcl
+    ? undefined
+    : await MockEnvironment.open({
+        registry: loadRegistries(options.registries),
+        transport: "memory",
+        pools: 1,
+        seed: options.seed,
+        ...(suite?.servers ? { servers: suite.servers } : {}),
+      });
   const runId = newRunId(`conversations-${options.models.join("-")}`);
   const dir = runDir(runId, options.resultsRoot ?? resultsRoot());
   mkdirSync(dir, { recursive: true });
   const records: string[] = [];
   const scores: Record<string, ConversationScore[]> = {};
+  const verdicts: Record<string, MultiTurnRunVerdict[]> = {};
   const order =
     options.shuffle === undefined ? conversations : shuffled(conversations, seededRandom(hash32(`${options.shuffle}`)));
   const total = options.models.length * configs.length * options.repeats * order.length;
@@ -92,29 +109,53 @@ export async function runConversationBench(options: ConversationBenchOptions): P
         });
         const row = `${modelName} × ${configName}`;
         const rowScores: ConversationScore[] = [];
+        const rowVerdicts: MultiTurnRunVerdict[] = [];
         for (let repeat = 0; repeat < options.repeats; repeat++) {
           const model = createProvider(entry, { gold, seed: options.seed + repeat });
           for (const conversation of order) {
             if (options.signal?.aborted) break;
-            const session = await environment.open(sessionItem(conversation), config.exposure);
-            try {
-              const record = await runConversation({
-                conversation,
-                session,
-                model,
-                config,
-                ...(context ? { context } : {}),
-                ...(options.signal ? { signal: options.signal } : {}),
-              });
-              const score = scoreConversation(record);
-              rowScores.push(score);
-              records.push(JSON.stringify({ model: modelName, config: configName, repeat, record, score }));
-            } finally {
-              await session.release();
+            const input = {
+              conversation,
+              model,
+              config,
+              ...(context ? { context } : {}),
+              ...(options.signal ? { signal: options.signal } : {}),
+            };
+            if (bfcl) {
+              const run = await bfcl.open(conversation);
+              try {
+                const record = await runConversation({
+                  ...input,
+                  config: withBfclTurnLimits(config),
+                  session: run.session,
+                  scriptedUser: false,
+                  scoreTurn: (turn) => run.scoreTurn(turn),
+                });
+                const score = scoreConversation(record);
+                const verdict = run.verdict(record.turns.length);
+                rowScores.push(score);
+                if (!record.invalid) rowVerdicts.push(verdict);
+                records.push(
+                  JSON.stringify({ model: modelName, config: configName, repeat, record, score, bfcl: verdict }),
+                );
+              } finally {
+                await run.close();
+              }
+            } else {
+              const session = await (environment as MockEnvironment).open(sessionItem(conversation), config.exposure);
+              try {
+                const record = await runConversation({ ...input, session });
+                const score = scoreConversation(record);
+                rowScores.push(score);
+                records.push(JSON.stringify({ model: modelName, config: configName, repeat, record, score }));
+              } finally {
+                await session.release();
+              }
             }
             options.onProgress?.(++done, total);
           }
         }
+        if (bfcl) verdicts[row] = rowVerdicts;
         // the shuffled order must not move a row's scores: they are listed in dataset order
         const position = new Map(conversations.map((conversation, index) => [conversation.id, index]));
         rowScores.sort((a, b) => (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0));
@@ -122,7 +163,7 @@ export async function runConversationBench(options: ConversationBenchOptions): P
       }
     }
   } finally {
-    await environment.close();
+    await environment?.close();
   }
   const rows = Object.entries(scores).map(([row, list]) => {
     const [model, config] = row.split(" × ") as [string, string];
@@ -137,6 +178,9 @@ export async function runConversationBench(options: ConversationBenchOptions): P
     repeats: options.repeats,
     rows,
     scores,
+    ...(bfcl
+      ? { bfcl: Object.fromEntries(Object.entries(verdicts).map(([row, list]) => [row, summariseMultiTurn(list)])) }
+      : {}),
   };
   writeFileSync(join(dir, "conversations.jsonl"), records.map((line) => `${line}\n`).join(""));
   writeFileSync(join(dir, "conversations-summary.json"), `${JSON.stringify(summary, null, 2)}\n`);

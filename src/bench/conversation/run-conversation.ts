@@ -27,6 +27,8 @@ import { askedUser, replyTo } from "./scripted-user.ts";
 export interface ConversationSession {
   tools: ToolHost;
   runStateChecks(specs: readonly StateCheckSpec[]): Promise<StateOutcome[]>;
+  /** Called before each user turn (0-based): a session whose tools change by turn (BFCL miss_func) sets them. */
+  beforeTurn?(index: number): void;
 }
 
 export interface TurnCheckInput {
@@ -48,6 +50,11 @@ export interface RunConversationInput {
   signal?: AbortSignal;
   /** Grades one turn's calls, state and answer; default: the single-turn scorer on the turn's item. */
   scoreTurn?: (input: TurnCheckInput) => ItemScore;
+  /**
+   * Default true: a question of the agent's is answered once (scripted-user.ts) and asking is judged.
+   * False for datasets whose turns are fixed (BFCL multi-turn: the next turn is the next user message).
+   */
+  scriptedUser?: boolean;
 }
 
 export interface TurnRecord {
@@ -121,12 +128,14 @@ async function runTurn(
       ...(input.context ? { context: input.context } : {}),
       ...(input.signal ? { signal: input.signal } : {}),
     });
+  input.session.beforeTurn?.(index);
   const first = await run(spec.user);
   history.push(turnFromResult(first));
   const runs = [first];
   const asked = askedUser(first);
+  const scripted = input.scriptedUser ?? true;
   let reply: string | undefined;
-  if (asked) {
+  if (asked && scripted) {
     reply = replyTo(spec).text;
     const second = await run(reply);
     history.push(turnFromResult(second));
@@ -151,7 +160,7 @@ async function runTurn(
     asked,
     state,
     score,
-    ok: score.taskSuccess && asked === askNeeded && !score.invalid,
+    ok: score.taskSuccess && (!scripted || asked === askNeeded) && !score.invalid,
   };
 }
 

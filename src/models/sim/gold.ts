@@ -24,6 +24,11 @@ export interface SimGoldItem {
   turnOf?: string;
   /** 1-based turn number of a conversation entry; the error rates rise with it (rates.ts). */
   turnIndex?: number;
+  /**
+   * `calls` hold each argument's value itself, not a dataset's alternatives (BFCL multi-turn ground
+   * truth, where `''` is a value to send and a list is one value).
+   */
+  literalArgs?: boolean;
 }
 
 /** A call as the oracle writes it: every parameter with its gold value, in the dataset's order. */
@@ -37,7 +42,7 @@ export interface GoldCall {
  * a parameter with no gold value is left out (DatasetItem's contract).
  */
 export function goldCalls(item: SimGoldItem): GoldCall[] {
-  return item.calls.map((call) => ({ tool: call.tool, args: goldArgs(call) }));
+  return item.calls.map((call) => ({ tool: call.tool, args: item.literalArgs ? call.args : goldArgs(call) }));
 }
 
 /**
@@ -62,7 +67,8 @@ export class GoldIndex {
    */
   find(text: string): SimGoldItem | undefined {
     markPieces(text, this.seen);
-    let latest: { item: SimGoldItem; at: number } | undefined;
+    let latest: SimGoldItem[] = [];
+    let latestEnd = -1;
     let first: SimGoldItem | undefined;
     for (let index = 0; index < this.byLength.length; index++) {
       const item = this.byLength[index] as SimGoldItem;
@@ -72,10 +78,44 @@ export class GoldIndex {
       if (item.turnOf === undefined) {
         if (!this.hasTurns) return item;
         first ??= item;
-      } else if (!latest || at + item.query.length > latest.at + latest.item.query.length) latest = { item, at };
+      } else if (at + item.query.length > latestEnd) {
+        latest = [item];
+        latestEnd = at + item.query.length;
+      } else if (at + item.query.length === latestEnd) latest.push(item);
     }
-    return latest?.item ?? first;
+    return (latest.length > 1 ? this.inContext(latest, text) : latest[0]) ?? first;
   }
+
+  /**
+   * Of turns with the same text (BFCL's fixed "more functions" prompt ends many conversations' turns),
+   * the one whose conversation's earlier turns the text holds, the most of them in a row going back.
+   */
+  private inContext(candidates: readonly SimGoldItem[], text: string): SimGoldItem {
+    if (!this.turnsOf) {
+      this.turnsOf = new Map();
+      for (const item of this.byLength)
+        if (item.turnOf !== undefined && item.turnIndex !== undefined)
+          this.turnsOf.set(`${item.turnOf}#${item.turnIndex}`, item);
+    }
+    let best = candidates[0] as SimGoldItem;
+    let bestDepth = -1;
+    for (const candidate of candidates) {
+      let depth = 0;
+      for (let turn = (candidate.turnIndex ?? 1) - 1; turn >= 1; turn--) {
+        const earlier = this.turnsOf.get(`${candidate.turnOf}#${turn}`);
+        if (!earlier || !text.includes(earlier.query)) break;
+        depth++;
+      }
+      if (depth > bestDepth) {
+        best = candidate;
+        bestDepth = depth;
+      }
+    }
+    return best;
+  }
+
+  /** Conversation turns by `<turnOf>#<turnIndex>`, made on the first tie. */
+  private turnsOf: Map<string, SimGoldItem> | undefined;
 
   /** Whether any entry is a conversation turn (only then must every match be looked at). */
   get hasTurns(): boolean {
