@@ -86,8 +86,32 @@ export function conversationText(summary: ConversationBenchSummary): string {
     "Turns right by turn index (of the conversations that reached it)",
     ...summary.rows.flatMap((row) => [rowName(row), ...turnChart(row)]),
     ...failureLines(summary.rows),
+    ...bfclLines(summary),
   ];
   return `${lines.join("\n")}\n`;
+}
+
+/** BFCL multi-turn runs: the leaderboard's figure per row, its error types, the calls in empty turns. */
+function bfclLines(summary: ConversationBenchSummary): string[] {
+  if (!summary.bfcl) return [];
+  const table = compactTable({ head: ["model × config", "BFCL accuracy", "empty turns with calls", "calls there"] });
+  for (const [row, figures] of Object.entries(summary.bfcl))
+    table.push([row, percent(figures.accuracy), percent(figures.emptyTurns), String(figures.callsInEmptyTurns)]);
+  const errors = Object.entries(summary.bfcl)
+    .filter(([, figures]) => Object.keys(figures.errorTypes).length > 0)
+    .map(
+      ([row, figures]) =>
+        `  ${row}: ${Object.entries(figures.errorTypes)
+          .map(([type, count]) => `${type} ${count}`)
+          .join(", ")}`,
+    );
+  return [
+    "",
+    "BFCL multi-turn (BFCL's checker: every turn with ground truth passes the empty, state and response checks;",
+    "a turn whose ground truth is empty is not checked, its calls are counted apart)",
+    table.toString(),
+    ...(errors.length > 0 ? ["BFCL error types (the first failing check of each entry)", ...errors] : []),
+  ];
 }
 
 function rowName(row: ConversationRow): string {

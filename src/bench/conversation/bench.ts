@@ -78,7 +78,7 @@ export async function runConversationBench(options: ConversationBenchOptions): P
   const context = bfcl ? undefined : (contextOf(suite).context ?? mockWorldContext().context);
   const models = loadModelsConfig(options.modelsFile);
   const configs = options.configs && options.configs.length > 0 ? options.configs : CONVERSATION_CONFIGS;
-  const gold = bfcl?.gold ?? conversations.flatMap(conversationGold);
+  const gold = bfcl ? [] : conversations.flatMap(conversationGold);
   const environment = bfcl
     ? undefined
     : await MockEnvironment.open({
@@ -126,6 +126,8 @@ export async function runConversationBench(options: ConversationBenchOptions): P
               try {
                 const record = await runConversation({
                   ...input,
+                  // the simulator knows the entry's own turns only (BFCL's categories share turn texts)
+                  model: createProvider(entry, { gold: bfcl.goldOf(conversation), seed: options.seed + repeat }),
                   config: withBfclTurnLimits(config),
                   session: run.session,
                   scriptedUser: false,

@@ -148,8 +148,6 @@ function failureKind(failure: TurnFailure): FailureKind {
 export class MultiTurnDataset {
   private readonly byId: ReadonlyMap<string, MultiTurnConversation>;
   readonly conversations: ConversationItem[];
-  /** The simulator's gold: every turn of every entry. */
-  readonly gold: SimGoldItem[];
 
   constructor(
     categories: readonly MultiTurnCategory[],
@@ -158,17 +156,28 @@ export class MultiTurnDataset {
     const items = loadMultiTurnConversations(categories, dataDir);
     this.byId = new Map(items.map((item) => [item.entry.id, item]));
     this.conversations = items.map((item) => item.conversation);
-    this.gold = items.flatMap(multiTurnGold);
+  }
+
+  /**
+   * The simulator's gold for one entry: its own turns only, since BFCL's categories share turn texts
+   * with other ground truth (miss_func's fixed prompt; base questions again in long_context).
+   */
+  goldOf(conversation: ConversationItem): SimGoldItem[] {
+    return multiTurnGold(this.itemOf(conversation));
   }
 
   /** A fresh run of one entry: its environments from the initial_config, its checker. */
   open(conversation: ConversationItem): Promise<MultiTurnRun> {
+    return MultiTurnRun.open(this.itemOf(conversation), this.dataDir);
+  }
+
+  private itemOf(conversation: ConversationItem): MultiTurnConversation {
     const item = this.byId.get(conversation.id);
     if (!item)
       throw new BfclInputError("BFCL_UNKNOWN_ID", `no multi-turn entry ${conversation.id}`, {
         context: { id: conversation.id },
       });
-    return MultiTurnRun.open(item, this.dataDir);
+    return item;
   }
 }
 

@@ -67,8 +67,7 @@ export class GoldIndex {
    */
   find(text: string): SimGoldItem | undefined {
     markPieces(text, this.seen);
-    let latest: SimGoldItem[] = [];
-    let latestEnd = -1;
+    let latest: { item: SimGoldItem; at: number } | undefined;
     let first: SimGoldItem | undefined;
     for (let index = 0; index < this.byLength.length; index++) {
       const item = this.byLength[index] as SimGoldItem;
@@ -78,44 +77,10 @@ export class GoldIndex {
       if (item.turnOf === undefined) {
         if (!this.hasTurns) return item;
         first ??= item;
-      } else if (at + item.query.length > latestEnd) {
-        latest = [item];
-        latestEnd = at + item.query.length;
-      } else if (at + item.query.length === latestEnd) latest.push(item);
+      } else if (!latest || at + item.query.length > latest.at + latest.item.query.length) latest = { item, at };
     }
-    return (latest.length > 1 ? this.inContext(latest, text) : latest[0]) ?? first;
+    return latest?.item ?? first;
   }
-
-  /**
-   * Of turns with the same text (BFCL's fixed "more functions" prompt ends many conversations' turns),
-   * the one whose conversation's earlier turns the text holds, the most of them in a row going back.
-   */
-  private inContext(candidates: readonly SimGoldItem[], text: string): SimGoldItem {
-    if (!this.turnsOf) {
-      this.turnsOf = new Map();
-      for (const item of this.byLength)
-        if (item.turnOf !== undefined && item.turnIndex !== undefined)
-          this.turnsOf.set(`${item.turnOf}#${item.turnIndex}`, item);
-    }
-    let best = candidates[0] as SimGoldItem;
-    let bestDepth = -1;
-    for (const candidate of candidates) {
-      let depth = 0;
-      for (let turn = (candidate.turnIndex ?? 1) - 1; turn >= 1; turn--) {
-        const earlier = this.turnsOf.get(`${candidate.turnOf}#${turn}`);
-        if (!earlier || !text.includes(earlier.query)) break;
-        depth++;
-      }
-      if (depth > bestDepth) {
-        best = candidate;
-        bestDepth = depth;
-      }
-    }
-    return best;
-  }
-
-  /** Conversation turns by `<turnOf>#<turnIndex>`, made on the first tie. */
-  private turnsOf: Map<string, SimGoldItem> | undefined;
 
   /** Whether any entry is a conversation turn (only then must every match be looked at). */
   get hasTurns(): boolean {
