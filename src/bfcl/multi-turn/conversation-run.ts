@@ -23,11 +23,12 @@ import { DEFAULT_BFCL_V4_DATA_DIR } from "../paths.ts";
 import type { BfclFunctionDoc } from "../types.ts";
 import { type MultiTurnErrorType, TurnByTurnCheck, type TurnFailure } from "./checker.ts";
 import { loadMultiTurnConversations, type MultiTurnConversation, multiTurnGold } from "./conversation.ts";
-import type { MultiTurnCategory } from "./entries.ts";
+import { MULTI_TURN_CATEGORIES, type MultiTurnCategory } from "./entries.ts";
 import { callText, createEnvironmentServer, offeredFunctions } from "./server.ts";
 
 /** An entry's BFCL verdict from a conversation run, with the calls made where the ground truth is empty. */
 export interface MultiTurnRunVerdict {
+  readonly category: MultiTurnCategory;
   readonly valid: boolean;
   readonly errorType?: MultiTurnErrorType;
   readonly errorMessage?: string;
@@ -119,11 +120,12 @@ export class MultiTurnRun {
   verdict(turnsRun: number): MultiTurnRunVerdict {
     const emptyTurns = this.item.truth.filter((calls) => calls.length === 0).length;
     const figures = {
+      category: this.item.category,
       emptyTurns,
       emptyTurnsWithCalls: this.emptyTurnsWithCalls,
       callsInEmptyTurns: this.check.callsInEmptyTurns,
     };
-    if (this.failure) return { valid: false, ...this.failure, ...figures };
+    if (this.failure) return { valid: false, ...figures, ...this.failure };
     if (turnsRun < this.item.truth.length)
       return {
         valid: false,
@@ -185,6 +187,8 @@ export class MultiTurnDataset {
 export interface MultiTurnRow {
   /** Entries that passed every check, of the valid ones (an invalid run counts in no rate). */
   accuracy: Rate;
+  /** The same per category (BFCL's multi-turn column is their unweighted mean). */
+  byCategory: Partial<Record<MultiTurnCategory, Rate>>;
   /** BFCL's error type → entries (the first failing check of each). */
   errorTypes: Record<string, number>;
   /** Turns whose ground truth is empty, and of them those where the model called anyway. */
@@ -196,8 +200,14 @@ export function summariseMultiTurn(verdicts: readonly MultiTurnRunVerdict[]): Mu
   const errorTypes: Record<string, number> = {};
   for (const verdict of verdicts)
     if (verdict.errorType) errorTypes[verdict.errorType] = (errorTypes[verdict.errorType] ?? 0) + 1;
+  const byCategory: Partial<Record<MultiTurnCategory, Rate>> = {};
+  for (const category of MULTI_TURN_CATEGORIES) {
+    const of = verdicts.filter((verdict) => verdict.category === category);
+    if (of.length > 0) byCategory[category] = rate(of.filter((verdict) => verdict.valid).length, of.length);
+  }
   return {
     accuracy: rate(verdicts.filter((verdict) => verdict.valid).length, verdicts.length),
+    byCategory,
     errorTypes,
     emptyTurns: rate(
       verdicts.reduce((sum, verdict) => sum + verdict.emptyTurnsWithCalls, 0),
