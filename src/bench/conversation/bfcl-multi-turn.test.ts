@@ -5,14 +5,14 @@
  * ground truth is empty are counted apart and do not fail the entry by themselves.
  */
 import { describe, expect, it } from "vitest";
-import { runConversation } from "../../bench/conversation/run-conversation.ts";
+import { ADDITIONAL_FUNCTION_PROMPT, multiTurnCategoriesOf, truthCall } from "../../bfcl/multi-turn/conversation.ts";
+import { MultiTurnDataset, withBfclTurnLimits } from "../../bfcl/multi-turn/conversation-run.ts";
+import { DEFAULT_BFCL_V4_DATA_DIR } from "../../bfcl/paths.ts";
+import { sharedBfclPresent } from "../../bfcl/testing/shared.ts";
 import { loadModelsConfig, resolveConfiguration, resolveModel } from "../../config/models-yaml.ts";
 import { createProvider } from "../../models/factory.ts";
 import type { SimGoldItem } from "../../models/sim/gold.ts";
-import { DEFAULT_BFCL_V4_DATA_DIR } from "../paths.ts";
-import { sharedBfclPresent } from "../testing/shared.ts";
-import { ADDITIONAL_FUNCTION_PROMPT, multiTurnCategoriesOf, truthCall } from "./conversation.ts";
-import { MultiTurnDataset, withBfclTurnLimits } from "./conversation-run.ts";
+import { runConversation } from "./run-conversation.ts";
 
 const present = sharedBfclPresent("BFCL v4 multi-turn conversation test", DEFAULT_BFCL_V4_DATA_DIR);
 
