@@ -22,6 +22,7 @@ import { hash32, seededRandom, shuffled } from "../../random.ts";
 import { loadConversations, resolveDatasetFiles } from "../dataset/load.ts";
 import { suiteOf } from "../dataset/suite.ts";
 import { type ConversationItem, turnAsItem } from "../dataset/types.ts";
+import { isBfclDataset } from "../run/bfcl-environment.ts";
 import { MockEnvironment } from "../run/environment.ts";
 import { contextOf, mockWorldContext } from "../run/resolve-request.ts";
 import { newRunId, resultsRoot, runDir } from "../run/store.ts";
@@ -65,7 +66,9 @@ export interface ConversationBenchSummary {
 
 /** Does this dataset hold conversations and no single-turn item (or name BFCL multi-turn categories)? */
 export function isConversationDataset(paths: readonly string[]): boolean {
-  return multiTurnCategoriesOf(paths) !== undefined || loadConversations(paths).length > 0;
+  // a `bfcl:` spec names categories, not files: only its multi-turn ones are conversations
+  if (isBfclDataset(paths)) return multiTurnCategoriesOf(paths) !== undefined;
+  return loadConversations(paths).length > 0;
 }
 
 export async function runConversationBench(options: ConversationBenchOptions): Promise<ConversationBenchSummary> {
