@@ -7,7 +7,7 @@
  * BFCL mode it corresponds to: `native` (the server's tool calls) is FC mode; the text protocols
  * (jsonl, ReAct, ReWOO plans) read calls out of the model's text, like BFCL's prompt mode.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { listRunIds, RUN_FILES, resultsRoot, runDir } from "../bench/run/store.ts";
 import type { Rate } from "../bench/scoring/index.ts";
@@ -65,7 +65,7 @@ interface ConversationSummaryFile {
 export function loadBfclFigures(root: string = resultsRoot()): BfclFigure[] {
   const newest = new Map<string, BfclFigure>();
   // run ids sort newest first: the first figure seen of a key is kept
-  for (const id of listRunIds(root)) {
+  for (const id of bfclRunIds(root)) {
     for (const figure of runFigures(id, root)) {
       const key = `${figure.model}\u0000${figure.config}\u0000${figure.category}`;
       if (!newest.has(key)) newest.set(key, figure);
@@ -74,9 +74,20 @@ export function loadBfclFigures(root: string = resultsRoot()): BfclFigure[] {
   return [...newest.values()];
 }
 
+/** Run folders, newest first: the run store's, and conversation runs (conversations-summary.json). */
+function bfclRunIds(root: string): string[] {
+  if (!existsSync(root)) return [];
+  const conversations = readdirSync(root, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(join(root, entry.name, CONVERSATION_SUMMARY)))
+    .map((entry) => entry.name);
+  return [...new Set([...listRunIds(root), ...conversations])].sort().reverse();
+}
+
+const CONVERSATION_SUMMARY = "conversations-summary.json";
+
 function runFigures(id: string, root: string): BfclFigure[] {
   const dir = runDir(id, root);
-  const conversations = join(dir, "conversations-summary.json");
+  const conversations = join(dir, CONVERSATION_SUMMARY);
   if (existsSync(conversations)) {
     const summary = JSON.parse(readFileSync(conversations, "utf8")) as ConversationSummaryFile;
     return Object.entries(summary.bfcl ?? {}).flatMap(([row, figures]) => {
