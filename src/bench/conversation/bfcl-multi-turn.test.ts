@@ -12,6 +12,7 @@ import { sharedBfclPresent } from "../../bfcl/testing/shared.ts";
 import { loadModelsConfig, resolveConfiguration, resolveModel } from "../../config/models-yaml.ts";
 import { createProvider } from "../../models/factory.ts";
 import type { SimGoldItem } from "../../models/sim/gold.ts";
+import { isConversationDataset } from "./bench.ts";
 import { runConversation } from "./run-conversation.ts";
 
 const present = sharedBfclPresent("BFCL v4 multi-turn conversation test", DEFAULT_BFCL_V4_DATA_DIR);
@@ -27,6 +28,11 @@ describe("multiTurnCategoriesOf", () => {
     expect(multiTurnCategoriesOf(["bfcl:multi_turn_base,multi_turn_base"])).toEqual(["multi_turn_base"]);
     expect(multiTurnCategoriesOf(["bfcl:simple"])).toBeUndefined();
     expect(() => multiTurnCategoriesOf(["bfcl:multi_turn_base,simple"])).toThrow(/run them in two commands/);
+  });
+
+  it("a bfcl: spec is a conversation dataset exactly when it names multi-turn categories (never read as a file)", () => {
+    expect(isConversationDataset(["bfcl:multi_turn_base"])).toBe(true);
+    expect(isConversationDataset(["bfcl:simple,live_simple"])).toBe(false);
   });
 });
 
