@@ -3,7 +3,7 @@
  * `x-onsetlab-stage` header the providers send is a hint only: behind a proxy, or from any other
  * client, the stage is read from the request's shape — the prompt endings and markers the agent's
  * prompts have (a plan ends with `#E1 =`, ReAct with `Thought:`, the router asks ACTION or DIRECT, the
- * solver ends with `Answer:`), native tools, or the text JSON protocol's system prompt.
+ * selector ends with `Tools needed:`, the solver with `Answer:`), native tools, or the text JSON protocol's system prompt.
  */
 
 import type { IncomingHttpHeaders } from "node:http";
@@ -41,5 +41,6 @@ function completionStage(prompt: string): ModelStage {
     return prompt.includes(`\n${PROTOCOL.earlierAttemptFailed}\n`) ? "fallback" : "react";
   }
   if (end.endsWith(PROTOCOL.answer) && ROUTE_QUESTION.test(prompt)) return "router";
+  if (end.endsWith(PROTOCOL.toolsNeeded)) return "select";
   return "solver";
 }

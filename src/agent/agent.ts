@@ -27,10 +27,19 @@ import { buildPlannerPrompt, plannerOptions } from "./planner.ts";
 import { type ReactLoopInput, type ReactLoopOutput, runReactLoop } from "./react-loop.ts";
 import { RunRecorder } from "./recorder.ts";
 import { applyRouterAnswer, buildRouterPrompt, parseRouterAnswer } from "./router.ts";
+import { parseSelectorAnswer, selectorRequest } from "./selector.ts";
 import { SKILLS, type Skill } from "./skills/catalog.ts";
 import { detectSkill, skillRulesText } from "./skills/detect.ts";
 import { buildSolverPrompt, cleanAnswer, type Evidence, solverOptions } from "./solver.ts";
-import { asksIntentCheck, parsePlannerOutput, rescueFailedPlan, ruleRoute, shownTools } from "./stage-decisions.ts";
+import {
+  applySelection,
+  asksIntentCheck,
+  parsePlannerOutput,
+  rescueFailedPlan,
+  ruleRoute,
+  selectionCandidates,
+  shownTools,
+} from "./stage-decisions.ts";
 import { truncate } from "./text.ts";
 import { ToolRunner } from "./tool-runner.ts";
 import {
@@ -203,7 +212,7 @@ async function runDirect(run: Run): Promise<void> {
 async function runRewoo(run: Run): Promise<void> {
   const { result, recorder, config } = run;
   result.path = "rewoo";
-  const prepared = prepareTools(run);
+  const prepared = await prepareTools(run);
   const options = plannerOptions(config.limits.plannerMaxTokens, config.planSteps);
   const response = await recorder.complete("planner", {
     stage: "planner",
@@ -371,7 +380,7 @@ function toExecutedStep(outcome: StepOutcome): ExecutedStep {
 
 async function runReact(run: Run): Promise<void> {
   run.result.path = "react";
-  const prepared = prepareTools(run);
+  const prepared = await prepareTools(run);
   const instructions = definitionSystemPrompt(run, prepared.visible);
   const loop = await runReactLoop({
     ...loopSettings(run, prepared),
@@ -448,8 +457,10 @@ function definitionSystemPrompt(run: Run, tools: readonly ToolDefinition[]): str
 // ─── shared stages ──────────────────────────────────────────────────────────────────────────────
 
 /** Filter (top N of all tools, or of the server tools beside the built-ins) then skill detection over the tools that survived. */
-function prepareTools(run: Run): Prepared {
-  const filtered = shownTools(filterText(run.query, run.history, run.config.historyFilter), run.allTools, run.config);
+async function prepareTools(run: Run): Promise<Prepared> {
+  const ranked = shownTools(filterText(run.query, run.history, run.config.historyFilter), run.allTools, run.config);
+  const picks = await selectTools(run);
+  const filtered = applySelection(ranked, picks, run.allTools, run.config);
   run.result.tools.filtered = filtered.tools.map((tool) => tool.name);
   run.result.tools.scores = filtered.scores;
   if (filtered.blind) run.result.tools.blind = true;
@@ -464,6 +475,33 @@ function prepareTools(run: Run): Prepared {
   run.result.skill = detected?.choice ?? null;
   run.recorder.emit({ type: "skill", skill: run.result.skill });
   return { visible: filtered.tools, ...(detected ? { skillRules: skillRulesText(detected.skill) } : {}) };
+}
+
+/**
+ * `tool_selection: model`: one short call names the tools the request needs among the candidates;
+ * none when nothing would be cut. A failed call leaves the ranking's choice (the call is in modelCalls).
+ */
+async function selectTools(run: Run): Promise<string[]> {
+  const candidates = selectionCandidates(run.allTools, run.config);
+  if (candidates.length === 0 || run.config.filter === "all") return [];
+  const limit = run.config.filter;
+  try {
+    const response = await run.recorder.complete(
+      "select",
+      selectorRequest({
+        query: run.query,
+        tools: candidates,
+        limit,
+        ...(run.historyText ? { history: run.historyText } : {}),
+      }),
+    );
+    const picks = parseSelectorAnswer(response.text, candidates, limit);
+    run.result.tools.selected = picks;
+    return picks;
+  } catch (error) {
+    if (!(error instanceof ModelCallError)) throw error;
+    return [];
+  }
 }
 
 async function solve(run: Run, evidence: readonly Evidence[], stage: "solver" | "direct"): Promise<void> {

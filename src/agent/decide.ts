@@ -3,6 +3,8 @@
  * code the agent runs for the configuration (stage-decisions.ts). The contract — what comes in and what
  * goes out — is docs/schemas/decide-input.schema.json and decide-output.schema.json; the OnsetLab
  * fidelity check (`../shared/onsetlab-fidelity/check`) compares its answers with the real OnsetLab code's.
+ * `shown` is the ranking's choice: a configuration with `tool_selection: model` puts a model's picks
+ * before it at run time, which no deterministic answer can hold.
  */
 
 import type { ToolDefinition } from "../mcp/types.ts";

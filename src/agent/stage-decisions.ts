@@ -12,6 +12,7 @@ import { PLAN_PREFIX, plannerOptions } from "./planner.ts";
 import { type RescueInput, type RescueOutput, rescuePlan } from "./rescue.ts";
 import { rescueOnsetlab } from "./rescue-onsetlab.ts";
 import { needsRoutingLlm, routeByRules } from "./router.ts";
+import { mergeSelection } from "./selector.ts";
 import { cutAtStops } from "./text.ts";
 import { findTool, isBuiltin } from "./tool-schema.ts";
 import type { AgentConfig, ParsedPlan, PlanStep, RouteDecision } from "./types.ts";
@@ -35,6 +36,31 @@ export function shownTools(query: string, tools: readonly ToolDefinition[], conf
     clauses: config.rankClauses,
     workflows: config.workflows,
   });
+}
+
+/**
+ * The tools a model call chooses among (`tool_selection: model`): those the filter ranks (with
+ * `builtins: always`, the server tools), when there are more than it keeps; else none, and no call.
+ */
+export function selectionCandidates(tools: readonly ToolDefinition[], config: AgentConfig): ToolDefinition[] {
+  if (config.toolSelection !== "model" || config.filter === "all") return [];
+  const candidates = config.builtins === "always" ? tools.filter((tool) => !isBuiltin(tool)) : [...tools];
+  return candidates.length > config.filter ? candidates : [];
+}
+
+/** The shown tools with a selector's picks first and the ranking's after (built-ins kept when always shown). */
+export function applySelection(
+  filtered: FilteredTools,
+  picks: readonly string[],
+  tools: readonly ToolDefinition[],
+  config: AgentConfig,
+): FilteredTools {
+  if (picks.length === 0 || config.filter === "all") return filtered;
+  const fixed = config.builtins === "always" ? filtered.tools.filter(isBuiltin) : [];
+  const ranked = filtered.tools.filter((tool) => !fixed.includes(tool)).map((tool) => tool.name);
+  const names = mergeSelection(picks, ranked, config.filter);
+  const chosen = names.flatMap((name) => tools.filter((tool) => tool.name === name));
+  return { tools: [...fixed, ...chosen], scores: filtered.scores };
 }
 
 /** The planner's stop list for this configuration (the agent cuts the output there even if the server did not). */

@@ -166,7 +166,8 @@ export function exampleCallAbstract(tool: ToolDefinition): string {
   return `${tool.name}(${args.join(", ")})`;
 }
 
-function firstSentence(text: string): string {
+/** A description's first sentence, at most 120 characters (a tool's one line). */
+export function firstSentence(text: string): string {
   const flat = text.replace(/\s+/g, " ").trim();
   const end = flat.search(/[.!?](\s|$)/);
   return truncate(end >= 0 ? flat.slice(0, end + 1) : flat, 120);

@@ -68,6 +68,8 @@ export type Relevance = "onsetlab" | "plus";
 export type Ranking = "onsetlab" | "plus";
 /** The text a tool is ranked by: its name and description, or also its schema (parameter names, enum values, kinds of value). */
 export type ToolTerms = "description" | "schema";
+/** Which tools are shown when there are more than `filter`: the ranking's top N, or a short model call's picks first (selector.ts). */
+export type ToolSelection = "ranked" | "model";
 /** The plan parser: OnsetLab's line-anchored one (plan-parser-onsetlab.ts) or this project's tolerant one. */
 export type PlanParser = "onsetlab" | "tolerant";
 /** The planner asks for one tool call (stops at a second step) or for a whole multi-step plan. */
@@ -119,6 +121,7 @@ export interface AgentConfig {
   toolTerms: ToolTerms;
   rankClauses: boolean;
   workflows: boolean;
+  toolSelection: ToolSelection;
   parser: PlanParser;
   planSteps: PlanSteps;
   planExamples: PlanExamples;
@@ -185,6 +188,7 @@ type OnsetlabAxes = Pick<
   | "toolTerms"
   | "rankClauses"
   | "workflows"
+  | "toolSelection"
   | "parser"
   | "planSteps"
   | "planExamples"
@@ -211,6 +215,7 @@ export const ONSETLAB_AXES: OnsetlabAxes = {
   toolTerms: "description",
   rankClauses: false,
   workflows: false,
+  toolSelection: "ranked",
   parser: "onsetlab",
   planSteps: "one",
   planExamples: "placeholders",
@@ -237,6 +242,7 @@ export const PLUS_AXES: OnsetlabAxes = {
   toolTerms: "schema",
   rankClauses: true,
   workflows: true,
+  toolSelection: "model",
   parser: "tolerant",
   planSteps: "many",
   planExamples: "concrete",
@@ -489,6 +495,7 @@ export interface ToolCallsAsText {
 /** Where a run ended up in error. `aborted` covers the caller's signal and the total time limit. */
 export type AgentStage =
   | "router"
+  | "select"
   | "planner"
   | "executor"
   | "rescue"
@@ -535,6 +542,8 @@ export interface AgentResult {
     scores: ToolScore[];
     /** The filter left tools out without a score to tell them apart (filter.ts `blind`). */
     blind?: true;
+    /** `tool_selection: model`: the tools the selector call named (known names, shown first); absent without the call. */
+    selected?: string[];
   };
   /**
    * ReWOO only. `steps` as last executed (after a rescue, the patched steps); `waves` the step ids run

@@ -6,7 +6,6 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { type AgentConfigInput, EXPOSURES } from "../agent/index.ts";
-import { isConversationDataset } from "../bench/conversation/bench.ts";
 import { parseFilter } from "../bench/dataset/select.ts";
 import { type BenchOptions, type RunPlan, runBench } from "../bench/run/bench.ts";
 import type { RunSummary } from "../bench/run/compare-configs.ts";
@@ -24,7 +23,7 @@ import { defaultCacheDir } from "../models/request-cache.ts";
 import { INVALID_LIMIT, invalidText, rowsOverInvalidLimit } from "../report/invalid.ts";
 import { textCallWarnings } from "../report/text-calls.ts";
 import { benchEndLines } from "./bench-end.ts";
-import { conversationBenchCommand } from "./conversation-bench.ts";
+import { conversationText } from "./conversation-text.ts";
 import { durationText, estimateText } from "./estimate-text.ts";
 import { ModelEta } from "./eta.ts";
 import {
@@ -146,10 +145,6 @@ export function registerBenchCommand(program: Command): void {
     .option("--json", "print the summary as JSON for machines")
     .option("--no-cache", "send every model request to the server (default: answer repeats from the request cache)")
     .action(async (rawFlags: BenchFlags) => {
-      if (rawFlags.dataset && isConversationDataset(rawFlags.dataset)) {
-        await conversationBenchCommand({ ...rawFlags, dataset: rawFlags.dataset });
-        return;
-      }
       const flags = withAgentFile(rawFlags);
       const request = benchRequest(flags);
       if (flags.keepInvalid && !flags.resume)
@@ -211,7 +206,9 @@ export function registerBenchCommand(program: Command): void {
       process.stdout.write(
         flags.json
           ? `${JSON.stringify({ ...jsonSummary(summary), ...resumed, ...(cache ? { cache } : {}) })}\n`
-          : renderSummaryTable(summary, terminalWidth()),
+          : summary.conversations
+            ? conversationText(summary.conversations, summary.simulated)
+            : renderSummaryTable(summary, terminalWidth()),
       );
       // the table prints them under itself; --json keeps stdout for the JSON
       if (flags.json) for (const line of textCallWarnings(summary.rows)) process.stderr.write(`${line}\n`);
@@ -410,6 +407,7 @@ export function jsonSummary(summary: RunSummary): Record<string, unknown> {
     records: summary.records,
     ...(summary.sequential ? { sequential: summary.sequential } : {}),
     rows: summary.rows.map(jsonRow),
+    ...(summary.conversations ? { conversations: summary.conversations } : {}),
   };
 }
 

@@ -163,7 +163,7 @@ export function registerPerfCommand(program: Command): void {
       }
       if (subject === "multi-turn-run") {
         process.stderr.write("running BFCL's four multi-turn categories (800 entries) through the simulator…\n");
-        const { measureMultiTurnRun, formatMultiTurnRunPerf } = await import("../bench/conversation/bfcl-perf.ts");
+        const { measureMultiTurnRun, formatMultiTurnRunPerf } = await import("../bench/perf/multi-turn-run.ts");
         const report = await measureMultiTurnRun({
           ...(options.config ? { configs: options.config.split(",").map((name) => name.trim()) } : {}),
         });

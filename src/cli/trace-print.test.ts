@@ -76,7 +76,7 @@ describe("formatTrace", () => {
     expect(section(text, "skill")).toMatch(/^skill {7}github \(score \d+(\.\d)?, from (tools|query)\)$/);
     // the pipeline's axes as models.yaml names them (this run: onsetlab-plus, the built-in default)
     expect(section(text, "config")).toContain(
-      "rescue extended · fallback on · write guard per_call · routing llm on · exposure session · router plus/plus · ranking plus · retrieval schema+clauses+workflows · parser tolerant · plan many/concrete · field refs on · validation lenient · fallback any_failed×2 · react json/solver · builtins ranked · solver data shared · skills in react on",
+      "rescue extended · fallback on · write guard per_call · routing llm on · exposure session · router plus/plus · ranking plus · retrieval schema+clauses+workflows+model · parser tolerant · plan many/concrete · field refs on · validation lenient · fallback any_failed×2 · react json/solver · builtins ranked · solver data shared · skills in react on",
     );
     const plan = section(text, "plan");
     expect(plan).toContain('#E2 = issue_write(owner="acme", repo="webapp", title="Crash on save")');

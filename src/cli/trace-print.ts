@@ -181,7 +181,7 @@ function pipelineText(config: AgentResult["config"]): string[] {
   return [
     `router ${config.router}/${config.relevance}`,
     `ranking ${config.ranking}`,
-    `retrieval ${config.toolTerms}${config.rankClauses ? "+clauses" : ""}${config.workflows ? "+workflows" : ""}`,
+    `retrieval ${config.toolTerms}${config.rankClauses ? "+clauses" : ""}${config.workflows ? "+workflows" : ""}${config.toolSelection === "model" ? "+model" : ""}`,
     `parser ${config.parser}`,
     `plan ${config.planSteps}/${config.planExamples}`,
     `field refs ${config.fieldRefs ? "on" : "off"}`,

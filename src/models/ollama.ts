@@ -6,6 +6,7 @@
 
 import { type GenerateResponse, Ollama, type ChatResponse as OllamaChatResponse } from "ollama";
 import { onceUntilFailure } from "../memo.ts";
+import { closeNames } from "./close-names.ts";
 import { answerInvalid, autoWindow } from "./context.ts";
 import {
   type ModelError,
@@ -249,7 +250,17 @@ export class OllamaProvider implements ModelProvider {
   private async readFacts(): Promise<ModelFacts> {
     return this.call({ stage: "solver" }, async (client) => {
       const version = (await client.version()) as { version?: string; standin?: { profile?: string; real?: boolean } };
-      const show = (await client.show({ model: this.settings.model })) as unknown as ShowAnswer;
+      const show = (await client.show({ model: this.settings.model }).catch(async (error: unknown) => {
+        // a mistyped name: the not-found error names the server's close ones
+        if (isResponseError(error) && error.status_code === 404) {
+          const served = await client.list().then(
+            ({ models }) => models.map((model) => model.name),
+            () => undefined,
+          );
+          throw this.notFound(error, served);
+        }
+        throw error;
+      })) as unknown as ShowAnswer;
       // the digest is listed by /api/tags (newer servers also put it in /api/show)
       const listed = (await client.list()).models.find((model) => sameModel(model.name, this.settings.model));
       const numCtx = this.settings.options?.numCtx;
@@ -324,13 +335,7 @@ export class OllamaProvider implements ModelProvider {
   private typed(error: unknown, signal: AbortSignal): unknown {
     if (isResponseError(error)) {
       const message = error.error || error.message;
-      if (error.status_code === 404) {
-        return new ModelNotFoundError(
-          "MODEL_NOT_FOUND",
-          `model "${this.settings.model}" not found on ${this.target.endpoint}: run \`ollama pull ${this.settings.model}\``,
-          { context: { host: this.host, model: this.settings.model, serverMessage: message }, cause: error },
-        );
-      }
+      if (error.status_code === 404) return this.notFound(error);
       if (error.status_code === 400 && /does not support tools/i.test(message)) return this.noTools(message, error);
       return new ProviderHttpError(
         error.status_code,
@@ -359,6 +364,27 @@ export class OllamaProvider implements ModelProvider {
       });
     }
     return error;
+  }
+
+  /**
+   * A model the server does not have: the close names it has when they are known (its /api/tags, read
+   * when /api/show said 404), else `ollama pull`. A typo is rarely meant to be pulled.
+   */
+  private notFound(error: ClientResponseError, served?: readonly string[]): ModelNotFoundError {
+    const { model } = this.settings;
+    const close = served ? closeNames(model, served) : [];
+    const advice =
+      close.length > 0
+        ? `it has ${close.map((name) => `"${name}"`).join(", ")}: pick one (--model), or run \`ollama pull ${model}\``
+        : `run \`ollama pull ${model}\``;
+    return new ModelNotFoundError(
+      "MODEL_NOT_FOUND",
+      `model "${model}" not found on ${this.target.endpoint}: ${advice}`,
+      {
+        context: { host: this.host, model, serverMessage: error.error || error.message, ...(served ? { close } : {}) },
+        cause: error,
+      },
+    );
   }
 
   private noTools(detail: string, cause?: unknown): ModelError {

@@ -7,7 +7,7 @@
  */
 
 /** Which pipeline stage a request comes from; the simulator answers in that stage's protocol. */
-export const MODEL_STAGES = ["router", "planner", "react", "fallback", "solver", "jsonl", "native"] as const;
+export const MODEL_STAGES = ["router", "select", "planner", "react", "fallback", "solver", "jsonl", "native"] as const;
 
 export type ModelStage = (typeof MODEL_STAGES)[number];
 
@@ -30,6 +30,8 @@ export const PROTOCOL = {
   routeAction: "ACTION",
   routeDirect: "DIRECT",
   answer: "Answer:",
+  /** The tool selector's prompt ends with this line; the answer is tool names, one a line. */
+  toolsNeeded: "Tools needed:",
   /** The block of a conversation's earlier turns in the text prompts (planner CONTEXT, router, solver). */
   conversationSoFar: "Conversation so far (earlier turns and their results, which the task may refer to):",
   /** How the text JSON protocol's system prompt shows a tool call. */

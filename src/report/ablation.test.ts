@@ -25,6 +25,7 @@ describe("ablation axes", () => {
       "tool-terms",
       "rank-clauses",
       "workflows",
+      "tool-selection",
       "parser",
       "plan-steps",
       "plan-examples",

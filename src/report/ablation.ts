@@ -36,6 +36,11 @@ export const ABLATION_AXES: readonly AblationAxis[] = [
   { id: "tool-terms", title: "Tool retrieval: name and description vs the schema too", keys: ["toolTerms"] },
   { id: "rank-clauses", title: "Tool retrieval: the whole request vs each part ranked", keys: ["rankClauses"] },
   { id: "workflows", title: "Tool retrieval: id finders added (workflows) off/on", keys: ["workflows"] },
+  {
+    id: "tool-selection",
+    title: "Tool retrieval: the ranking's top N vs a model call's picks first",
+    keys: ["toolSelection"],
+  },
   { id: "parser", title: "Plan parser: OnsetLab's vs tolerant", keys: ["parser"] },
   { id: "plan-steps", title: "Planner: one step vs a plan (with field references)", keys: ["planSteps", "fieldRefs"] },
   { id: "plan-examples", title: "Planner examples: placeholders vs concrete values", keys: ["planExamples"] },

@@ -2,15 +2,12 @@
  * `pnpm report --bfcl`: the BFCL leaderboard's columns side by side, from the BFCL runs under the
  * results folder — single-turn runs (`--dataset bfcl:simple,…`, `bfcl:live_*`: task success per
  * item, the item's BFCL category read from its id) and multi-turn conversation runs
- * (`bfcl:multi_turn_*`: BFCL's checker's accuracy per category, from conversations-summary.json).
+ * (`bfcl:multi_turn_*`: BFCL's checker's accuracy per category, from the summary's conversation rows).
  * The newest run of a model × configuration × category wins. Each configuration is named with the
  * BFCL mode it corresponds to: `native` (the server's tool calls) is FC mode; the text protocols
  * (jsonl, ReAct, ReWOO plans) read calls out of the model's text, like BFCL's prompt mode.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { listRunIds, RUN_FILES, resultsRoot, runDir } from "../bench/run/store.ts";
-import type { Rate } from "../bench/scoring/index.ts";
+import { listRunIds, resultsRoot } from "../bench/run/store.ts";
 import { decodeBinary, loadOutcomes } from "./outcomes.ts";
 import { loadRun } from "./runs.ts";
 import { MODEL_CONFIG_COLUMNS, modelConfigCells, numberCell, type ReportTable, textCell } from "./table.ts";
@@ -56,16 +53,11 @@ export function bfclCategoryOfId(id: string): string {
   return id.replace(/_[\d-]+$/, "");
 }
 
-interface ConversationSummaryFile {
-  runId: string;
-  bfcl?: Record<string, { byCategory?: Record<string, Rate> }>;
-}
-
 /** Every BFCL figure of the runs under `root`, the newest run's per model × configuration × category. */
 export function loadBfclFigures(root: string = resultsRoot()): BfclFigure[] {
   const newest = new Map<string, BfclFigure>();
   // run ids sort newest first: the first figure seen of a key is kept
-  for (const id of bfclRunIds(root)) {
+  for (const id of listRunIds(root)) {
     for (const figure of runFigures(id, root)) {
       const key = `${figure.model}\u0000${figure.config}\u0000${figure.category}`;
       if (!newest.has(key)) newest.set(key, figure);
@@ -74,37 +66,22 @@ export function loadBfclFigures(root: string = resultsRoot()): BfclFigure[] {
   return [...newest.values()];
 }
 
-/** Run folders, newest first: the run store's, and conversation runs (conversations-summary.json). */
-function bfclRunIds(root: string): string[] {
-  if (!existsSync(root)) return [];
-  const conversations = readdirSync(root, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && existsSync(join(root, entry.name, CONVERSATION_SUMMARY)))
-    .map((entry) => entry.name);
-  return [...new Set([...listRunIds(root), ...conversations])].sort().reverse();
-}
-
-const CONVERSATION_SUMMARY = "conversations-summary.json";
-
 function runFigures(id: string, root: string): BfclFigure[] {
-  const dir = runDir(id, root);
-  const conversations = join(dir, CONVERSATION_SUMMARY);
-  if (existsSync(conversations)) {
-    const summary = JSON.parse(readFileSync(conversations, "utf8")) as ConversationSummaryFile;
-    return Object.entries(summary.bfcl ?? {}).flatMap(([row, figures]) => {
-      const [model, config] = row.split(" × ") as [string, string];
-      return Object.entries(figures.byCategory ?? {}).map(([category, rate]) => ({
-        model,
-        config,
+  const run = loadRun(id, root);
+  if (!run.manifest.dataset.files.every((file) => file.startsWith("bfcl:"))) return [];
+  if (run.manifest.dataset.kind === "conversations") {
+    // BFCL's checker's verdicts are in the summary (none yet while the run is under way)
+    return (run.summary?.conversations?.rows ?? []).flatMap((row) =>
+      Object.entries(row.bfcl?.byCategory ?? {}).map(([category, rate]) => ({
+        model: row.model,
+        config: row.config,
         category,
         passed: rate.k,
         entries: rate.n,
-        runId: summary.runId,
-      }));
-    });
+        runId: run.id,
+      })),
+    );
   }
-  if (!existsSync(join(dir, RUN_FILES.run))) return [];
-  const run = loadRun(id, root);
-  if (!run.manifest.dataset.files.every((file) => file.startsWith("bfcl:"))) return [];
   const outcomes = loadOutcomes(run);
   return outcomes.entries.flatMap((entry) => {
     const counts = new Map<string, { passed: number; entries: number }>();

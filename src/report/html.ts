@@ -8,24 +8,43 @@ import type { Report, ReportSection } from "./report.ts";
 import { escapeXml } from "./svg.ts";
 import { type Cell, cellText, isNumeric, type ReportTable } from "./table.ts";
 
+/**
+ * A table scrolls inside its own box, never the page: the box is at most a screen high, so its
+ * horizontal scrollbar is in sight, and the header row stays on top while it scrolls. Headers and long
+ * names wrap; figures do not. A table's warnings fold (renderNotes). Shared with the web viewer, which
+ * shows the same tables.
+ */
+export const TABLE_STYLE = `
+.table-wrap { overflow: auto; width: fit-content; max-width: 100%; max-height: 80vh; margin: 6px 0 12px; border: 1px solid #d8dce4; }
+.table-wrap table { border-collapse: separate; border-spacing: 0; margin: 0; font-variant-numeric: tabular-nums; }
+.table-wrap th, .table-wrap td { border: 0 solid #d8dce4; border-width: 0 1px 1px 0; padding: 3px 6px; white-space: nowrap; }
+.table-wrap th { background: #f2f4f8; text-align: left; font-weight: 600; white-space: normal; min-width: 4ch; vertical-align: bottom; position: sticky; top: 0; z-index: 1; }
+.table-wrap td.long { white-space: normal; min-width: 28ch; }
+.table-wrap td.bar { min-width: 9ch; background: linear-gradient(to right, #c9d7ef var(--share), transparent var(--share)); }
+details.warnings { color: #7a4f00; margin: 4px 0 8px; max-width: 110ch; }
+details.warnings > summary { cursor: pointer; font-weight: 600; }
+details.warning { margin: 2px 0 2px 18px; }
+details.warning > summary { cursor: pointer; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+details.warning[open] > summary { white-space: normal; }
+`;
+
 const STYLE = `
-body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1d2330; margin: 0 auto; max-width: 1280px; padding: 0 24px 48px; }
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1d2330; margin: 0 auto; max-width: 1600px; padding: 0 24px 48px; }
 h1 { font-size: 24px; margin: 24px 0 8px; }
 h2 { font-size: 19px; margin: 36px 0 8px; border-bottom: 1px solid #d8dce4; padding-bottom: 4px; }
 h3 { font-size: 15px; margin: 24px 0 6px; }
 p.note, p.meta { color: #4a5263; margin: 4px 0 8px; }
+p.note { max-width: 110ch; }
 nav a { margin-right: 12px; }
-.table-wrap { overflow-x: auto; }
-table { border-collapse: collapse; margin: 6px 0 12px; font-variant-numeric: tabular-nums; }
-th, td { border: 1px solid #d8dce4; padding: 3px 8px; white-space: nowrap; }
-th { background: #f2f4f8; text-align: left; font-weight: 600; }
+${TABLE_STYLE}
 td.num, th.num { text-align: right; }
 tbody tr:nth-child(even) { background: #fafbfc; }
 figure { margin: 12px 0 20px; }
 figcaption { font-weight: 600; margin-bottom: 4px; }
 svg.chart { max-width: 100%; height: auto; font-size: 11px; }
 svg .grid { stroke: #e3e6ec; stroke-width: 1; }
-svg .tick, svg .legend, svg .bar-label, svg .point-label { fill: #3b4252; }
+svg .tick, svg .legend, svg .bar-label, svg .bar-value, svg .point-label, svg .note { fill: #3b4252; }
+svg .segment-label { fill: #fff; stroke: rgba(0, 0, 0, 0.45); stroke-width: 2px; paint-order: stroke; font-size: 10px; }
 svg .axis-label { fill: #1d2330; font-weight: 600; }
 svg .whisker { stroke-width: 1.5; }
 p.empty { color: #8a6d3b; font-style: italic; }
@@ -62,11 +81,11 @@ function plainTitle(section: ReportSection): string {
 
 function renderSection(section: ReportSection): string {
   const parts = [`<section id="${escapeXml(section.id)}">`, `<h2>${escapeXml(section.title)}</h2>`];
-  for (const paragraph of section.paragraphs) parts.push(`<p class="note">${inlineCode(paragraph)}</p>`);
+  parts.push(renderNotes(section.paragraphs));
   parts.push(...section.charts.map(renderChart));
   for (const table of section.tables) {
     if (section.tables.length > 1 || table.title !== section.title) parts.push(`<h3>${escapeXml(table.title)}</h3>`);
-    for (const note of table.notes) parts.push(`<p class="note">${inlineCode(note)}</p>`);
+    parts.push(renderNotes(table.notes));
     parts.push(renderTable(table));
   }
   parts.push("</section>");
@@ -78,8 +97,34 @@ function renderChart(chart: Chart): string {
   return `<figure id="${escapeXml(chart.id)}-figure"><figcaption>${escapeXml(chart.title)}</figcaption>${body}</figure>`;
 }
 
-/** A table as the pages show it (the web viewer too): cells escaped, raw numbers in data-* attributes. */
-export function renderTable(table: ReportTable): string {
+const WARNING = "Warning: ";
+
+/**
+ * Notes as paragraphs, and the warnings among them (one per table row they are about) folded into one
+ * closed block: a line per warning, each opening to its whole text. The figures stay in the table.
+ */
+export function renderNotes(notes: readonly string[]): string {
+  const warnings = notes.filter((note) => note.startsWith(WARNING));
+  const parts = notes
+    .filter((note) => !note.startsWith(WARNING))
+    .map((note) => `<p class="note">${inlineCode(note)}</p>`);
+  if (warnings.length > 0) {
+    const lines = warnings.map(
+      (warning) => `<details class="warning"><summary>${inlineCode(warning.slice(WARNING.length))}</summary></details>`,
+    );
+    parts.push(
+      `<details class="warnings"><summary>⚠ ${warnings.length} warning${warnings.length === 1 ? "" : "s"} ` +
+        `about these figures, one line per row</summary>${lines.join("")}</details>`,
+    );
+  }
+  return parts.join("\n");
+}
+
+/**
+ * A table as the pages show it (the web viewer too): cells escaped, raw numbers in data-* attributes.
+ * With `bars`, each rate cell is also a bar of its share, so a row reads as a small bar chart.
+ */
+export function renderTable(table: ReportTable, options: { bars?: boolean } = {}): string {
   const head = table.columns
     .map((column) => `<th${isNumeric(column.kind) ? ' class="num"' : ""}>${escapeXml(column.header)}</th>`)
     .join("");
@@ -87,7 +132,7 @@ export function renderTable(table: ReportTable): string {
     const keys = Object.entries(row.key)
       .map(([name, value]) => ` data-${name}="${escapeXml(value)}"`)
       .join("");
-    return `<tr${keys}>${row.cells.map(renderCell).join("")}</tr>`;
+    return `<tr${keys}>${row.cells.map((cell) => renderCell(cell, options.bars === true)).join("")}</tr>`;
   });
   return (
     `<div class="table-wrap"><table id="table-${escapeXml(table.id)}">` +
@@ -95,9 +140,12 @@ export function renderTable(table: ReportTable): string {
   );
 }
 
-function renderCell(cell: Cell): string {
+/** A text cell longer than this wraps (lists of configurations, reasons), so its table can fit. */
+const LONG_TEXT = 40;
+
+function renderCell(cell: Cell, bar: boolean): string {
   const text = escapeXml(cellText(cell));
-  if (cell.kind === "text") return `<td>${text}</td>`;
+  if (cell.kind === "text") return cell.text.length > LONG_TEXT ? `<td class="long">${text}</td>` : `<td>${text}</td>`;
   const data: Record<string, number | null> =
     cell.kind === "rate"
       ? { value: cell.rate.value, k: cell.rate.k, n: cell.rate.n }
@@ -107,6 +155,10 @@ function renderCell(cell: Cell): string {
   const attributes = Object.entries(data)
     .map(([name, value]) => ` data-${name}="${value === null ? "" : String(value)}"`)
     .join("");
+  if (bar && cell.kind === "rate" && cell.rate.value !== null) {
+    const share = `${(cell.rate.value * 100).toFixed(1)}%`;
+    return `<td class="num bar"${attributes} style="--share: ${share}">${text}</td>`;
+  }
   return `<td class="num"${attributes}>${text}</td>`;
 }
 

@@ -13,6 +13,7 @@ import type { RunSet } from "./run-set.ts";
 import type { ReportTable } from "./table.ts";
 import { ablationTables } from "./tables/ablations.ts";
 import { breakdownTable } from "./tables/breakdown.ts";
+import { conversationRows, conversationTables } from "./tables/conversations.ts";
 import { costTable } from "./tables/cost.ts";
 import { failureTable, recoveredTable } from "./tables/failures.ts";
 import { customMetricsOf, leaderboardTable } from "./tables/leaderboard.ts";
@@ -54,6 +55,7 @@ export function buildReport(set: RunSet, options: { reference?: string } = {}): 
   const chart = (id: string) => charts.filter((candidate) => candidate.id === id);
   const ablations = ablationTables(set, reference, heading);
   const refs = set.runs.map((run) => run.ref);
+  const conversations = conversationTables(set, heading);
   const section = (id: string, title: string, tables: ReportTable[], extra: Partial<ReportSection> = {}) => ({
     id,
     title,
@@ -80,6 +82,7 @@ export function buildReport(set: RunSet, options: { reference?: string } = {}): 
             : [`No configuration in these runs changes exactly one axis of \`${reference}\`: no ablation to show.`],
         charts: chart("chart-filter"),
       }),
+      ...(conversations.length > 0 ? [section("conversations", heading("Conversations"), conversations)] : []),
       section(
         "failures",
         heading("Failure taxonomy"),
@@ -149,5 +152,6 @@ function reportSummary(set: RunSet): RunSummary | UnionSummary {
     planner: summaries.flatMap((summary) => summary.planner),
     comparisons: summaries.flatMap((summary) => summary.comparisons),
     customMetrics: customMetricsOf(set),
+    ...(conversationRows(set).length > 0 ? { conversations: { rows: conversationRows(set) } } : {}),
   };
 }

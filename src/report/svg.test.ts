@@ -60,8 +60,35 @@ describe("charts", () => {
       ],
     });
     expect(marks(svg)).toBe(1);
-    // 2 of 10 of a 360 px plot
-    expect(svg).toContain('width="72.0"');
+    // 2 of 10 of a 400 px plot, its count written on it, the bar's failed share at its end
+    expect(svg).toContain('width="80.0"');
+    expect(svg).toMatch(/class="segment-label"[^>]*>2<\/text>/);
+    expect(svg).toMatch(/class="bar-value"[^>]*>20%<\/text>/);
+  });
+
+  it("labels a crowded scatter's points only where a label has room, and says how many are left out", () => {
+    const crowded = Array.from({ length: 20 }, (_, index) => ({
+      x: 10 + (index % 2),
+      y: 0.5,
+      label: `config-${index}`,
+      detail: `config-${index}: 50%`,
+    }));
+    const apart = { x: 90, y: 0.9, label: "alone", detail: "alone: 90%" };
+    const svg = scatterChart({
+      id: "s",
+      title: "t",
+      xLabel: "x",
+      yLabel: "y",
+      series: [{ name: "m", points: [...crowded, apart] }],
+    });
+    expect(marks(svg)).toBe(21);
+    const labels = svg.match(/class="point-label"/g)?.length ?? 0;
+    expect(labels).toBeGreaterThan(1);
+    expect(labels).toBeLessThan(6);
+    expect(svg).toContain(">alone</text>");
+    expect(svg).toContain(`${21 - labels} of 21 points unlabelled`);
+    // every point keeps its name in its tooltip
+    expect(svg.match(/<title>config-\d+: 50%<\/title>/g)).toHaveLength(20);
   });
 
   it("escapes text", () => {

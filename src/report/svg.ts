@@ -168,7 +168,7 @@ export function scatterChart(options: {
   yLabel: string;
   series: readonly ScatterSeries[];
 }): string {
-  const frame: Frame = { width: 680, height: 380, left: 60, right: 170, top: 24, bottom: 48 };
+  const frame: Frame = { width: 900, height: 420, left: 60, right: 190, top: 24, bottom: 48 };
   const plotWidth = frame.width - frame.left - frame.right;
   const maxX = Math.max(...options.series.flatMap((series) => series.points.map((point) => point.x)), 1);
   const ticks = niceTicks(maxX);
@@ -184,13 +184,31 @@ export function scatterChart(options: {
   parts.push(
     `<text class="axis-label" x="${fixed(frame.left + plotWidth / 2)}" y="${frame.height - 8}" text-anchor="middle">${escapeXml(options.xLabel)}</text>`,
   );
+  const placed: Box[] = [];
+  const dots = options.series.flatMap((series) =>
+    series.points.map((point) => ({ cx: x(point.x), cy: y(point.y), point })),
+  );
+  // every dot is an obstacle for every label, placed or not
+  const obstacles: Box[] = dots.map(({ cx, cy }) => ({ x0: cx - 5, x1: cx + 5, y0: cy - 5, y1: cy + 5 }));
+  const area = { x0: frame.left, x1: frame.width - frame.right + 10, y0: 0, y1: frame.height - frame.bottom };
+  let unlabelled = 0;
   options.series.forEach((series, index) => {
     const colour = PALETTE[index % 10]!;
     for (const point of series.points) {
+      const cx = x(point.x);
+      const cy = y(point.y);
       parts.push(
-        `<circle class="mark" cx="${fixed(x(point.x))}" cy="${fixed(y(point.y))}" r="5" fill="${colour}" fill-opacity="0.8">` +
+        `<circle class="mark" cx="${fixed(cx)}" cy="${fixed(cy)}" r="5" fill="${colour}" fill-opacity="0.8">` +
           `<title>${escapeXml(point.detail)}</title></circle>`,
-        `<text class="point-label" x="${fixed(x(point.x) + 7)}" y="${fixed(y(point.y) + 3)}">${escapeXml(point.label)}</text>`,
+      );
+      const spot = labelSpot(cx, cy, point.label, area, [...placed, ...obstacles]);
+      if (!spot) {
+        unlabelled += 1;
+        continue;
+      }
+      placed.push(spot.box);
+      parts.push(
+        `<text class="point-label" x="${fixed(spot.x)}" y="${fixed(spot.y)}" text-anchor="${spot.anchor}">${escapeXml(point.label)}</text>`,
       );
     }
   });
@@ -200,9 +218,68 @@ export function scatterChart(options: {
       options.series.map((series) => series.name),
       options.series.map((_, index) => PALETTE[index % 10]!),
     ),
-    "</svg>",
   );
+  if (unlabelled > 0) {
+    const lx = frame.width - frame.right + 14;
+    const ly = frame.top + options.series.length * 18 + 16;
+    parts.push(
+      `<text class="note" x="${lx}" y="${ly}"><tspan x="${lx}">${unlabelled} of ${dots.length} points unlabelled</tspan>` +
+        `<tspan x="${lx}" dy="14">where labels would overlap:</tspan><tspan x="${lx}" dy="14">a point's tooltip names it</tspan></text>`,
+    );
+  }
+  parts.push("</svg>");
   return parts.join("");
+}
+
+/** A label's box in chart coordinates. */
+interface Box {
+  x0: number;
+  x1: number;
+  y0: number;
+  y1: number;
+}
+
+/** Width of a label at the charts' 11 px sans-serif: a generous average glyph width, so labels never touch. */
+const labelWidth = (text: string) => text.length * 6.2;
+
+const overlaps = (a: Box, b: Box) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+
+/**
+ * Where a point's label goes: right of the dot, else left, above or below, the first place inside the
+ * plot that overlaps no label already placed and no dot. Undefined when every place is taken.
+ */
+function labelSpot(
+  cx: number,
+  cy: number,
+  text: string,
+  area: Box,
+  taken: readonly Box[],
+): { x: number; y: number; anchor: "start" | "end" | "middle"; box: Box } | undefined {
+  const width = labelWidth(text);
+  const candidates = [
+    { x: cx + 8, y: cy + 4, anchor: "start" as const, box: { x0: cx + 7, x1: cx + 8 + width, y0: cy - 6, y1: cy + 6 } },
+    { x: cx - 8, y: cy + 4, anchor: "end" as const, box: { x0: cx - 8 - width, x1: cx - 7, y0: cy - 6, y1: cy + 6 } },
+    {
+      x: cx,
+      y: cy - 9,
+      anchor: "middle" as const,
+      box: { x0: cx - width / 2, x1: cx + width / 2, y0: cy - 19, y1: cy - 6 },
+    },
+    {
+      x: cx,
+      y: cy + 17,
+      anchor: "middle" as const,
+      box: { x0: cx - width / 2, x1: cx + width / 2, y0: cy + 6, y1: cy + 19 },
+    },
+  ];
+  return candidates.find(
+    ({ box }) =>
+      box.x0 >= area.x0 &&
+      box.x1 <= area.x1 &&
+      box.y0 >= area.y0 &&
+      box.y1 <= area.y1 &&
+      !taken.some((other) => overlaps(box, other)),
+  );
 }
 
 /** 0 and 4–6 round steps covering max (1, 2, 2.5 or 5 × 10^k). */
@@ -232,10 +309,10 @@ export function stackedBarChart(options: {
   const rowHeight = 18;
   const legendHeight = options.names.length * 18;
   const frame: Frame = {
-    width: 760,
+    width: 820,
     height: Math.max(options.bars.length * rowHeight, legendHeight) + 24 + 48,
     left: 220,
-    right: 180,
+    right: 200,
     top: 24,
     bottom: 48,
   };
@@ -265,7 +342,19 @@ export function stackedBarChart(options: {
         `<rect class="mark" x="${fixed(frame.left + offset)}" y="${top + 2}" width="${fixed(width)}" height="${rowHeight - 4}" fill="${colour}">` +
           `<title>${escapeXml(`${bar.label} · ${segment.name}: ${segment.value} of ${bar.total}`)}</title></rect>`,
       );
+      // a segment wide enough for its count says it; a narrow one keeps it in its tooltip
+      if (width >= labelWidth(String(segment.value)) + 6) {
+        parts.push(
+          `<text class="segment-label" x="${fixed(frame.left + offset + width / 2)}" y="${top + 13}" text-anchor="middle">${segment.value}</text>`,
+        );
+      }
       offset += width;
+    }
+    const shown = bar.segments.reduce((sum, segment) => sum + segment.value, 0);
+    if (bar.total > 0) {
+      parts.push(
+        `<text class="bar-value" x="${fixed(frame.left + offset + 4)}" y="${top + 13}">${percentLabel(shown / bar.total)}</text>`,
+      );
     }
   });
   parts.push(

@@ -2,12 +2,37 @@
  * A record's score told check by check: each requirement of task success, whether it held, and why —
  * what a reader needs to see which check failed without reading the score's fields.
  */
+import type { ConversationRecord } from "../bench/conversation/run-conversation.ts";
 import type { RunRecord } from "../bench/run/run-files.ts";
 
 export interface Check {
   name: string;
   pass: boolean;
   why: string;
+}
+
+/** `GET /runs/:id/items/:key`: the record, its checks, and a conversation's checks turn by turn. */
+export type ItemDetail = RunRecord & { checks: Check[]; turnChecks?: Check[][] };
+
+/**
+ * A conversation's checks per turn: the turn's own requirements (told as a record's are), then whether
+ * the agent asked exactly when the turn needed it.
+ */
+export function turnChecks(record: RunRecord, conversation: ConversationRecord): Check[][] {
+  return conversation.turns.map((turn) => {
+    const result = turn.runs.find((run) => run.error) ?? turn.runs.at(-1)!;
+    const asked = turn.asked === turn.askNeeded;
+    return [
+      ...recordChecks({ ...record, score: turn.score, result }),
+      { name: "asked", pass: asked, why: askedWhy(turn.askNeeded, turn.asked) },
+    ];
+  });
+}
+
+function askedWhy(needed: boolean, asked: boolean): string {
+  if (needed)
+    return asked ? "a value was missing, and the agent asked" : "a value was missing, and the agent did not ask";
+  return asked ? "the agent asked where the turn gave everything it needed" : "no question needed, none asked";
 }
 
 export function recordChecks(record: RunRecord): Check[] {

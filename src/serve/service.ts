@@ -14,7 +14,7 @@ import { type BenchProgress, runBench } from "../bench/run/bench.ts";
 import type { RunSummary } from "../bench/run/compare-configs.ts";
 import { readManifest } from "../bench/run/manifest.ts";
 import { modelsOfMatrix } from "../bench/run/resolve-request.ts";
-import type { RunManifest, RunRecord } from "../bench/run/run-files.ts";
+import type { RunManifest } from "../bench/run/run-files.ts";
 import { listRunIds, RUN_FILES, resultsRoot, runFile } from "../bench/run/store.ts";
 import { loadModelsConfig, matrixConfigs } from "../config/models-yaml.ts";
 import { InputError } from "../errors.ts";
@@ -22,7 +22,7 @@ import { isSimulator } from "../models/provenance.ts";
 import { simProfileNames } from "../models/sim/catalog.ts";
 import { REPO_ROOT } from "../paths.ts";
 import { readSummary } from "../report/run-files.ts";
-import { type Check, recordChecks } from "./checks.ts";
+import { type ItemDetail, recordChecks, turnChecks } from "./checks.ts";
 import { ApiError } from "./errors.ts";
 import { checkConfigName, checkModelName } from "./names.ts";
 import { RecordCount } from "./record-count.ts";
@@ -49,6 +49,10 @@ export interface RunListEntry {
   running: boolean;
   label: RunLabel;
   invalid: number;
+  /** The dataset's files (names only) and its suite's name, as the runs list shows them. */
+  dataset: { files: string[]; suite?: string };
+  /** Each model × configuration's task success, once the run has a summary (the runs list shows the range). */
+  taskSuccess: { model: string; config: string; value: number | null }[];
 }
 
 export interface RunDetail {
@@ -266,12 +270,16 @@ export class HarnessService {
     return { total: rows.length, page, pageSize, rows: slice.map(({ query: _query, ...row }) => row) };
   }
 
-  getItem(runId: string, key: string): RunRecord & { checks: Check[] } {
+  getItem(runId: string, key: string): ItemDetail {
     const record = this.index(runId).record(key);
     if (!record) {
       throw new ApiError(404, "UNKNOWN_ITEM", `run ${runId} has no record with the key "${key}"`, { field: "key" });
     }
-    return { ...record, checks: recordChecks(record) };
+    return {
+      ...record,
+      checks: recordChecks(record),
+      ...(record.conversation ? { turnChecks: turnChecks(record, record.conversation) } : {}),
+    };
   }
 
   compare(runId: string, request: CompareRequest): ComparePage {
@@ -500,6 +508,15 @@ export class HarnessService {
       running,
       label: runLabel(manifest),
       invalid,
+      dataset: {
+        files: manifest.dataset.files.map((file) => basename(file)),
+        ...(manifest.suite?.name ? { suite: manifest.suite.name } : {}),
+      },
+      taskSuccess: (summary?.rows ?? []).map((row) => ({
+        model: row.model,
+        config: row.config,
+        value: row.taskSuccess.value,
+      })),
     };
   }
 

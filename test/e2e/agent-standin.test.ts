@@ -49,4 +49,12 @@ describe("agent through the stand-in", () => {
     expect((await runAgentQuery({ ...query, model: "qwen2.5:3b" })).standin).toBe(true);
     expect((await runAgentQuery({ ...query, model: "sim:oracle" })).standin).toBeUndefined();
   });
+
+  it("answers onsetlab-plus's selector call over HTTP: the oracle names the item's tool, shown first", async () => {
+    const query = { itemId: "gh-s001", configName: "onsetlab-plus", seed: 1, transport: "memory" } as const;
+    const { result } = await runAgentQuery({ ...query, model: "qwen2.5:3b" });
+    expect(result.modelCalls.map((call) => call.stage)).toContain("select");
+    expect(result.tools.selected).toEqual(["list_issues"]);
+    expect(result.tools.filtered[0]).toBe("list_issues");
+  });
 });

@@ -3,31 +3,39 @@
  * (a devDependency), reset by a fresh fixture copy before each conversation and never between its turns.
  * A follow-up (turn 2 refers to turn 1's result) and a clarification (the agent must ask; the scripted
  * user replies; the write happens after the reply). The oracle passes every conversation in every
- * configuration that holds one, and two other orders (`--shuffle`) give the same scores.
+ * configuration that holds one, and two other orders (`--shuffle`) give the same records.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runConversationBench } from "../../src/bench/conversation/bench.ts";
-import { REPO_ROOT } from "../support/bench-run.ts";
+import { runBench } from "../../src/bench/run/bench.ts";
+import { benchRequest, REPO_ROOT, recordContents } from "../support/bench-run.ts";
 import { folderDigest } from "../support/folder-digest.ts";
 
 const FIXTURE = join(REPO_ROOT, "test/fixtures/byo");
 const root = mkdtempSync(join(tmpdir(), "onsetlab-conversations-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const run = (shuffle: number) =>
-  runConversationBench({
-    dataset: [join(FIXTURE, "conversations.jsonl")],
-    registries: [join(FIXTURE, "registry.json")],
-    models: ["sim:oracle"],
-    configs: ["onsetlab-plus", "native", "jsonl"],
-    seed: 1,
-    repeats: 1,
-    shuffle,
+const run = async (shuffle: number) => {
+  const outcome = await runBench({
+    request: benchRequest({
+      dataset: [join(FIXTURE, "conversations.jsonl")],
+      registries: [join(FIXTURE, "registry.json")],
+      models: ["sim:oracle"],
+      configs: ["onsetlab-plus", "native", "jsonl"],
+      matrix: undefined,
+      shuffle,
+    }),
     resultsRoot: root,
   });
+  // which server reset ran before a task depends on the order: the rest may not
+  const records = recordContents(outcome.dir).map(({ key, content }) => {
+    const { session: _session, ...rest } = content as Record<string, unknown>;
+    return { key, rest };
+  });
+  return { rows: outcome.summary.conversations!.rows, records };
+};
 
 describe("conversations over server-memory", () => {
   it("the oracle passes every turn, asks exactly on the clarify turn, and the order does not move a score", async () => {
@@ -49,7 +57,7 @@ describe("conversations over server-memory", () => {
         ]);
       }
     }
-    expect(second.scores).toEqual(first.scores);
+    expect(second.records).toEqual(first.records);
     expect(folderDigest(FIXTURE)).toEqual(before);
   }, 240_000);
 });

@@ -166,11 +166,11 @@ const cases: Case[] = [
     kept: "none",
   },
   {
-    name: "model not pulled (404)",
+    name: "a mistyped model (404): the server's close names, from its /api/tags",
     host: async () => ({ url: standin.url }),
     model: "qwen2.5:3bb",
     code: 1,
-    line: /^error: model ollama:qwen2\.5:3bb: model "qwen2\.5:3bb" not found on Ollama at .*: run `ollama pull qwen2\.5:3bb`/,
+    line: /^error: model ollama:qwen2\.5:3bb: model "qwen2\.5:3bb" not found on Ollama at .*: it has "qwen2\.5:3b", "qwen2\.5:7b": pick one \(--model\), or run `ollama pull qwen2\.5:3bb`/,
     kept: "none",
   },
   {

@@ -4,7 +4,7 @@
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { networkInterfaces, tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { runBench } from "../../src/bench/run/bench.ts";
@@ -120,6 +120,15 @@ describe("HTTP API", () => {
       invalid: 0,
     });
     const run = (await get(`/runs/${runId}`)).body;
+    // the runs list's task success and dataset: the summary's rows, the manifest's files by name
+    expect(runs[0]!.taskSuccess).toEqual(
+      run.summary.rows.map((row: { model: string; config: string; taskSuccess: { value: number } }) => ({
+        model: row.model,
+        config: row.config,
+        value: row.taskSuccess.value,
+      })),
+    );
+    expect(runs[0]!.dataset.files).toEqual(run.manifest.dataset.files.map((file: string) => basename(file)));
     expect(run.manifest.runId).toBe(runId);
     expect(run.summary.records).toBe(12);
     expect(run.progress).toBeNull();

@@ -24,10 +24,16 @@ describe.skipIf(!present)("pnpm bench --dataset bfcl:multi_turn_base", () => {
     expect(outcome.stderr).not.toMatch(/error/i);
     expect(outcome.code).toBe(0);
     const summary = JSON.parse(outcome.stdout) as {
-      bfcl: Record<string, { accuracy: { k: number; n: number }; errorTypes: object; callsInEmptyTurns: number }>;
+      conversations: {
+        rows: {
+          config: string;
+          bfcl: { accuracy: { k: number; n: number }; errorTypes: object; callsInEmptyTurns: number };
+        }[];
+      };
     };
-    expect(Object.keys(summary.bfcl)).toEqual(["sim:oracle × native", "sim:oracle × jsonl"]);
-    for (const figures of Object.values(summary.bfcl)) {
+    const rows = summary.conversations.rows;
+    expect(rows.map((row) => row.config)).toEqual(["native", "jsonl"]);
+    for (const { bfcl: figures } of rows) {
       expect(figures.accuracy).toMatchObject({ k: 200, n: 200 });
       expect(figures.errorTypes).toEqual({});
       expect(figures.callsInEmptyTurns).toBe(0);

@@ -4,19 +4,16 @@
  * every request the pages make must carry it. A small simulated bench is started through POST /bench; the
  * pages must show exactly what the API serves. Screenshots go to test/output/viewer/ (gitignored).
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildView } from "../../scripts/build.ts";
-import { createApp, TOKEN_COOKIE } from "../../src/serve/app.ts";
-import { benchQueryRunner } from "../../src/serve/query-runner.ts";
-import { listen, type RunningServer } from "../../src/serve/server.ts";
+import type { RunningServer } from "../../src/serve/server.ts";
 import type { ComparePage, ItemPage, RunDetail, RunListEntry } from "../../src/serve/service.ts";
-import { HarnessService } from "../../src/serve/service.ts";
-import { launchChromium, skipWithoutChromium } from "../../src/view/chromium.ts";
+import { skipWithoutChromium } from "../../src/view/chromium.ts";
 import type { ItemDetail, QueryHit } from "../../src/view/web/types.ts";
+import { openViewerPage, startViewer, stopViewer } from "../support/viewer-server.ts";
 
 const skipped = skipWithoutChromium("viewer browser tests");
 const TOKEN = "viewer-test-token";
@@ -43,47 +40,14 @@ async function finished(id: string): Promise<void> {
   }
 }
 
-/** A page that records console errors and any request leaving the server (or one without the token). */
-async function openPage(hash: string): Promise<{ page: Page; problems: string[] }> {
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on("console", (message) => {
-    if (message.type() === "error") problems.push(`console: ${message.text()}`);
-  });
-  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-  page.on("request", (request) => {
-    const url = new URL(request.url());
-    if (url.protocol === "data:") return;
-    if (url.origin !== server.url) problems.push(`left the server: ${request.url()}`);
-    else if (url.searchParams.has("token")) problems.push(`token in the URL: ${request.url()}`);
-    else if (request.resourceType() === "fetch" || request.resourceType() === "eventsource") {
-      // the API's requests carry the token in the cookie the page keeps
-      void request.headerValue("cookie").then((cookie) => {
-        if (!cookie?.includes(`${TOKEN_COOKIE}=${TOKEN}`)) problems.push(`no token: ${request.url()}`);
-      });
-    }
-  });
-  // the cookie the page keeps once it was given the token (it asks with a prompt on the first 401)
-  await context.addCookies([{ name: TOKEN_COOKIE, value: TOKEN, url: server.url }]);
-  await page.goto(`${server.url}/${hash}`);
-  return { page, problems };
-}
+const openPage = (hash: string) => openViewerPage({ server, context, token: TOKEN }, hash);
 
 const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: false });
 
 beforeAll(async () => {
   if (skipped) return;
   mkdirSync(SHOTS, { recursive: true });
-  const viewDir = join(work, "view");
-  await buildView(viewDir);
-  const app = createApp({
-    service: new HarnessService({ resultsRoot: join(work, "results") }),
-    runner: benchQueryRunner(),
-    token: TOKEN,
-    viewDir,
-  });
-  server = await listen(app, { token: TOKEN });
-  context = await launchChromium();
+  ({ server, context } = await startViewer(work, join(work, "results"), TOKEN));
   ({ runId } = await api<{ runId: string }>("/bench", {
     method: "POST",
     body: JSON.stringify({ models: ["sim:slm-3b"], configs: ["onsetlab", "onsetlab-plus"], limit: 24 }),
@@ -91,11 +55,7 @@ beforeAll(async () => {
   await finished(runId);
 }, 120_000);
 
-afterAll(async () => {
-  await context?.close();
-  await server?.close();
-  rmSync(work, { recursive: true, force: true });
-});
+afterAll(() => stopViewer({ server, context }, work));
 
 describe.skipIf(skipped)("the web viewer in headless Chromium", () => {
   it("lists the run and opens its leaderboard: the numbers of its summary, charts for a simulated run", async () => {

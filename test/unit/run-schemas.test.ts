@@ -55,6 +55,30 @@ describe("run file schemas", () => {
     expect(problems(schemas.summary, readJsonFile(join(dir, RUN_FILES.summary)))).toBe("");
   }, 60_000);
 
+  it("describe a conversation run's run.json, every conversation record and summary.json", async () => {
+    const root = mkdtempSync(join(tmpdir(), "onsetlab-schemas-"));
+    const { dir } = await runBench({
+      request: benchRequest({
+        configs: ["onsetlab-plus", "native"],
+        matrix: undefined,
+        dataset: [join(REPO_ROOT, "datasets/conversations/conversations.jsonl")],
+        first: 3,
+      }),
+      resultsRoot: root,
+      threads: 1,
+    });
+    expect(problems(schemas.run, readJsonFile(join(dir, RUN_FILES.run)))).toBe("");
+    const records = strictRecordLines(dir);
+    expect(records).toHaveLength(6);
+    for (const record of records) {
+      expect(record.conversation?.turns.length, record.key).toBeGreaterThan(1);
+      expect(problems(schemas.record, record), record.key).toBe("");
+    }
+    const summary = readJsonFile(join(dir, RUN_FILES.summary));
+    expect(summary).toHaveProperty("conversations.rows");
+    expect(problems(schemas.summary, summary)).toBe("");
+  }, 60_000);
+
   it("reject a record with a field no type declares", async () => {
     const root = mkdtempSync(join(tmpdir(), "onsetlab-schemas-"));
     const { dir } = await runBench({ request: benchRequest({ configs: ["native"], first: 1 }), resultsRoot: root });

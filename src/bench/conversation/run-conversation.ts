@@ -17,9 +17,9 @@ import {
 } from "../../agent/index.ts";
 import type { ToolDefinition, ToolHost } from "../../mcp/types.ts";
 import type { InvalidReason, ModelProvider } from "../../models/types.ts";
+import type { StateOutcome } from "../dataset/state-checks.ts";
 import type { ConversationItem, ConversationTurnSpec, StateCheckSpec } from "../dataset/types.ts";
 import { turnAsItem } from "../dataset/types.ts";
-import type { StateOutcome } from "../run/environment.ts";
 import { type ItemScore, scoreItem } from "../scoring/index.ts";
 import { askedUser, replyTo } from "./scripted-user.ts";
 

@@ -9,8 +9,8 @@ import { loadRegistry, type Registry } from "../../mcp/registry.ts";
 import { seededRandom, shuffled } from "../../random.ts";
 import { DatasetError } from "./errors.ts";
 import { unknownToolProblems } from "./known-tools.ts";
-import { loadDataset } from "./load.ts";
-import type { DatasetItem } from "./types.ts";
+import { loadAll } from "./load.ts";
+import { type ConversationItem, conversationSessionItem, type DatasetItem, turnAsItem } from "./types.ts";
 
 export const FILTER_KEYS = ["category", "server", "tag", "difficulty", "id"] as const;
 export type FilterKey = (typeof FILTER_KEYS)[number];
@@ -57,25 +57,58 @@ export interface ItemCount {
   seed: number;
 }
 
-/** The run's items; a gold call to a tool no server of `registry` lists is bad input (known-tools.ts). */
+/**
+ * The run's items; a gold call to a tool no server of `registry` lists is bad input (known-tools.ts). A
+ * dataset of conversations gives one item per conversation (`conversationSessionItem`: what its task
+ * leases servers for, and what the filter reads) and the conversations themselves; a dataset that mixes
+ * the two kinds is bad input (a run's records are of one kind).
+ */
 export function selectItems(
   paths: readonly string[],
   filter: ItemFilter,
   count: ItemCount,
   registry: Registry = loadRegistry(),
-): { items: DatasetItem[]; files: string[] } {
-  const loaded = loadDataset(paths.length > 0 ? paths : undefined);
-  const problems = unknownToolProblems(loaded, registry);
+): ItemSelection {
+  const loaded = loadAll(paths.length > 0 ? paths : undefined);
+  if (loaded.conversations.length > 0 && loaded.items.length > 0) {
+    const file = (entry: { file: string; line: number }) => `${entry.file}:${entry.line}`;
+    throw new InputError(
+      "BAD_FLAG",
+      `--dataset mixes conversations (${file(loaded.conversations[0]!)}) and single-turn items (${file(loaded.items[0]!)}): run them apart`,
+    );
+  }
+  const turns = loaded.conversations.flatMap(({ conversation, file, line }) =>
+    conversation.turns.map((_, index) => ({ item: turnAsItem(conversation, index), file, line })),
+  );
+  const problems = unknownToolProblems([...loaded.items, ...turns], registry);
   if (problems.length > 0) throw new DatasetError("DATASET_UNKNOWN_TOOL", problems);
-  const files = [...new Set(loaded.map((entry) => entry.file))];
-  return {
-    items: narrowItems(
-      loaded.map((entry) => entry.item),
-      filter,
-      count,
-    ),
-    files,
-  };
+  const files = [...new Set([...loaded.items, ...loaded.conversations].map((entry) => entry.file))];
+  if (loaded.conversations.length === 0) {
+    return {
+      items: narrowItems(
+        loaded.items.map((entry) => entry.item),
+        filter,
+        count,
+      ),
+      files,
+    };
+  }
+  const conversations = loaded.conversations.map((entry) => entry.conversation);
+  const items = narrowItems(conversations.map(conversationSessionItem), filter, count);
+  const chosen = new Set(items.map((item) => item.id));
+  return { items, files, conversations: conversations.filter((conversation) => chosen.has(conversation.id)) };
+}
+
+export interface ItemSelection {
+  items: DatasetItem[];
+  files: string[];
+  /** A dataset of conversations: those chosen, in the order of `items` (one item each). */
+  conversations?: ConversationItem[];
+}
+
+/** The hash a run keeps of its dataset: of its conversations' lines when it has them. */
+export function selectionHash(selection: Pick<ItemSelection, "items" | "conversations">): string {
+  return datasetHash(selection.conversations ?? selection.items);
 }
 
 /** The items matching the filter, as many as `count` asks; none at all is bad input. */
@@ -127,7 +160,7 @@ export function stratifiedSample(items: readonly DatasetItem[], size: number, se
 }
 
 /** A hash of the items a run uses (their full content, in order): a resume refuses a changed dataset. */
-export function datasetHash(items: readonly DatasetItem[]): string {
+export function datasetHash(items: readonly (DatasetItem | ConversationItem)[]): string {
   const hash = createHash("sha256");
   for (const item of items) hash.update(`${JSON.stringify(item)}\n`);
   return hash.digest("hex").slice(0, 16);

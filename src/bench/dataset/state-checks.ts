@@ -9,6 +9,15 @@ import type { ToolDefinition, ToolHost } from "../../mcp/types.ts";
 import { datasetRegex } from "./regex.ts";
 import type { StateCheckSpec, ToolCallStateCheck, ToolResultExpectation } from "./types.ts";
 
+/** A state check as the server answered it (`negate` is the scorer's business). */
+export interface StateOutcome {
+  spec: StateCheckSpec;
+  pass: boolean;
+  detail: string;
+  /** A tool-call check whose call could not be made: it fails, negated or not. */
+  notRun?: boolean;
+}
+
 export function isToolCallCheck(spec: StateCheckSpec): spec is ToolCallStateCheck {
   return "call" in spec;
 }

@@ -194,6 +194,14 @@ export function turnAsItem(conversation: ConversationItem, index: number): Datas
   };
 }
 
+/**
+ * The item a conversation's task leases its servers for, and the one the filter and the summary read:
+ * its first turn's item, named by the conversation.
+ */
+export function conversationSessionItem(conversation: ConversationItem): DatasetItem {
+  return { ...turnAsItem(conversation, 0), id: conversation.id };
+}
+
 export function turnItemId(conversationId: string, index: number): string {
   return `${conversationId}#${index + 1}`;
 }

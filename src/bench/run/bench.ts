@@ -10,6 +10,8 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentConfigInput } from "../../agent/index.ts";
 import { loadBfclDataset } from "../../bfcl/dataset.ts";
+import { multiTurnCategoriesOf } from "../../bfcl/multi-turn/conversation.ts";
+import { MultiTurnDataset } from "../../bfcl/multi-turn/conversation-run.ts";
 import { loadModelsConfig, type ModelEntry, type ModelsConfig } from "../../config/models-yaml.ts";
 import { InputError } from "../../errors.ts";
 import type { ResetKind } from "../../mcp/registry.ts";
@@ -17,10 +19,11 @@ import { resetKind } from "../../mcp/registry-entry.ts";
 import { isSimulator } from "../../models/provenance.ts";
 import { type CacheCounters, type RequestCache, requestCacheAt } from "../../models/request-cache.ts";
 import { hash32, seededRandom, shuffled } from "../../random.ts";
+import { CONVERSATION_CONFIGS } from "../conversation/task.ts";
 import { requireSuiteServers } from "../dataset/known-tools.ts";
-import { datasetHash, narrowItems, selectItems } from "../dataset/select.ts";
+import { type ItemSelection, narrowItems, selectItems, selectionHash } from "../dataset/select.ts";
 import { type Suite, suiteOf } from "../dataset/suite.ts";
-import type { DatasetItem } from "../dataset/types.ts";
+import { type ConversationItem, conversationSessionItem, type DatasetItem } from "../dataset/types.ts";
 import { loadMetricModules } from "../scoring/index.ts";
 import { isBfclDataset } from "./bfcl-environment.ts";
 import type { RunSummary } from "./compare-configs.ts";
@@ -29,7 +32,7 @@ import { readManifest } from "./manifest.ts";
 import { expandMatrix, selectShard, type Task } from "./matrix.ts";
 import { type ModelProbe, probeModels } from "./model-facts.ts";
 import { ModelOutageWatch } from "./model-outage.ts";
-import { providerCache, resolveEntries, serverSlots } from "./providers.ts";
+import { itemGold, providerCache, resolveEntries, runGold, serverSlots } from "./providers.ts";
 import {
   checkResumeDefinitions,
   configNames,
@@ -125,6 +128,8 @@ export interface Work {
   entries: ModelEntry[];
   configs: string[];
   items: DatasetItem[];
+  /** A dataset of conversations: each item is one (its session item), run turn by turn. */
+  conversations?: ConversationItem[];
   files: string[];
   /** The dataset's suite (its clock, servers and default exposure); none for BFCL or a dataset without one. */
   suite?: Suite;
@@ -175,7 +180,7 @@ export async function runBench(options: BenchOptions): Promise<BenchOutcome> {
   const outage = new ModelOutageWatch();
   const cache = requestCacheOf(options.cacheDir, entries, request);
   const before = cache && { ...cache.counters };
-  const providers = providerCache(entries, work.items, request, outage, cache);
+  const providers = providerCache(entries, runGold(work), request, outage, cache, itemGold(work));
   for (const entry of entries) providers(entry.name, 0);
   let probes: Record<string, ModelProbe>;
   try {
@@ -239,6 +244,28 @@ function cacheUse(cache: RequestCache, before: CacheCounters): CacheUse {
   };
 }
 
+/**
+ * A `bfcl:` spec names categories, not files: its single-turn questions as items, or (multi-turn
+ * categories) its entries as conversations, one item each, each run on its own environments (share.ts).
+ */
+function bfclSelection(request: BenchRequest): ItemSelection {
+  const categories = multiTurnCategoriesOf(request.dataset);
+  if (!categories) {
+    return {
+      items: narrowItems(loadBfclDataset(request.dataset[0]!).items, request.filter, itemCount(request)),
+      files: request.dataset,
+    };
+  }
+  const conversations = new MultiTurnDataset(categories).conversations;
+  const items = narrowItems(conversations.map(conversationSessionItem), request.filter, itemCount(request));
+  const chosen = new Set(items.map((item) => item.id));
+  return {
+    items,
+    files: request.dataset,
+    conversations: conversations.filter((conversation) => chosen.has(conversation.id)),
+  };
+}
+
 /** Resolves the request (a resume's own) and reads which tasks are already on disk; writes nothing. */
 export function resolveWork(options: BenchOptions, yamlModels: ModelsConfig): Work {
   const root = options.resultsRoot ?? resultsRoot();
@@ -253,7 +280,6 @@ export function resolveWork(options: BenchOptions, yamlModels: ModelsConfig): Wo
   }
   const { models, agentNames } = withRequestAgents(yamlModels, request);
   const entries = resolveEntries(models, request);
-  const configs = configNames(models, request, agentNames);
   const bfcl = isBfclDataset(request.dataset);
   const registry = requestRegistry(request);
   const resets = bfcl ? {} : Object.fromEntries(registry.servers.map((entry) => [entry.name, resetKind(entry)]));
@@ -263,16 +289,19 @@ export function resolveWork(options: BenchOptions, yamlModels: ModelsConfig): Wo
       "--dataset bfcl:<category>[,<category>…] is one spec, not mixed with dataset files",
     );
   }
-  const { items, files } = bfcl
-    ? {
-        items: narrowItems(loadBfclDataset(request.dataset[0]!).items, request.filter, itemCount(request)),
-        files: request.dataset,
-      }
+  const selection: ItemSelection = bfcl
+    ? bfclSelection(request)
     : selectItems(request.dataset, request.filter, itemCount(request), registry);
-  if (previous && previous.dataset.hash !== datasetHash(items)) {
+  const { items, files, conversations } = selection;
+  // a dataset of conversations runs, by default, the configurations that hold one
+  const configs =
+    conversations && request.configs.length === 0 && !request.matrix && agentNames.length === 0
+      ? [...CONVERSATION_CONFIGS]
+      : configNames(models, request, agentNames);
+  if (previous && previous.dataset.hash !== selectionHash(selection)) {
     throw new InputError(
       "RESUME_DATASET_CHANGED",
-      `--resume ${previous.runId}: the dataset changed since the run started (hash ${previous.dataset.hash} → ${datasetHash(items)}); start a new run`,
+      `--resume ${previous.runId}: the dataset changed since the run started (hash ${previous.dataset.hash} → ${selectionHash(selection)}); start a new run`,
     );
   }
   const suite = bfcl ? undefined : suiteOf(files);
@@ -324,6 +353,7 @@ export function resolveWork(options: BenchOptions, yamlModels: ModelsConfig): Wo
     entries,
     configs,
     items,
+    ...(conversations ? { conversations } : {}),
     files,
     ...(suite ? { suite } : {}),
     bfcl,
@@ -392,8 +422,9 @@ function newManifest(work: Work, session: RunManifest["sessions"][number]): RunM
     resolved: work.resolved,
     ...(work.suite ? { suite: work.suite } : {}),
     dataset: {
+      ...(work.conversations ? { kind: "conversations" as const } : {}),
       files: work.files,
-      hash: datasetHash(items),
+      hash: selectionHash(work),
       items: items.length,
       itemIds: items.map((item) => item.id),
     },
@@ -438,6 +469,7 @@ async function runTasks(
     modelsFile: options.modelsFile,
     resolved: work.resolved,
     items: work.items,
+    ...(work.conversations ? { conversations: work.conversations } : {}),
     bfcl: work.bfcl,
     // the queries in flight are spread over the threads
     concurrency: Math.max(1, Math.round(work.concurrency / threads)),

@@ -3,6 +3,8 @@
  * same items (McNemar's exact test on task success and tool choice), so a report can say which
  * differences are real.
  */
+import type { MultiTurnRow } from "../../bfcl/multi-turn/conversation-run.ts";
+import type { ConversationRow } from "../conversation/score.ts";
 import { type Comparison, compare, type ScoredRecord, type Summary } from "../scoring/index.ts";
 import { groupBy } from "../scoring/summarize.ts";
 import type { SequentialOutcome } from "./sequential.ts";
@@ -30,6 +32,17 @@ export interface RunSummary extends Summary {
   sequential?: SequentialOutcome;
   /** Real servers: how much of each model's prompts its server's prompt cache could serve. */
   promptCache?: PromptCacheUse[];
+  /** A run of conversations: per model × configuration, success per kind, by turn index, pass^k, failure classes. */
+  conversations?: ConversationSummary;
+}
+
+export interface ConversationSummary {
+  rows: ConversationSummaryRow[];
+}
+
+/** A row of conversations; a BFCL multi-turn run's also has BFCL's figures (its checker's verdicts). */
+export interface ConversationSummaryRow extends ConversationRow {
+  bfcl?: MultiTurnRow;
 }
 
 export interface PromptCacheUse {

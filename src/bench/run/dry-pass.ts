@@ -13,6 +13,7 @@ import { createSimProvider } from "../../models/sim/index.ts";
 import type { ChatRequest, CompletionRequest, GenerationOptions, ModelProvider } from "../../models/types.ts";
 import type { Work } from "./bench.ts";
 import { ModelOutageWatch } from "./model-outage.ts";
+import { runGold } from "./providers.ts";
 import { contextOf } from "./resolve-request.ts";
 import { runShare } from "./share.ts";
 
@@ -49,7 +50,7 @@ export async function dryPass(work: Work): Promise<DryPass> {
     const entry = work.entries.find((candidate) => candidate.name === model) as ModelEntry;
     const sim = createSimProvider({
       profile: isSimulator(entry) ? entry.profile : DRY_PASS_PROFILE,
-      gold: work.items,
+      gold: runGold(work),
       seed: work.request.seed + repeat,
     });
     const provider = recording(sim, model, repeat, requests);
@@ -66,6 +67,7 @@ export async function dryPass(work: Work): Promise<DryPass> {
       request: { ...work.request, transport: "memory" },
       resolved: work.resolved,
       items: work.items,
+      ...(work.conversations ? { conversations: work.conversations } : {}),
       bfcl: work.bfcl,
       concurrency: 1,
       ...(work.suite?.servers ? { servers: work.suite.servers } : {}),

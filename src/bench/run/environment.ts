@@ -12,18 +12,12 @@ import type { Registry } from "../../mcp/registry.ts";
 import { RestrictedToolHost } from "../../mcp/restricted-host.ts";
 import type { ToolDefinition, ToolHost } from "../../mcp/types.ts";
 import { cached } from "../../memo.ts";
-import { isToolCallCheck, runToolCallCheck } from "../dataset/state-checks.ts";
+import { isToolCallCheck, runToolCallCheck, type StateOutcome } from "../dataset/state-checks.ts";
+
+export type { StateOutcome } from "../dataset/state-checks.ts";
+
 import type { DatasetItem, StateCheckSpec } from "../dataset/types.ts";
 import { sessionServers } from "./session.ts";
-
-/** A state check as the server answered it (`negate` is the scorer's business). */
-export interface StateOutcome {
-  spec: StateCheckSpec;
-  pass: boolean;
-  detail: string;
-  /** A tool-call check whose call could not be made: it fails, negated or not. */
-  notRun?: boolean;
-}
 
 /** One query's lease on a set of servers. */
 export interface ItemSession {

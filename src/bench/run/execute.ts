@@ -7,7 +7,7 @@ import { type AgentConfig, type AgentResult, type Exposure, runAgent } from "../
 import { OnsetlabError } from "../../errors.ts";
 import type { ModelProvider } from "../../models/types.ts";
 import type { DatasetItem } from "../dataset/types.ts";
-import type { StateOutcome, ToolEnvironment } from "./environment.ts";
+import type { ItemSession, StateOutcome, ToolEnvironment } from "./environment.ts";
 import type { Task } from "./matrix.ts";
 
 export interface TaskRecord<S> {
@@ -40,10 +40,30 @@ export interface TaskFailure {
   interrupted?: boolean;
 }
 
+/** What one task does on its leased servers, given its item, configuration and model. */
+export interface TaskBodyInput {
+  task: Task;
+  item: DatasetItem;
+  config: AgentConfig;
+  model: ModelProvider;
+  session: ItemSession;
+  context?: string;
+  signal?: AbortSignal;
+}
+
+export interface TaskBodyOutcome<S> {
+  result: AgentResult;
+  state: StateOutcome[];
+  score: S;
+  /** Fields the record carries besides the standard ones (a conversation's turns). */
+  extra?: Record<string, unknown>;
+}
+
 export interface ExecuteOptions<S> {
   tasks: readonly Task[];
   items: ReadonlyMap<string, DatasetItem>;
-  provider: (model: string, repeat: number) => ModelProvider;
+  /** The task's model (`itemId`: a simulator may answer from that item's gold only). */
+  provider: (model: string, repeat: number, itemId: string) => ModelProvider;
   config: (model: string, config: string) => AgentConfig;
   environment: ToolEnvironment;
   score: (input: { item: DatasetItem; result: AgentResult; state: StateOutcome[]; environment: ToolEnvironment }) => S;
@@ -52,6 +72,8 @@ export interface ExecuteOptions<S> {
   context?: string;
   onRecord: (record: TaskRecord<S>) => void;
   signal?: AbortSignal;
+  /** What a task does instead of the item's query, its state checks and `score` (a conversation's turns). */
+  body?: (input: TaskBodyInput) => Promise<TaskBodyOutcome<S>>;
 }
 
 /**
@@ -82,6 +104,25 @@ export async function executeTasks<S>(options: ExecuteOptions<S>): Promise<TaskF
   return failures;
 }
 
+/** The default task: the item's query through the agent, then its state checks and its score. */
+function queryBody<S>(options: ExecuteOptions<S>): (input: TaskBodyInput) => Promise<TaskBodyOutcome<S>> {
+  return async ({ task, item, config, model, session, context, signal }) => {
+    const result = await runAgent(item.query, { config, model, tools: session.tools, context, signal });
+    throwIfStopped(task, signal);
+    const state = await session.runStateChecks();
+    return { result, state, score: options.score({ item, result, state, environment: options.environment }) };
+  };
+}
+
+/** A query cut short by the run's stop measures the stop, not the model: a resume runs it again. */
+export function throwIfStopped(task: Task, signal: AbortSignal | undefined): void {
+  if (!signal?.aborted) return;
+  throw new TaskInterruptedError("TASK_INTERRUPTED", `${task.key}: the run was stopped during this query`, {
+    context: { key: task.key },
+    cause: signal.reason,
+  });
+}
+
 async function executeTask<S>(task: Task, options: ExecuteOptions<S>): Promise<TaskRecord<S>> {
   const started = performance.now();
   const item = options.items.get(task.itemId);
@@ -90,23 +131,18 @@ async function executeTask<S>(task: Task, options: ExecuteOptions<S>): Promise<T
   const session = await options.environment.open(item, config.exposure);
   try {
     const startedAt = Date.now();
-    const result = await runAgent(item.query, {
+    const input: TaskBodyInput = {
+      task,
+      item,
       config,
-      model: options.provider(task.model, task.repeat),
-      tools: session.tools,
-      context: options.context,
-      signal: options.signal,
-    });
-    // a query cut short by the run's stop measures the stop, not the model: a resume runs it again
-    if (options.signal?.aborted) {
-      throw new TaskInterruptedError("TASK_INTERRUPTED", `${task.key}: the run was stopped during this query`, {
-        context: { key: task.key },
-        cause: options.signal.reason,
-      });
-    }
-    const state = await session.runStateChecks();
-    const score = options.score({ item, result, state, environment: options.environment });
+      model: options.provider(task.model, task.repeat, task.itemId),
+      session,
+      ...(options.context === undefined ? {} : { context: options.context }),
+      ...(options.signal ? { signal: options.signal } : {}),
+    };
+    const { result, state, score, extra } = await (options.body ?? queryBody(options))(input);
     return {
+      ...extra,
       ...task,
       session: {
         exposure: config.exposure,

@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, w
 import { join } from "node:path";
 import { InputError } from "../../errors.ts";
 import { canonicalJson } from "../../models/json.ts";
-import { datasetHash, selectItems } from "../dataset/select.ts";
+import { selectItems, selectionHash } from "../dataset/select.ts";
 import type { RunSummary } from "./compare-configs.ts";
 import { readManifest } from "./manifest.ts";
 import { contentHash } from "./record-content.ts";
@@ -76,11 +76,12 @@ export function mergeRuns(options: MergeOptions): MergeOutcome {
   for (const other of sources.slice(1)) checkSameMatrix(first, other);
 
   const request = unsharded(first.manifest.request);
-  const { items } = selectItems(request.dataset, request.filter, itemCount(request), requestRegistry(request));
-  if (datasetHash(items) !== first.manifest.dataset.hash) {
+  const selection = selectItems(request.dataset, request.filter, itemCount(request), requestRegistry(request));
+  const { items } = selection;
+  if (selectionHash(selection) !== first.manifest.dataset.hash) {
     throw new MergeError(
       "MERGE_DATASET_CHANGED",
-      `the dataset changed since run ${first.id} (hash ${first.manifest.dataset.hash} → ${datasetHash(items)}): its summary cannot be recomputed`,
+      `the dataset changed since run ${first.id} (hash ${first.manifest.dataset.hash} → ${selectionHash(selection)}): its summary cannot be recomputed`,
     );
   }
 

@@ -4,13 +4,17 @@
  * record says what it shared with the previous request to that server.
  */
 
+import { multiTurnCategoriesOf } from "../../bfcl/multi-turn/conversation.ts";
+import { MultiTurnDataset } from "../../bfcl/multi-turn/conversation-run.ts";
 import { type ModelEntry, type ModelsConfig, resolveModel } from "../../config/models-yaml.ts";
 import { createProvider } from "../../models/factory.ts";
 import { PrefixTracker } from "../../models/prefix-tracker.ts";
-import { provenanceOf } from "../../models/provenance.ts";
+import { isSimulator, provenanceOf } from "../../models/provenance.ts";
 import type { RequestCache } from "../../models/request-cache.ts";
+import type { SimGoldItem } from "../../models/sim/gold.ts";
 import type { ModelProvider } from "../../models/types.ts";
-import type { DatasetItem } from "../dataset/types.ts";
+import { conversationGold } from "../conversation/gold.ts";
+import type { ConversationItem, DatasetItem } from "../dataset/types.ts";
 import type { ModelOutageWatch } from "./model-outage.ts";
 
 export interface ProviderRequest {
@@ -38,17 +42,50 @@ export function serverSlots(entries: readonly ModelEntry[]): number {
   return Math.max(1, ...slots);
 }
 
+/** What the simulator answers from: the items, or each conversation's turns (conversation/gold.ts). */
+export function runGold(run: {
+  items: readonly DatasetItem[];
+  conversations?: readonly ConversationItem[];
+}): SimGoldItem[] {
+  return run.conversations ? run.conversations.flatMap(conversationGold) : [...run.items];
+}
+
+/** A task's own gold, for a simulator that must know one item's labels only. */
+export type ItemGold = (itemId: string) => SimGoldItem[];
+
+/**
+ * BFCL multi-turn: each entry's own turns, since BFCL's categories share turn texts with other ground
+ * truth (miss_func's fixed prompt; base questions again in long_context). Undefined for other datasets.
+ */
+export function itemGold(run: {
+  request: { dataset: readonly string[] };
+  conversations?: readonly ConversationItem[];
+}): ItemGold | undefined {
+  const categories = multiTurnCategoriesOf(run.request.dataset);
+  if (!categories || !run.conversations) return undefined;
+  const dataset = new MultiTurnDataset(categories);
+  const byId = new Map(run.conversations.map((conversation) => [conversation.id, conversation]));
+  return (itemId) => dataset.goldOf(byId.get(itemId)!);
+}
+
 export function providerCache(
   entries: readonly ModelEntry[],
-  items: readonly DatasetItem[],
+  gold: readonly SimGoldItem[],
   request: ProviderRequest,
   outage: ModelOutageWatch,
   /** The request cache (real models only; the main thread's, never a worker's). */
   cache?: RequestCache,
-): (model: string, repeat: number) => ModelProvider {
+  /** Each task's own gold for the simulator (a provider per task, never kept). */
+  goldOfItem?: ItemGold,
+): (model: string, repeat: number, itemId?: string) => ModelProvider {
   const made = new Map<string, ModelProvider>();
   const trackers = new Map<string, PrefixTracker>();
-  return (model, repeat) => {
+  return (model, repeat, itemId) => {
+    if (goldOfItem && itemId !== undefined) {
+      const entry = entries.find((candidate) => candidate.name === model)!;
+      if (isSimulator(entry))
+        return outage.watch(createProvider(entry, { gold: goldOfItem(itemId), seed: request.seed + repeat }));
+    }
     const key = `${model}#${repeat}`;
     let provider = made.get(key);
     if (!provider) {
@@ -59,7 +96,7 @@ export function providerCache(
       if (tracked) trackers.set(model, tracker);
       provider = outage.watch(
         createProvider(entry, {
-          gold: [...items],
+          gold,
           seed: request.seed + repeat,
           record: request.record,
           replay: request.replay,

@@ -3,9 +3,11 @@
  * line of records.jsonl.gz (`RunRecord`). docs/schemas/ has their JSON Schemas, checked against real runs.
  */
 import type { AgentConfig } from "../../agent/index.ts";
+import type { MultiTurnRunVerdict } from "../../bfcl/multi-turn/conversation-run.ts";
 import type { FaultConfig } from "../../mcp/faults.ts";
 import type { ResetKind } from "../../mcp/registry.ts";
 import type { ModelFacts, WarmUp } from "../../models/types.ts";
+import type { ConversationRecord } from "../conversation/run-conversation.ts";
 import type { Suite } from "../dataset/suite.ts";
 import type { ItemScore } from "../scoring/index.ts";
 import type { TaskRecord } from "./execute.ts";
@@ -87,7 +89,8 @@ export interface RunManifest {
   configs: string[];
   /** The resolved agent configuration of every model × configuration (CLI > model > config > defaults). */
   resolved: Record<string, Record<string, AgentConfig>>;
-  dataset: { files: string[]; hash: string; items: number; itemIds: string[] };
+  /** `kind: conversations`: each item is a conversation (its records carry `conversation`). */
+  dataset: { kind?: "conversations"; files: string[]; hash: string; items: number; itemIds: string[] };
   /** The dataset's suite (datasets/README.md "Suites"): its clock, servers and default exposure. */
   suite?: Suite;
   tasks: number;
@@ -124,4 +127,14 @@ export interface RunManifest {
   resets?: Record<string, ResetKind | "mock">;
 }
 
-export type RunRecord = TaskRecord<ItemScore> & { category: string };
+/**
+ * A record: one task. A conversation's record (category `conversation`) has the whole conversation's
+ * trace in `result`, every turn's state checks in `state`, the conversation as one item score in
+ * `score` (conversation/item-score.ts), and its turns — each with its runs, checks and score — in
+ * `conversation`. A BFCL multi-turn entry's record also has BFCL's verdict on it in `bfcl`.
+ */
+export type RunRecord = TaskRecord<ItemScore> & {
+  category: string;
+  conversation?: ConversationRecord;
+  bfcl?: MultiTurnRunVerdict;
+};

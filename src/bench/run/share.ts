@@ -5,21 +5,25 @@
  * thread (threads.ts).
  */
 import type { AgentConfig } from "../../agent/index.ts";
+import { multiTurnCategoriesOf } from "../../bfcl/multi-turn/conversation.ts";
+import { MultiTurnDataset } from "../../bfcl/multi-turn/conversation-run.ts";
 import { loadModelsConfig } from "../../config/models-yaml.ts";
 import type { ToolDefinition } from "../../mcp/types.ts";
 import type { ModelProvider } from "../../models/types.ts";
+import { CONVERSATION_CATEGORY, runConversationTask } from "../conversation/task.ts";
 import { toolCallCheckProblems } from "../dataset/crosscheck.ts";
 import { DatasetError } from "../dataset/errors.ts";
 import { readOnlyIn } from "../dataset/state-checks.ts";
-import type { DatasetItem } from "../dataset/types.ts";
+import { type ConversationItem, type DatasetItem, turnAsItem } from "../dataset/types.ts";
 import { type ItemScore, scoreItem, ToolCatalog } from "../scoring/index.ts";
 import { BfclEnvironment } from "./bfcl-environment.ts";
+import { MultiTurnEnvironment, multiTurnBody } from "./bfcl-multi-turn-environment.ts";
 import { DryRunEnvironment, dryRunItem } from "./dry-run.ts";
 import { MockEnvironment, type ToolEnvironment } from "./environment.ts";
-import { executeTasks, type TaskFailure } from "./execute.ts";
+import { executeTasks, type TaskBodyInput, type TaskBodyOutcome, type TaskFailure, throwIfStopped } from "./execute.ts";
 import type { Task } from "./matrix.ts";
 import type { ModelOutageWatch } from "./model-outage.ts";
-import { providerCache, resolveEntries } from "./providers.ts";
+import { itemGold, providerCache, resolveEntries, runGold } from "./providers.ts";
 import { requestRegistry } from "./resolve-request.ts";
 import type { BenchRequest, RunRecord } from "./run-files.ts";
 import { type SpanParent, startQueryTracer } from "./spans.ts";
@@ -32,6 +36,8 @@ export interface ShareSpec {
   modelsFile?: string;
   resolved: Record<string, Record<string, AgentConfig>>;
   items: DatasetItem[];
+  /** A dataset of conversations: each task runs one, turn by turn (one item each in `items`). */
+  conversations?: ConversationItem[];
   bfcl: boolean;
   /** Queries in flight in this thread (one set of servers each). */
   concurrency: number;
@@ -62,7 +68,7 @@ export interface ShareHooks {
   /** Watches this thread's providers (the main thread's watch stops the whole run). */
   outage: ModelOutageWatch;
   /** The providers to use (the main thread made its own before the run started); default: new ones. */
-  providers?: (model: string, repeat: number) => ModelProvider;
+  providers?: (model: string, repeat: number, itemId: string) => ModelProvider;
   onFinished: (task: FinishedTask) => void;
 }
 
@@ -70,16 +76,21 @@ export async function runShare(spec: ShareSpec, tasks: readonly Task[], hooks: S
   const providers = hooks.providers ?? shareProviders(spec, hooks.outage);
   const byId = new Map(spec.items.map((item) => [item.id, item]));
   const registry = requestRegistry(spec.request);
-  const servers: ToolEnvironment = spec.bfcl
-    ? new BfclEnvironment()
-    : await MockEnvironment.open({
-        registry,
-        transport: spec.request.transport,
-        pools: spec.concurrency,
-        seed: spec.request.seed,
-        ...(spec.servers ? { servers: spec.servers } : {}),
-        ...(spec.request.faults ? { faults: spec.request.faults } : {}),
-      });
+  const conversations = spec.conversations && new Map(spec.conversations.map((entry) => [entry.id, entry]));
+  // each thread reads the multi-turn entries itself: a worker gets plain data only
+  const multiTurn = spec.bfcl ? multiTurnCategoriesOf(spec.request.dataset) : undefined;
+  const servers: ToolEnvironment = multiTurn
+    ? new MultiTurnEnvironment(new MultiTurnDataset(multiTurn), conversations!)
+    : spec.bfcl
+      ? new BfclEnvironment()
+      : await MockEnvironment.open({
+          registry,
+          transport: spec.request.transport,
+          pools: spec.concurrency,
+          seed: spec.request.seed,
+          ...(spec.servers ? { servers: spec.servers } : {}),
+          ...(spec.request.faults ? { faults: spec.request.faults } : {}),
+        });
   const dryRun = spec.request.dryRun === true;
   const environment = dryRun ? new DryRunEnvironment(servers) : servers;
   const spanLines: string[] = [];
@@ -102,19 +113,21 @@ export async function runShare(spec: ShareSpec, tasks: readonly Task[], hooks: S
           stateChecks: state,
           tools: item.tools || spec.bfcl ? env.definitions(item) : catalog,
         }),
+      ...(conversations ? { body: multiTurn ? multiTurnBody(conversations) : conversationBody(conversations) } : {}),
       concurrency: spec.concurrency,
       ...(spec.context === undefined ? {} : { context: spec.context }),
       signal: AbortSignal.any([hooks.signal, hooks.outage.signal]),
       onRecord: (record) => {
         const item = byId.get(record.itemId)!;
-        const recordLine = jsonLineBytes({ ...record, category: item.category } satisfies RunRecord);
+        const category = conversations ? CONVERSATION_CATEGORY : item.category;
+        const recordLine = jsonLineBytes({ ...record, category } satisfies RunRecord);
         spanLines.length = 0;
         tracer.recordQuery({
           key: record.key,
           model: record.model,
           config: record.config,
           itemId: record.itemId,
-          category: item.category,
+          category,
           startedAt: record.startedAt,
           result: record.result,
           taskSuccess: record.score.taskSuccess,
@@ -146,16 +159,46 @@ function requireCheckableState(
   readOnly: (tool: ToolDefinition) => boolean,
 ): void {
   const where = spec.request.dataset.join(", ") || "the dataset";
+  const items = spec.conversations
+    ? spec.conversations.flatMap((conversation) =>
+        conversation.turns.map((_, index) => turnAsItem(conversation, index)),
+      )
+    : spec.items;
   const problems = toolCallCheckProblems(
-    spec.items.map((item) => ({ item, file: where, line: 0 })),
+    items.map((item) => ({ item, file: where, line: 0 })),
     tools,
     readOnly,
   );
   if (problems.length > 0) throw new DatasetError("DATASET_BAD_STATE_CHECK", problems);
 }
 
-function shareProviders(spec: ShareSpec, outage: ModelOutageWatch): (model: string, repeat: number) => ModelProvider {
+function shareProviders(
+  spec: ShareSpec,
+  outage: ModelOutageWatch,
+): (model: string, repeat: number, itemId: string) => ModelProvider {
   const models = loadModelsConfig(spec.modelsFile);
   const entries = resolveEntries(models, spec.request);
-  return providerCache(entries, spec.items, spec.request, outage);
+  return providerCache(entries, runGold(spec), spec.request, outage, undefined, itemGold(spec));
+}
+
+/** A conversation task: its turns in order on the leased servers (conversation/task.ts). */
+function conversationBody(
+  conversations: ReadonlyMap<string, ConversationItem>,
+): (input: TaskBodyInput) => Promise<TaskBodyOutcome<ItemScore>> {
+  return async ({ task, item, config, model, session, context, signal }) => {
+    const conversation = conversations.get(task.itemId)!;
+    const outcome = await runConversationTask(
+      {
+        conversation,
+        session,
+        model,
+        config,
+        ...(context === undefined ? {} : { context }),
+        ...(signal ? { signal } : {}),
+      },
+      item.category,
+    );
+    throwIfStopped(task, signal);
+    return outcome;
+  };
 }

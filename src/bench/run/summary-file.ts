@@ -1,7 +1,15 @@
 import { join } from "node:path";
+import { multiTurnCategoriesOf } from "../../bfcl/multi-turn/conversation.ts";
+import { type MultiTurnRunVerdict, summariseMultiTurn } from "../../bfcl/multi-turn/conversation-run.ts";
+import { type ConversationScore, scoreConversation, summariseRow } from "../conversation/score.ts";
 import type { DatasetItem } from "../dataset/types.ts";
 import { type ScoredRecord, summarize, validRecords } from "../scoring/index.ts";
-import { compareConfigurations, type PromptCacheUse, type RunSummary } from "./compare-configs.ts";
+import {
+  type ConversationSummary,
+  compareConfigurations,
+  type PromptCacheUse,
+  type RunSummary,
+} from "./compare-configs.ts";
 import type { RunManifest, RunRecord } from "./run-files.ts";
 import { forEachJsonl, RUN_FILES, runFile, writeJsonAtomic } from "./store.ts";
 
@@ -13,6 +21,7 @@ import { forEachJsonl, RUN_FILES, runFile, writeJsonAtomic } from "./store.ts";
 export function writeSummary(dir: string, manifest: RunManifest, items: ReadonlyMap<string, DatasetItem>): RunSummary {
   // streamed: only the scores stay in memory, never the traces
   const scored: ScoredRecord[] = [];
+  const conversations: ScoredConversation[] = [];
   const windows = new Map<string, Set<number>>();
   const promptCache = new Map<string, PromptCacheUse>();
   forEachJsonl<RunRecord>(runFile(dir, "records"), (record) => {
@@ -35,6 +44,17 @@ export function writeSummary(dir: string, manifest: RunManifest, items: Readonly
       score: record.score,
       repeat: record.repeat,
     });
+    if (record.conversation) {
+      const { model, config, repeat } = record;
+      conversations.push({
+        model,
+        config,
+        repeat,
+        score: scoreConversation(record.conversation),
+        // an invalid run counts in none of BFCL's rates
+        ...(record.bfcl && record.score.invalid === undefined ? { bfcl: record.bfcl } : {}),
+      });
+    }
   });
   // in matrix order, not finishing order: the same run always writes the same summary
   const rank = (order: readonly string[]) => new Map(order.map((name, index) => [name, index]));
@@ -51,6 +71,7 @@ export function writeSummary(dir: string, manifest: RunManifest, items: Readonly
   manifest.models = manifest.models.map((model) =>
     windows.has(model.name) ? { ...model, windowsUsed: [...windows.get(model.name)!].sort((a, b) => a - b) } : model,
   );
+  const table = summarize(scored);
   const summary: RunSummary = {
     runId: manifest.runId,
     simulated: manifest.simulated,
@@ -58,10 +79,13 @@ export function writeSummary(dir: string, manifest: RunManifest, items: Readonly
     ...(manifest.request.replay ? { replayedFrom: manifest.request.replay } : {}),
     ...(manifest.request.dryRun ? { dryRun: true } : {}),
     records: scored.length,
-    ...summarize(scored),
+    ...table,
+    // a conversation is filed under its first turn's item: the single-turn categories do not describe it
+    ...(conversations.length > 0 ? { byCategory: [] } : {}),
     comparisons: compareConfigurations(validRecords(scored)),
     ...(manifest.sequential ? { sequential: manifest.sequential } : {}),
     ...(promptCache.size > 0 ? { promptCache: [...promptCache.values()].map(withShare) } : {}),
+    ...(conversations.length > 0 ? { conversations: conversationSummary(conversations, manifest) } : {}),
   };
   writeJsonAtomic(join(dir, RUN_FILES.summary), summary);
   return summary;
@@ -69,4 +93,37 @@ export function writeSummary(dir: string, manifest: RunManifest, items: Readonly
 
 function withShare(use: PromptCacheUse): PromptCacheUse {
   return { ...use, share: use.sentTokens > 0 ? use.sharedTokens / use.sentTokens : 0 };
+}
+
+interface ScoredConversation {
+  model: string;
+  config: string;
+  repeat: number;
+  score: ConversationScore;
+  bfcl?: MultiTurnRunVerdict;
+}
+
+/** The rows in matrix order, each row's conversations in dataset order (then repeat). */
+function conversationSummary(scored: ScoredConversation[], manifest: RunManifest): ConversationSummary {
+  const position = new Map(manifest.dataset.itemIds.map((id, index) => [id, index]));
+  const rows: ConversationSummary["rows"] = [];
+  const multiTurn = multiTurnCategoriesOf(manifest.dataset.files) !== undefined;
+  for (const model of manifest.request.models) {
+    for (const config of manifest.configs) {
+      const row = scored
+        .filter((entry) => entry.model === model && entry.config === config)
+        .sort((a, b) => position.get(a.score.id)! - position.get(b.score.id)! || a.repeat - b.repeat);
+      if (row.length === 0) continue;
+      const verdicts = row.flatMap((entry) => (entry.bfcl ? [entry.bfcl] : []));
+      rows.push({
+        ...summariseRow(
+          model,
+          config,
+          row.map((entry) => entry.score),
+        ),
+        ...(multiTurn ? { bfcl: summariseMultiTurn(verdicts) } : {}),
+      });
+    }
+  }
+  return { rows };
 }

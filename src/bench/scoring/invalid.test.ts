@@ -32,11 +32,13 @@ const planner = (invalid?: ModelCallView["invalid"]): ModelCallView => ({
 });
 
 describe("invalid items", () => {
-  it("carry the first reason of their calls; a router answer cut at its few-token cap is not one", () => {
+  it("carry the first reason of their calls; a router or selector answer cut at its few-token cap is not one", () => {
     const overflow = scored(0, false, [planner("output_truncated"), planner("context_overflow")]);
     expect(overflow.score.invalid).toBe("context_overflow");
     const router = scored(1, true, [{ stage: "router", durationMs: 1, invalid: "output_truncated" }, planner()]);
     expect(router.score.invalid).toBeUndefined();
+    const select = scored(3, true, [{ stage: "select", durationMs: 1, invalid: "output_truncated" }, planner()]);
+    expect(select.score.invalid).toBeUndefined();
     expect(scored(2, true, [planner("server_error")]).score.invalid).toBe("server_error");
   });
 

@@ -87,12 +87,15 @@ function textCallsOf(trace: TraceView): { toolCallsAsText?: number } {
 /**
  * The item's invalid reason: the first of INVALID_REASONS that any of its model calls has. A router
  * answer cut at its cap is not one: the router reads only the answer's first word (ACTION / DIRECT),
- * and its few-token cap is how the question is asked, not a limit on the answer.
+ * and its few-token cap is how the question is asked, not a limit on the answer. Nor is a selector
+ * answer cut at its cap: the names before the cut are read, and the ranking fills the rest.
  */
 function invalidOf(trace: TraceView): { invalid?: InvalidReason } {
   const reasons = new Set(
     trace.modelCalls.map((call) =>
-      call.stage === "router" && call.invalid === "output_truncated" ? undefined : call.invalid,
+      (call.stage === "router" || call.stage === "select") && call.invalid === "output_truncated"
+        ? undefined
+        : call.invalid,
     ),
   );
   const invalid = INVALID_REASONS.find((reason) => reasons.has(reason));

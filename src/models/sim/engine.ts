@@ -16,7 +16,14 @@ import { DrawStreams } from "./random.ts";
 import { constrainedRates, effectiveRates, type SimFeatures, type SimRates, simFeatures } from "./rates.ts";
 import { readRequest, type SimReading, type SimRequest } from "./reading.ts";
 import { renderJsonl, renderNative } from "./render-chat.ts";
-import { type Formatting, renderPlan, renderReact, renderRouter, renderSolver } from "./render-completion.ts";
+import {
+  type Formatting,
+  renderPlan,
+  renderReact,
+  renderRouter,
+  renderSelection,
+  renderSolver,
+} from "./render-completion.ts";
 import { conformingText } from "./schema-instance.ts";
 import { nativeCallIds, requestSeed } from "./seed.ts";
 import { planTurn, type SimTurn } from "./turn.ts";
@@ -73,6 +80,8 @@ export class SimEngine {
     switch (reading.protocol) {
       case "router":
         return text(renderRouter(action, formatting, detail));
+      case "select":
+        return text(renderSelection(action, formatting, detail));
       case "planner":
         return text(renderPlan(action, formatting, detail));
       case "react":

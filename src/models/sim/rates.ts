@@ -124,6 +124,8 @@ function requestApplies(type: RequestErrorType, features: SimFeatures): boolean 
 }
 
 function callApplies(type: CallErrorType, call: CallFeatures, protocol: ModelStage): boolean {
+  // a selector answer is names only: a name can be another shown tool's or made up, nothing else
+  if (protocol === "select") return type === "wrong_tool" ? call.otherToolShown : type === "hallucinated_tool";
   switch (type) {
     case "wrong_tool":
       return call.otherToolShown;

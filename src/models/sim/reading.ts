@@ -76,6 +76,8 @@ export function readRequest(request: SimRequest, gold: GoldIndex): SimReading {
 }
 
 const REACT_TOOLS_HEADING = "You can use these tools:\n";
+/** The selector's tool lines: `- name: what it does`. */
+const SELECT_TOOL_LINE = /^- ([^\s:]+): /gm;
 
 /**
  * A completion prompt's earlier turns: the agent's conversation block, or (the ReAct strategy)
@@ -113,6 +115,13 @@ function completionTools(protocol: ModelStage, prompt: string): ShownTool[] {
     // no built-in heading (an agent definition's own prompt): the tool lines before the question
     const question = prompt.lastIndexOf("\nQuestion: ");
     return readToolLinesIn(question < 0 ? prompt : prompt.slice(0, question));
+  }
+  if (protocol === "select") {
+    return [...prompt.matchAll(SELECT_TOOL_LINE)].map((match) => ({
+      name: match[1] as string,
+      examples: {},
+      enums: {},
+    }));
   }
   if (protocol === "router") {
     const line = /^Available tools: (.*)$/m.exec(prompt)?.[1] ?? "";

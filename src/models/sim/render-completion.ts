@@ -1,5 +1,5 @@
 /**
- * Text answers of the completion protocols — router word, ReWOO plan lines (continuing after the
+ * Text answers of the completion protocols — router word, the selector's tool names, ReWOO plan lines (continuing after the
  * prompt's `#E1 =`), a ReAct turn, the solver's answer — with the request-level formatting mistakes
  * as small models make them in each.
  */
@@ -21,6 +21,15 @@ export function renderRouter(action: SimAction, formatting: Formatting | undefin
     return word === "ACTION" ? "ACTION: this request needs one of the tools." : "DIRECT: I can answer this myself.";
   }
   return word;
+}
+
+/** The selector's answer: the tool names, one a line (`none` when it names none). */
+export function renderSelection(action: SimAction, formatting: Formatting | undefined, random: Random): string {
+  const names = action.kind === "calls" ? [...new Set(action.calls.map((call) => call.tool))] : [];
+  if (formatting === "malformed_syntax") return names.length > 0 ? `[${names.join(" ")}` : "<|im_end|>";
+  if (formatting === "duplicate_steps" && names.length > 0) names.push(pick(random, names) as string);
+  const list = names.length > 0 ? names.join("\n") : "none";
+  return formatting === "prose_around_call" ? `The request needs these tools:\n${list}\nThat should be enough.` : list;
 }
 
 export function renderPlan(action: SimAction, formatting: Formatting | undefined, random: Random): string {

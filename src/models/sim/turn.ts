@@ -26,9 +26,18 @@ export function planTurn(reading: SimReading): SimTurn {
   if (protocol === "router") return { kind: "route", needsTool: gold.length > 0 };
   if (protocol === "solver" || !reading.canCall || gold.length === 0) return { kind: "final" };
   const { remaining, done } =
-    protocol === "planner" ? { remaining: gold, done: [] } : splitDone(gold, reading.transcript.calls);
+    protocol === "planner" || protocol === "select"
+      ? { remaining: gold, done: [] }
+      : splitDone(gold, reading.transcript.calls);
   if (remaining.length === 0) return { kind: "final" };
   const shown = new Set(reading.tools.map((tool) => tool.name));
+  // the selector names the gold tools it is shown, each once; a tool not listed cannot be named
+  if (protocol === "select") {
+    const calls = remaining.filter(
+      (call, index) => shown.has(call.tool) && remaining.findIndex((other) => other.tool === call.tool) === index,
+    );
+    return calls.length > 0 ? { kind: "calls", calls, done } : { kind: "final" };
+  }
   const missingTools = [...new Set(remaining.map((call) => call.tool).filter((tool) => !shown.has(tool)))];
   if (missingTools.length > 0) return { kind: "final", missingTools };
   if (protocol === "planner") return { kind: "calls", calls: remaining, done };

@@ -1,7 +1,8 @@
 /**
  * The run page's charts (Chart.js), chosen for the run's kind: task success with its 95% interval and
  * the failure taxonomy for every run; latency only for live models (a simulated run's times are the
- * simulator's, not a model's), task success by category in its place for a simulated one.
+ * simulator's, not a model's). Every bar is named on its axis and says its figure on itself; task
+ * success by category is a table of bars (run.ts), which reads better than a bar per category × row.
  */
 import {
   BarController,
@@ -11,24 +12,79 @@ import {
   type ChartConfiguration,
   Legend,
   LinearScale,
+  type Plugin,
   Tooltip,
 } from "chart.js";
 import type { SummaryRow } from "../../bench/scoring/index.ts";
 import { percentText, rateText } from "../../report/format.ts";
 import type { RunSet } from "../../report/run-set.ts";
+import { PALETTE } from "../../report/svg.ts";
 import { failureRows, occurringKinds } from "../../report/tables/failures.ts";
 import { summaryRows } from "../../report/tables/leaderboard.ts";
 import { el } from "./dom.ts";
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip, Legend);
 
-const COLORS = ["#4269d0", "#efb118", "#ff725c", "#6cc5b0", "#3ca951", "#ff8ab7", "#a463f2", "#97bbf5", "#9c6b4e"];
+/** The report's colours: 20 of them, one per failure kind. */
+const COLORS = PALETTE;
+
+/** Pixels per bar of a horizontal chart, so every bar has room for its name (none skipped). */
+const BAR_HEIGHT = 22;
 
 export interface RunChart {
   id: string;
   title: string;
   config: ChartConfiguration;
+  /** The drawing's height in px: horizontal charts grow with their bars. */
+  height: number;
 }
+
+/**
+ * Each bar's figure drawn on it: at the end of a plain bar (`text` of its value), inside a stacked
+ * segment when the segment is wide enough (its count), nothing on an interval's range bar.
+ */
+const barFigures = (text: (value: number, dataset: number) => string | undefined): Plugin<"bar"> => ({
+  id: "barFigures",
+  afterDatasetsDraw(chart) {
+    const { ctx } = chart;
+    ctx.save();
+    ctx.font = "11px system-ui, sans-serif";
+    ctx.textBaseline = "middle";
+    chart.data.datasets.forEach((dataset, index) => {
+      const meta = chart.getDatasetMeta(index);
+      if (meta.hidden) return;
+      meta.data.forEach((bar, at) => {
+        const value = dataset.data[at];
+        const label = typeof value === "number" && value > 0 ? text(value, index) : undefined;
+        if (label === undefined) return;
+        const { x, y, base } = bar.getProps(["x", "y", "base"], true) as { x: number; y: number; base: number };
+        const width = ctx.measureText(label).width;
+        if (chart.options.scales?.x?.stacked) {
+          if (x - base < width + 6) return;
+          ctx.fillStyle = "#fff";
+          ctx.textAlign = "center";
+          ctx.fillText(label, (x + base) / 2, y);
+        } else {
+          // past every bar drawn at this row (an interval's range too), so no figure sits on a bar
+          const end = Math.max(
+            ...chart.data.datasets.map(
+              (_, other) => chart.getDatasetMeta(other).data[at]?.getProps(["x"], true).x ?? x,
+            ),
+          );
+          ctx.fillStyle = "#1d2330";
+          ctx.textAlign = "left";
+          ctx.fillText(label, end + 4, y);
+        }
+      });
+    });
+    ctx.restore();
+  },
+});
+
+/** A horizontal chart's category axis: every name shown, none skipped for room. */
+const EVERY_NAME = { ticks: { autoSkip: false } } as const;
+
+const horizontalHeight = (bars: number, legendRows: number) => bars * BAR_HEIGHT + legendRows * 22 + 60;
 
 const rowLabel = (row: { model: string; config: string }, models: number) =>
   models > 1 ? `${row.model} · ${row.config}` : row.config;
@@ -36,7 +92,7 @@ const rowLabel = (row: { model: string; config: string }, models: number) =>
 export function runCharts(set: RunSet, live: boolean): RunChart[] {
   const rows = summaryRows(set);
   const charts = [successChart(set, rows)];
-  charts.push(live ? latencyChart(set, rows) : categoryChart(set));
+  if (live) charts.push(latencyChart(set, rows));
   const failures = failureChart(set);
   if (failures) charts.push(failures);
   return charts;
@@ -66,14 +122,17 @@ function successChart(set: RunSet, rows: SummaryRow[]): RunChart {
       },
       options: {
         animation: false,
+        maintainAspectRatio: false,
         indexAxis: "y",
         datasets: { bar: { grouped: false } },
-        scales: { x: { min: 0, max: 1, ticks: { callback: (value) => percentText(Number(value)) } } },
+        scales: { x: { min: 0, max: 1, ticks: { callback: (value) => percentText(Number(value)) } }, y: EVERY_NAME },
         plugins: {
           tooltip: { callbacks: { label: (item) => rateText(rows[item.dataIndex]!.taskSuccess, "interval") } },
         },
       },
+      plugins: [barFigures((value, dataset) => (dataset === 0 ? percentText(value) : undefined))],
     },
+    height: horizontalHeight(rows.length, 1),
   };
 }
 
@@ -90,37 +149,10 @@ function latencyChart(set: RunSet, rows: SummaryRow[]): RunChart {
           { label: "p95 ms", data: rows.map((row) => row.p95Ms?.value ?? null), backgroundColor: COLORS[1] },
         ],
       },
-      options: { animation: false, indexAxis: "y" },
+      options: { animation: false, maintainAspectRatio: false, indexAxis: "y", scales: { y: EVERY_NAME } },
+      plugins: [barFigures((value) => `${Math.round(value)}`)],
     },
-  };
-}
-
-function categoryChart(set: RunSet): RunChart {
-  const rows = set.runs.flatMap((run) => run.summary.byCategory);
-  const categories = [...new Set(rows.map((row) => row.group?.value ?? ""))];
-  const series = [...new Set(rows.map((row) => rowLabel(row, set.models.length)))];
-  return {
-    id: "chart-categories",
-    title: "Task success by category",
-    config: {
-      type: "bar",
-      data: {
-        labels: categories,
-        datasets: series.map((name, index) => ({
-          label: name,
-          data: categories.map(
-            (category) =>
-              rows.find((row) => row.group?.value === category && rowLabel(row, set.models.length) === name)
-                ?.taskSuccess.value ?? null,
-          ),
-          backgroundColor: COLORS[index % COLORS.length],
-        })),
-      },
-      options: {
-        animation: false,
-        scales: { y: { min: 0, max: 1, ticks: { callback: (value) => percentText(Number(value)) } } },
-      },
-    },
+    height: horizontalHeight(rows.length * 2, 1),
   };
 }
 
@@ -141,8 +173,16 @@ function failureChart(set: RunSet): RunChart | undefined {
           backgroundColor: COLORS[index % COLORS.length],
         })),
       },
-      options: { animation: false, indexAxis: "y", scales: { x: { stacked: true }, y: { stacked: true } } },
+      options: {
+        animation: false,
+        maintainAspectRatio: false,
+        indexAxis: "y",
+        scales: { x: { stacked: true }, y: { stacked: true, ...EVERY_NAME } },
+      },
+      plugins: [barFigures((value) => String(value))],
     },
+    // the legend wraps about four kinds to a line
+    height: horizontalHeight(rows.length, Math.ceil(kinds.length / 4)),
   };
 }
 
@@ -153,11 +193,14 @@ export function chartFigure(chart: RunChart, signal: AbortSignal): HTMLElement {
     "figure",
     { class: "chart" },
     el("figcaption", {}, chart.title),
-    el("div", { class: "chart-box" }, canvas),
+    el("div", { class: "chart-box", style: `height: ${chart.height}px` }, canvas),
   );
   requestAnimationFrame(() => {
     if (signal.aborted) return;
     const drawn = new Chart(canvas, chart.config);
+    // what the reader sees, for the browser tests: the bars, and the names drawn on their axis
+    canvas.dataset.bars = String(drawn.data.labels?.length ?? 0);
+    canvas.dataset.named = String(drawn.scales.y?.ticks.length ?? 0);
     signal.addEventListener("abort", () => drawn.destroy());
   });
   return figure;

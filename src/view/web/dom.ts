@@ -64,11 +64,14 @@ export function whenText(iso: string | undefined): string {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
 
-/** A table with one header row: the pages' lists (runs, items, checks, comparisons). */
-export function dataTable(id: string, headers: readonly string[], rows: Child[]): HTMLTableElement {
-  return el(
+/**
+ * A table with one header row: the pages' lists (runs, items, checks, comparisons), in a box it scrolls
+ * in when it is wider than the page (the report's tables' box, TABLE_STYLE).
+ */
+export function dataTable(id: string, headers: readonly string[], rows: Child[]): HTMLElement {
+  const table = el(
     "table",
-    { id },
+    { id, class: "list" },
     el(
       "thead",
       {},
@@ -80,6 +83,7 @@ export function dataTable(id: string, headers: readonly string[], rows: Child[])
     ),
     el("tbody", {}, rows),
   );
+  return el("div", { class: "table-wrap" }, table);
 }
 
 /** "Runs / RUN / …": the way back, every part but the last a link. */

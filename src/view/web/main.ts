@@ -1,4 +1,5 @@
 /** The viewer's entry: a header, and the page the hash names, rendered again on every hash change. */
+import { TABLE_STYLE } from "../../report/html.ts";
 import { el, mount } from "./dom.ts";
 import { comparePage } from "./pages/compare.ts";
 import { itemPage } from "./pages/item.ts";
@@ -30,6 +31,8 @@ const header = el(
 );
 const main = el("main", { id: "page" });
 mount(document.body, header, main);
+// the report's tables are rendered by the report's own code: they scroll in their box as on its page
+document.head.append(el("style", {}, TABLE_STYLE));
 
 let leaving: AbortController | undefined;
 

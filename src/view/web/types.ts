@@ -1,12 +1,7 @@
 /** The API's response bodies: the server's own types (type imports only: nothing of the server is bundled). */
-import type { RunRecord } from "../../bench/run/run-files.ts";
-import type { Check } from "../../serve/checks.ts";
-
 export type { RunQueryResponse } from "../../serve/agent-routes.ts";
-export type { Check } from "../../serve/checks.ts";
+export type { Check, ItemDetail } from "../../serve/checks.ts";
 export type { ComparePage, ItemPage, RunDetail, RunListEntry } from "../../serve/service.ts";
-
-export type ItemDetail = RunRecord & { checks: Check[] };
 
 export interface ModelInfo {
   name: string;

@@ -53,9 +53,9 @@ beforeEach(() => {
   host.received.length = 0;
 });
 
-/** onsetlab-plus with one axis at OnsetLab's value (or the axis as given). */
+/** onsetlab-plus with one axis at OnsetLab's value (or the axis as given); the selector call only where a test asks for it. */
 function withAxis(change: AgentConfigInput): AgentConfigInput {
-  return { ...PLUS_AXES, ...change };
+  return { ...PLUS_AXES, toolSelection: "ranked", ...change };
 }
 
 async function run(query: string, script: Script, config: AgentConfigInput) {
@@ -65,7 +65,11 @@ async function run(query: string, script: Script, config: AgentConfigInput) {
   return { result, model };
 }
 
-function promptOf(model: ScriptedModel, stage: "planner" | "solver" | "react" | "fallback" | "router", index = 0) {
+function promptOf(
+  model: ScriptedModel,
+  stage: "select" | "planner" | "solver" | "react" | "fallback" | "router",
+  index = 0,
+) {
   const request = model.requestsFor(stage)[index];
   if (request?.kind !== "complete") throw new Error(`no ${stage} prompt #${index}`);
   return request;
@@ -224,6 +228,40 @@ describe("workflows: off | on", () => {
     host.reset();
     const on = await run(query, script(), retrieval({ workflows: true }));
     expect(on.result.tools.filtered).toEqual(["slack_post_message", "slack_list_channels"]);
+  });
+});
+
+describe("tool_selection: ranked | model", () => {
+  const query = "post hello in #general";
+  const script = (select: Script["select"]): Script => ({
+    ...(select ? { select } : {}),
+    planner: [' slack_post_message(channel_id="C01GENERAL", text="hello")'],
+    solver: ["Posted."],
+  });
+  it("model: one call sees every candidate by server and its picks come first; the ranking fills the rest", async () => {
+    const ranked = await run(query, script(undefined), retrieval({ toolSelection: "ranked" }));
+    expect(ranked.result.tools.filtered).toEqual(["slack_post_message", "calculator"]);
+    expect(ranked.result.modelCalls.map((call) => call.stage)).not.toContain("select");
+    host.reset();
+    const model = await run(
+      query,
+      script(["- slack_list_channels\n- no_such_tool"]),
+      retrieval({ toolSelection: "model" }),
+    );
+    expect(model.result.tools.selected).toEqual(["slack_list_channels"]);
+    expect(model.result.tools.filtered).toEqual(["slack_list_channels", "slack_post_message"]);
+    const prompt = promptOf(model.model, "select").prompt;
+    expect(prompt).toContain("\nslack:\n- slack_list_channels: List public channels in the workspace.\n");
+    expect(prompt.trimEnd().endsWith("Tools needed:")).toBe(true);
+    expect(model.result.modelCalls[0]?.stage).toBe("select");
+  });
+  it("model: a failed selector call leaves the ranking's tools; no call when nothing would be cut", async () => {
+    const failed = await run(query, script([{ error: new Error("down") }]), retrieval({ toolSelection: "model" }));
+    expect(failed.result.tools.filtered).toEqual(["slack_post_message", "calculator"]);
+    expect(failed.result.tools.selected).toBeUndefined();
+    host.reset();
+    const all = await run(query, script(undefined), retrieval({ toolSelection: "model", filter: "all" }));
+    expect(all.result.modelCalls.map((call) => call.stage)).not.toContain("select");
   });
 });
 

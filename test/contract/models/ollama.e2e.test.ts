@@ -113,6 +113,18 @@ describe("OllamaProvider", () => {
     await expect(provider.chat({ stage: "native", messages: callGetMe, tools })).rejects.toThrow(ModelNotFoundError);
   });
 
+  it("names the close models the server has for a mistyped one (its /api/tags), then `ollama pull`", async () => {
+    const failure = await new OllamaProvider({ model: "qwen2.5:3bb", host: restricted.url })
+      .complete({ stage: "planner", prompt: "x" })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ModelNotFoundError);
+    expect((failure as Error).message).toBe(
+      `model "qwen2.5:3bb" not found on Ollama at ${restricted.url}: it has "qwen2.5:3b": pick one (--model), ` +
+        "or run `ollama pull qwen2.5:3bb`",
+    );
+    expect((failure as ModelNotFoundError).context).toMatchObject({ close: ["qwen2.5:3b"] });
+  });
+
   it("says how to start Ollama when nothing listens at the host", async () => {
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -124,7 +124,9 @@ export function itemBrowser(
     );
   };
   void load(first).catch((error: Error) => mount(list, el("p", { class: "error" }, error.message)));
-  return el("section", { id: "items-section" }, el("h2", {}, "Items"), controls, list);
+  // a run of conversations lists one record per conversation (its page shows the turns)
+  const heading = detail.manifest.dataset.kind === "conversations" ? "Conversations" : "Items";
+  return el("section", { id: "items-section" }, el("h2", {}, heading), controls, list);
 }
 
 /** Previous / next buttons around "page N of M". */

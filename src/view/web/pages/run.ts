@@ -4,7 +4,7 @@
  * items, filtered and paged by the server.
  */
 import { DEFAULT_REFERENCE } from "../../../report/ablation.ts";
-import { inlineCode, renderTable } from "../../../report/html.ts";
+import { renderNotes, renderTable } from "../../../report/html.ts";
 import { labelled, provenanceLabel } from "../../../report/provenance.ts";
 import { type RunSet, runSetOf } from "../../../report/run-set.ts";
 import type { ReportTable } from "../../../report/table.ts";
@@ -58,6 +58,7 @@ export const runPage: PageRender = async (root, route, signal) => {
             `\`pnpm bench --resume ${runId}\` runs the missing ones again.`,
         )
       : null,
+    jumpTo(set !== undefined),
     progress && listed?.running
       ? liveProgress(runId, progress, signal, () => {
           if (!signal.aborted) void runPage(root, route, signal);
@@ -81,8 +82,9 @@ function reportSections(set: RunSet, simulated: boolean, signal: AbortSignal): H
   return [
     el(
       "section",
-      { class: "charts" },
+      { class: "charts", id: "section-charts" },
       runCharts(set, !simulated).map((chart) => chartFigure(chart, signal)),
+      categoryFigure(set, heading("Task success by category")),
     ),
     section("leaderboard", heading("Leaderboard"), [leaderboardTable(set, heading("Leaderboard"))]),
     ablations.length > 0
@@ -108,11 +110,54 @@ function reportSections(set: RunSet, simulated: boolean, signal: AbortSignal): H
   ];
 }
 
+/** Task success by category as a table of bars: a row per configuration, a bar per category. */
+function categoryFigure(set: RunSet, title: string): HTMLElement {
+  const figure = el("figure", { class: "chart", id: "category-bars" }, el("figcaption", {}, title));
+  figure.insertAdjacentHTML("beforeend", renderTable(breakdownTable(set, "category", title), { bars: true }));
+  return figure;
+}
+
+/**
+ * Links at the top of a run to its parts further down, the items first: the page is long (charts, seven
+ * tables), and the hash is the page's route, so a link scrolls instead of changing it.
+ */
+function jumpTo(summarized: boolean): HTMLElement {
+  const link = (target: string, text: string) =>
+    el(
+      "a",
+      {
+        href: location.hash,
+        "data-target": target,
+        onclick: (event: Event) => {
+          event.preventDefault();
+          const part = document.getElementById(target);
+          if (part instanceof HTMLDetailsElement) part.open = true;
+          part?.scrollIntoView({ block: "start" });
+        },
+      },
+      text,
+    );
+  return el(
+    "nav",
+    { class: "jump", id: "jump" },
+    "Go to: ",
+    link("items-section", "Items"),
+    summarized
+      ? [
+          link("section-leaderboard", "Leaderboard"),
+          link("section-failures", "Failures"),
+          link("section-breakdowns", "By category and server"),
+        ]
+      : null,
+    link("compare-form", "Compare"),
+  );
+}
+
 /** The report's own table markup (escaped by renderTable), with its title and notes. */
 function tableBlock(table: ReportTable): HTMLElement {
   const block = el("div", { class: "report-table" }, el("h3", {}, table.title));
   block.insertAdjacentHTML("beforeend", renderTable(table));
-  for (const note of table.notes) block.insertAdjacentHTML("beforeend", `<p class="note">${inlineCode(note)}</p>`);
+  block.insertAdjacentHTML("beforeend", renderNotes(table.notes));
   return block;
 }
 

@@ -1,9 +1,26 @@
 /** The runs list (newest first) and a form that starts a bench in the server process. */
+import { percentText } from "../../../report/format.ts";
 import { getJson, postJson } from "../api.ts";
-import { badge, dataTable, el, mount, whenText } from "../dom.ts";
+import { badge, type Child, dataTable, el, mount, whenText } from "../dom.ts";
 import type { PageRender } from "../main.ts";
 import { href } from "../route.ts";
 import type { ModelInfo, RunListEntry } from "../types.ts";
+
+const configurationsText = (count: number) => `${count} configuration${count === 1 ? "" : "s"}`;
+
+/** "72.0%" for one row; "36.4–77.2%" and "best jsonl-constrained" under it for several; empty before the summary. */
+function successCell(run: RunListEntry): Child {
+  const rows = run.taskSuccess.filter((row) => row.value !== null);
+  if (rows.length === 0) return "";
+  const best = rows.reduce((a, b) => (b.value! > a.value! ? b : a));
+  if (rows.length === 1) return percentText(best.value);
+  const worst = Math.min(...rows.map((row) => row.value!));
+  const name = run.models.length > 1 ? `${best.model} · ${best.config}` : best.config;
+  return [`${percentText(worst)}–${percentText(best.value)}`, el("span", { class: "best" }, `best ${name}`)];
+}
+
+/** The suite's name, else the dataset's file names. */
+const datasetText = (run: RunListEntry) => run.dataset.suite ?? run.dataset.files.join(", ");
 
 export const labelKind = (label: string): string => (label === "live" ? "live" : "sim");
 
@@ -19,7 +36,9 @@ export const runsPage: PageRender = async (root) => {
       { "data-run": run.runId },
       el("td", {}, el("a", { href: href(["runs", run.runId]) }, run.runId)),
       el("td", {}, run.models.join(", ")),
-      el("td", {}, run.matrix ?? `${run.configs.length} configurations`),
+      el("td", {}, run.matrix ?? configurationsText(run.configs.length)),
+      el("td", { class: "num success" }, successCell(run)),
+      el("td", {}, datasetText(run)),
       el("td", { class: "num" }, run.items),
       el("td", { class: "num" }, `${run.records} / ${run.tasks}`),
       el("td", {}, whenText(run.startedAt)),
@@ -33,14 +52,22 @@ export const runsPage: PageRender = async (root) => {
     el("h1", {}, "Runs"),
     runs.length === 0
       ? el("p", { class: "empty" }, "No runs yet: start one below or with `pnpm bench`.")
-      : el(
-          "div",
-          { class: "table-wrap" },
-          dataTable(
-            "runs",
-            ["run", "models", "matrix", "items", "records / tasks", "started", "numbers", "invalid", "state"],
-            rows,
-          ),
+      : dataTable(
+          "runs",
+          [
+            "run",
+            "models",
+            "matrix",
+            "task success",
+            "dataset",
+            "items",
+            "records / tasks",
+            "started",
+            "numbers",
+            "invalid",
+            "state",
+          ],
+          rows,
         ),
     benchForm(models, matrices),
   );
@@ -57,7 +84,7 @@ function benchForm(models: ModelInfo[], matrices: Record<string, string[]>): HTM
     { name: "matrix" },
     el("option", { value: "" }, "(the model's default configurations)"),
     Object.entries(matrices).map(([name, configs]) =>
-      el("option", { value: name }, `${name} (${configs.length} configurations)`),
+      el("option", { value: name }, `${name} (${configurationsText(configs.length)})`),
     ),
   );
   const limit = el("input", { name: "limit", type: "number", min: 1, value: 10 });

@@ -4,6 +4,7 @@ import { buildJsonlSystemPrompt } from "../../../../src/agent/jsonl.ts";
 import { buildPlannerPrompt } from "../../../../src/agent/planner.ts";
 import { buildReactPrompt } from "../../../../src/agent/react.ts";
 import { buildRouterPrompt } from "../../../../src/agent/router.ts";
+import { buildSelectorPrompt } from "../../../../src/agent/selector.ts";
 import { buildSolverPrompt } from "../../../../src/agent/solver.ts";
 import { sampleTool } from "../../../../src/agent/testing/definitions.ts";
 import { STAGE_HEADER } from "../../../../src/models/http.ts";
@@ -19,6 +20,7 @@ describe("inferStage", () => {
       "fallback",
     );
     expect(complete(buildRouterPrompt("How many things need fixing?", tools))).toBe("router");
+    expect(complete(buildSelectorPrompt({ query: "Who am I?", tools, limit: 8 }))).toBe("select");
     expect(complete(buildSolverPrompt({ query: "Capital of France?", evidence: [], dataChars: 800 }))).toBe("solver");
     expect(complete("anything else")).toBe("solver");
   });

@@ -1,10 +1,14 @@
 /**
- * BFCL multi-turn entries through the conversation runner, in-process, on a few entries: the oracle
- * passes them under BFCL's checker in native and jsonl; miss_func's held-back function is offered from
+ * BFCL multi-turn entries through the run (its loop, store and summary) and through the conversation
+ * runner, in-process, on a few entries: a `bfcl:` spec is a conversation dataset exactly when it names
+ * multi-turn categories; the oracle passes entries under BFCL's checker in native and jsonl; miss_func's held-back function is offered from
  * its turn only; a turn without the calls it needs fails with BFCL's error type; calls in a turn whose
  * ground truth is empty are counted apart and do not fail the entry by themselves.
  */
-import { describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
 import { ADDITIONAL_FUNCTION_PROMPT, multiTurnCategoriesOf, truthCall } from "../../bfcl/multi-turn/conversation.ts";
 import { MultiTurnDataset, withBfclTurnLimits } from "../../bfcl/multi-turn/conversation-run.ts";
 import { DEFAULT_BFCL_V4_DATA_DIR } from "../../bfcl/paths.ts";
@@ -12,8 +16,10 @@ import { sharedBfclPresent } from "../../bfcl/testing/shared.ts";
 import { loadModelsConfig, resolveConfiguration, resolveModel } from "../../config/models-yaml.ts";
 import { createProvider } from "../../models/factory.ts";
 import type { SimGoldItem } from "../../models/sim/gold.ts";
-import { isConversationDataset } from "./bench.ts";
-import { runConversation } from "./run-conversation.ts";
+import { runConversation } from "../conversation/run-conversation.ts";
+import { resolveWork, runBench } from "./bench.ts";
+import type { BenchRequest, RunRecord } from "./run-files.ts";
+import { forEachJsonl, runFile } from "./store.ts";
 
 const present = sharedBfclPresent("BFCL v4 multi-turn conversation test", DEFAULT_BFCL_V4_DATA_DIR);
 
@@ -29,11 +35,53 @@ describe("multiTurnCategoriesOf", () => {
     expect(multiTurnCategoriesOf(["bfcl:simple"])).toBeUndefined();
     expect(() => multiTurnCategoriesOf(["bfcl:multi_turn_base,simple"])).toThrow(/run them in two commands/);
   });
+});
 
-  it("a bfcl: spec is a conversation dataset exactly when it names multi-turn categories (never read as a file)", () => {
-    expect(isConversationDataset(["bfcl:multi_turn_base"])).toBe(true);
-    expect(isConversationDataset(["bfcl:simple,live_simple"])).toBe(false);
+const request = (dataset: string, first: number): BenchRequest => ({
+  models: ["sim:oracle"],
+  configs: ["native"],
+  dataset: [dataset],
+  filter: {},
+  seed: 1,
+  repeats: 1,
+  transport: "memory",
+  first,
+});
+
+describe.skipIf(!present)("a bfcl: spec in the run", () => {
+  const results = mkdtempSync(join(tmpdir(), "onsetlab-bfcl-mt-run-"));
+  afterAll(() => rmSync(results, { recursive: true, force: true }));
+
+  it("names categories, never a file: single-turn ones as items, multi-turn ones as conversations", () => {
+    const models = loadModelsConfig();
+    const single = resolveWork({ request: request("bfcl:simple,live_simple", 2), resultsRoot: results }, models);
+    expect(single.items.map((item) => item.id)).toEqual(["simple_0", "simple_1"]);
+    expect(single.conversations).toBeUndefined();
+    const multi = resolveWork({ request: request("bfcl:multi_turn_base", 2), resultsRoot: results }, models);
+    expect(multi.conversations?.map((conversation) => conversation.id)).toEqual([
+      "multi_turn_base_0",
+      "multi_turn_base_1",
+    ]);
+    expect(multi.items.map((item) => item.id)).toEqual(["multi_turn_base_0", "multi_turn_base_1"]);
   });
+
+  it("runs each entry as a task: BFCL's verdict in its record, BFCL's figures in the summary's row", async () => {
+    const outcome = await runBench({ request: request("bfcl:multi_turn_miss_func", 2), resultsRoot: results });
+    expect(outcome.failures).toEqual([]);
+    const verdicts: unknown[] = [];
+    forEachJsonl<RunRecord>(runFile(outcome.dir, "records"), (record) => verdicts.push(record.bfcl));
+    expect(verdicts).toEqual([
+      expect.objectContaining({ category: "multi_turn_miss_func", valid: true }),
+      expect.objectContaining({ category: "multi_turn_miss_func", valid: true }),
+    ]);
+    const [row] = outcome.summary.conversations?.rows ?? [];
+    expect(row?.bfcl).toMatchObject({
+      accuracy: { k: 2, n: 2 },
+      byCategory: { multi_turn_miss_func: { k: 2, n: 2 } },
+      errorTypes: {},
+      callsInEmptyTurns: 0,
+    });
+  }, 60_000);
 });
 
 describe.skipIf(!present)("BFCL multi-turn entries as conversations", () => {

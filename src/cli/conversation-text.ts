@@ -1,63 +1,18 @@
 /**
- * `pnpm bench --dataset <file of conversations>`: the conversation runner (src/bench/conversation),
- * its summary as tables — one row per model × configuration, success per kind, success by turn index —
- * or with --json as JSON.
+ * The conversation block of a run's summary (`pnpm bench --dataset <file of conversations>`) as tables:
+ * one row per model × configuration, success per kind, success by turn index, the failure classes.
  */
-import { type ConversationBenchSummary, runConversationBench } from "../bench/conversation/bench.ts";
 import type { ConversationRow } from "../bench/conversation/score.ts";
 import { CONVERSATION_KINDS } from "../bench/dataset/types.ts";
+import type { ConversationSummary } from "../bench/run/compare-configs.ts";
 import type { Rate } from "../bench/scoring/index.ts";
-import { shownPath } from "../report/paths.ts";
-import { FlagError, parsePositiveInt } from "./flags.ts";
-import { startProgress } from "./progress.ts";
 import { compactTable } from "./table.ts";
-
-export interface ConversationFlags {
-  model?: string;
-  config?: string;
-  dataset: string[];
-  seed: string;
-  repeats: string;
-  shuffle?: string;
-  models?: string;
-  registry?: string[];
-  json?: boolean;
-}
-
-export async function conversationBenchCommand(flags: ConversationFlags): Promise<void> {
-  if (!flags.model) throw new FlagError("BAD_FLAG", "--model is required, e.g. --model sim:oracle");
-  const progress = startProgress({ label: "conversations", total: 1 });
-  const summary = await runConversationBench({
-    dataset: flags.dataset,
-    models: list(flags.model),
-    ...(flags.config ? { configs: list(flags.config) } : {}),
-    seed: Number.parseInt(flags.seed, 10),
-    repeats: parsePositiveInt("--repeats", flags.repeats),
-    ...(flags.shuffle === undefined ? {} : { shuffle: Number.parseInt(flags.shuffle, 10) }),
-    ...(flags.models ? { modelsFile: flags.models } : {}),
-    ...(flags.registry && flags.registry.length > 0 ? { registries: flags.registry } : {}),
-    onProgress: (done, total) => {
-      progress.setTotal(total);
-      progress.update(done);
-    },
-  }).finally(() => progress.stop());
-  const { scores: _scores, ...shown } = summary;
-  process.stdout.write(flags.json ? `${JSON.stringify(shown)}\n` : conversationText(summary));
-  process.stderr.write(`run ${summary.runId} → ${shownPath(summary.dir, process.cwd())}/\n`);
-}
-
-function list(text: string): string[] {
-  return text
-    .split(",")
-    .map((part) => part.trim())
-    .filter(Boolean);
-}
 
 function percent(value: Rate): string {
   return value.value === null ? "–" : `${(value.value * 100).toFixed(0)}% (${value.k}/${value.n})`;
 }
 
-export function conversationText(summary: ConversationBenchSummary): string {
+export function conversationText(summary: ConversationSummary, simulated: boolean): string {
   const rows = compactTable({
     head: ["model", "config", "success", "gold shown", "turns", "asked/needed", "needless", "pass^k"],
   });
@@ -77,7 +32,7 @@ export function conversationText(summary: ConversationBenchSummary): string {
   for (const row of summary.rows)
     kinds.push([rowName(row), ...CONVERSATION_KINDS.map((kind) => percent(row.byKind[kind] as Rate))]);
   const lines = [
-    "Conversations: success = every turn right (calls, state, answer, asked exactly when needed)",
+    `Conversations${simulated ? " (simulated)" : ""}: success = every turn right (calls, state, answer, asked exactly when needed)`,
     rows.toString(),
     "",
     "Success per kind",
@@ -92,16 +47,17 @@ export function conversationText(summary: ConversationBenchSummary): string {
 }
 
 /** BFCL multi-turn runs: the leaderboard's figure per row, its error types, the calls in empty turns. */
-function bfclLines(summary: ConversationBenchSummary): string[] {
-  if (!summary.bfcl) return [];
+function bfclLines(summary: ConversationSummary): string[] {
+  const rows = summary.rows.flatMap((row) => (row.bfcl ? [{ name: rowName(row), figures: row.bfcl }] : []));
+  if (rows.length === 0) return [];
   const table = compactTable({ head: ["model × config", "BFCL accuracy", "empty turns with calls", "calls there"] });
-  for (const [row, figures] of Object.entries(summary.bfcl))
-    table.push([row, percent(figures.accuracy), percent(figures.emptyTurns), String(figures.callsInEmptyTurns)]);
-  const errors = Object.entries(summary.bfcl)
-    .filter(([, figures]) => Object.keys(figures.errorTypes).length > 0)
+  for (const { name, figures } of rows)
+    table.push([name, percent(figures.accuracy), percent(figures.emptyTurns), String(figures.callsInEmptyTurns)]);
+  const errors = rows
+    .filter(({ figures }) => Object.keys(figures.errorTypes).length > 0)
     .map(
-      ([row, figures]) =>
-        `  ${row}: ${Object.entries(figures.errorTypes)
+      ({ name, figures }) =>
+        `  ${name}: ${Object.entries(figures.errorTypes)
           .map(([type, count]) => `${type} ${count}`)
           .join(", ")}`,
     );

@@ -1,6 +1,6 @@
 /**
  * `pnpm bench:perf multi-turn-run`: a whole simulator run of BFCL's four multi-turn categories (800
- * entries) through the conversation bench — each entry's environments over in-process MCP, the agent
+ * entries) through the bench's run (its loop, threads, store and summary) — each entry's environments over in-process MCP, the agent
  * turn by turn, BFCL's checker after each turn — timed, with the machine's load beside the figure
  * (the 2-core machines are shared: a figure taken under load says so).
  */
@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { runConversationBench } from "./bench.ts";
+import { runBench } from "../run/bench.ts";
 
 export interface MultiTurnRunPerf {
   readonly model: string;
@@ -34,16 +34,20 @@ export async function measureMultiTurnRun(options: {
   const loadBefore = loadavg()[0] ?? 0;
   const start = performance.now();
   try {
-    const summary = await runConversationBench({
-      dataset: [options.dataset ?? "bfcl:multi_turn"],
-      models: [model],
-      configs,
-      seed: 1,
-      repeats: 1,
+    const { summary } = await runBench({
+      request: {
+        models: [model],
+        configs: [...configs],
+        dataset: [options.dataset ?? "bfcl:multi_turn"],
+        filter: {},
+        seed: 1,
+        repeats: 1,
+        transport: "memory",
+      },
       resultsRoot,
     });
     const wallMs = performance.now() - start;
-    const rows = Object.values(summary.bfcl ?? {});
+    const rows = (summary.conversations?.rows ?? []).flatMap((row) => (row.bfcl ? [row.bfcl] : []));
     const entries = rows.reduce((sum, row) => sum + row.accuracy.n, 0);
     return {
       model,
