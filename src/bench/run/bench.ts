@@ -250,6 +250,11 @@ function cacheUse(cache: RequestCache, before: CacheCounters): CacheUse {
  */
 function bfclSelection(request: BenchRequest): ItemSelection {
   const categories = multiTurnCategoriesOf(request.dataset);
+  if (categories && request.dryRun)
+    throw new InputError(
+      "BAD_FLAG",
+      "--dry-run: BFCL's checker grades a multi-turn entry by the state its calls leave, which a dry run never changes: run it without --dry-run",
+    );
   if (!categories) {
     return {
       items: narrowItems(loadBfclDataset(request.dataset[0]!).items, request.filter, itemCount(request)),

@@ -63,6 +63,9 @@ describe.skipIf(!present)("a bfcl: spec in the run", () => {
       "multi_turn_base_1",
     ]);
     expect(multi.items.map((item) => item.id)).toEqual(["multi_turn_base_0", "multi_turn_base_1"]);
+    expect(() =>
+      resolveWork({ request: { ...request("bfcl:multi_turn_base", 2), dryRun: true }, resultsRoot: results }, models),
+    ).toThrow(/--dry-run: BFCL's checker grades a multi-turn entry by the state/);
   });
 
   it("runs each entry as a task: BFCL's verdict in its record, BFCL's figures in the summary's row", async () => {
