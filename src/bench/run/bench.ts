@@ -10,8 +10,6 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentConfigInput } from "../../agent/index.ts";
 import { loadBfclDataset } from "../../bfcl/dataset.ts";
-import { multiTurnCategoriesOf } from "../../bfcl/multi-turn/conversation.ts";
-import { MultiTurnDataset } from "../../bfcl/multi-turn/conversation-run.ts";
 import { loadModelsConfig, type ModelEntry, type ModelsConfig } from "../../config/models-yaml.ts";
 import { InputError } from "../../errors.ts";
 import type { ResetKind } from "../../mcp/registry.ts";
@@ -26,6 +24,7 @@ import { type Suite, suiteOf } from "../dataset/suite.ts";
 import { type ConversationItem, conversationSessionItem, type DatasetItem } from "../dataset/types.ts";
 import { loadMetricModules } from "../scoring/index.ts";
 import { isBfclDataset } from "./bfcl-environment.ts";
+import { multiTurnDatasetOf } from "./bfcl-multi-turn-environment.ts";
 import type { RunSummary } from "./compare-configs.ts";
 import type { TaskFailure } from "./execute.ts";
 import { readManifest } from "./manifest.ts";
@@ -249,19 +248,19 @@ function cacheUse(cache: RequestCache, before: CacheCounters): CacheUse {
  * categories) its entries as conversations, one item each, each run on its own environments (share.ts).
  */
 function bfclSelection(request: BenchRequest): ItemSelection {
-  const categories = multiTurnCategoriesOf(request.dataset);
-  if (categories && request.dryRun)
+  const multiTurn = multiTurnDatasetOf(request.dataset);
+  if (multiTurn && request.dryRun)
     throw new InputError(
       "BAD_FLAG",
       "--dry-run: BFCL's checker grades a multi-turn entry by the state its calls leave, which a dry run never changes: run it without --dry-run",
     );
-  if (!categories) {
+  if (!multiTurn) {
     return {
       items: narrowItems(loadBfclDataset(request.dataset[0]!).items, request.filter, itemCount(request)),
       files: request.dataset,
     };
   }
-  const conversations = new MultiTurnDataset(categories).conversations;
+  const { conversations } = multiTurn;
   const items = narrowItems(conversations.map(conversationSessionItem), request.filter, itemCount(request));
   const chosen = new Set(items.map((item) => item.id));
   return {

@@ -5,17 +5,24 @@
  * held-back functions from their turn on), no scripted reply, every turn graded by BFCL's checker.
  */
 import { BFCL_SERVER } from "../../bfcl/import.ts";
-import {
-  type MultiTurnDataset,
-  type MultiTurnRun,
-  withBfclTurnLimits,
-} from "../../bfcl/multi-turn/conversation-run.ts";
+import { multiTurnCategoriesOf } from "../../bfcl/multi-turn/conversation.ts";
+import { MultiTurnDataset, type MultiTurnRun, withBfclTurnLimits } from "../../bfcl/multi-turn/conversation-run.ts";
 import type { ToolDefinition, ToolHost } from "../../mcp/types.ts";
+import { BoundedCache } from "../../memo.ts";
 import { runConversationTask } from "../conversation/task.ts";
 import type { ConversationItem, DatasetItem } from "../dataset/types.ts";
 import type { ItemScore } from "../scoring/index.ts";
 import type { ItemSession, ToolEnvironment } from "./environment.ts";
 import { type TaskBodyInput, type TaskBodyOutcome, throwIfStopped } from "./execute.ts";
+
+// reading the four categories takes ~0.5 s: once per thread, not for the selection, the gold and the servers apiece
+const datasets = new BoundedCache<string, MultiTurnDataset>(2);
+
+/** The BFCL multi-turn entries a `--dataset` names (undefined: it names no multi-turn category). */
+export function multiTurnDatasetOf(dataset: readonly string[]): MultiTurnDataset | undefined {
+  const categories = multiTurnCategoriesOf(dataset);
+  return categories && datasets.get(categories.join(","), () => new MultiTurnDataset(categories));
+}
 
 /** A multi-turn entry's session: the run's current turn's tools, and the run it belongs to. */
 export interface MultiTurnItemSession extends ItemSession {

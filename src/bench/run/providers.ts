@@ -4,8 +4,6 @@
  * record says what it shared with the previous request to that server.
  */
 
-import { multiTurnCategoriesOf } from "../../bfcl/multi-turn/conversation.ts";
-import { MultiTurnDataset } from "../../bfcl/multi-turn/conversation-run.ts";
 import { type ModelEntry, type ModelsConfig, resolveModel } from "../../config/models-yaml.ts";
 import { createProvider } from "../../models/factory.ts";
 import { PrefixTracker } from "../../models/prefix-tracker.ts";
@@ -15,6 +13,7 @@ import type { SimGoldItem } from "../../models/sim/gold.ts";
 import type { ModelProvider } from "../../models/types.ts";
 import { conversationGold } from "../conversation/gold.ts";
 import type { ConversationItem, DatasetItem } from "../dataset/types.ts";
+import { multiTurnDatasetOf } from "./bfcl-multi-turn-environment.ts";
 import type { ModelOutageWatch } from "./model-outage.ts";
 
 export interface ProviderRequest {
@@ -61,9 +60,8 @@ export function itemGold(run: {
   request: { dataset: readonly string[] };
   conversations?: readonly ConversationItem[];
 }): ItemGold | undefined {
-  const categories = multiTurnCategoriesOf(run.request.dataset);
-  if (!categories || !run.conversations) return undefined;
-  const dataset = new MultiTurnDataset(categories);
+  const dataset = multiTurnDatasetOf(run.request.dataset);
+  if (!dataset || !run.conversations) return undefined;
   const byId = new Map(run.conversations.map((conversation) => [conversation.id, conversation]));
   return (itemId) => dataset.goldOf(byId.get(itemId)!);
 }

@@ -5,8 +5,6 @@
  * thread (threads.ts).
  */
 import type { AgentConfig } from "../../agent/index.ts";
-import { multiTurnCategoriesOf } from "../../bfcl/multi-turn/conversation.ts";
-import { MultiTurnDataset } from "../../bfcl/multi-turn/conversation-run.ts";
 import { loadModelsConfig } from "../../config/models-yaml.ts";
 import type { ToolDefinition } from "../../mcp/types.ts";
 import type { ModelProvider } from "../../models/types.ts";
@@ -17,7 +15,7 @@ import { readOnlyIn } from "../dataset/state-checks.ts";
 import { type ConversationItem, type DatasetItem, turnAsItem } from "../dataset/types.ts";
 import { type ItemScore, scoreItem, ToolCatalog } from "../scoring/index.ts";
 import { BfclEnvironment } from "./bfcl-environment.ts";
-import { MultiTurnEnvironment, multiTurnBody } from "./bfcl-multi-turn-environment.ts";
+import { MultiTurnEnvironment, multiTurnBody, multiTurnDatasetOf } from "./bfcl-multi-turn-environment.ts";
 import { DryRunEnvironment, dryRunItem } from "./dry-run.ts";
 import { MockEnvironment, type ToolEnvironment } from "./environment.ts";
 import { executeTasks, type TaskBodyInput, type TaskBodyOutcome, type TaskFailure, throwIfStopped } from "./execute.ts";
@@ -78,9 +76,9 @@ export async function runShare(spec: ShareSpec, tasks: readonly Task[], hooks: S
   const registry = requestRegistry(spec.request);
   const conversations = spec.conversations && new Map(spec.conversations.map((entry) => [entry.id, entry]));
   // each thread reads the multi-turn entries itself: a worker gets plain data only
-  const multiTurn = spec.bfcl ? multiTurnCategoriesOf(spec.request.dataset) : undefined;
+  const multiTurn = spec.bfcl ? multiTurnDatasetOf(spec.request.dataset) : undefined;
   const servers: ToolEnvironment = multiTurn
-    ? new MultiTurnEnvironment(new MultiTurnDataset(multiTurn), conversations!)
+    ? new MultiTurnEnvironment(multiTurn, conversations!)
     : spec.bfcl
       ? new BfclEnvironment()
       : await MockEnvironment.open({
