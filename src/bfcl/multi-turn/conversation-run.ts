@@ -146,7 +146,7 @@ function failureKind(failure: TurnFailure): FailureKind {
   return "missing_call";
 }
 
-/** The entries of some multi-turn categories as the conversation bench runs them. */
+/** The entries of some multi-turn categories as the bench runs them (src/bench/run: one task per entry). */
 export class MultiTurnDataset {
   private readonly byId: ReadonlyMap<string, MultiTurnConversation>;
   readonly conversations: ConversationItem[];
