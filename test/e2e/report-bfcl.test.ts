@@ -10,6 +10,7 @@ import { runBench } from "../../src/bench/run/bench.ts";
 import { DEFAULT_BFCL_V4_DATA_DIR } from "../../src/bfcl/paths.ts";
 import { sharedBfclPresent } from "../../src/bfcl/testing/shared.ts";
 import { loadBfclFigures } from "../../src/report/bfcl.ts";
+import { benchRequest } from "../support/bench-run.ts";
 
 const present = sharedBfclPresent("report --bfcl on real runs", DEFAULT_BFCL_V4_DATA_DIR);
 
@@ -18,16 +19,13 @@ describe.skipIf(!present)("BFCL figures of the runs under results/", () => {
   afterAll(() => rmSync(results, { recursive: true, force: true }));
   const run = (dataset: string) =>
     runBench({
-      request: {
+      request: benchRequest({
         models: ["sim:oracle"],
         configs: ["native"],
+        matrix: undefined,
         dataset: [dataset],
-        filter: {},
-        seed: 1,
-        repeats: 1,
-        transport: "memory",
         first: 2,
-      },
+      }),
       resultsRoot: results,
     });
 

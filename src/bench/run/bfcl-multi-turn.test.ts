@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { benchRequest } from "../../../test/support/bench-run.ts";
 import { ADDITIONAL_FUNCTION_PROMPT, multiTurnCategoriesOf, truthCall } from "../../bfcl/multi-turn/conversation.ts";
 import { MultiTurnDataset, withBfclTurnLimits } from "../../bfcl/multi-turn/conversation-run.ts";
 import { DEFAULT_BFCL_V4_DATA_DIR } from "../../bfcl/paths.ts";
@@ -37,16 +38,8 @@ describe("multiTurnCategoriesOf", () => {
   });
 });
 
-const request = (dataset: string, first: number): BenchRequest => ({
-  models: ["sim:oracle"],
-  configs: ["native"],
-  dataset: [dataset],
-  filter: {},
-  seed: 1,
-  repeats: 1,
-  transport: "memory",
-  first,
-});
+const request = (dataset: string, first: number): BenchRequest =>
+  benchRequest({ models: ["sim:oracle"], configs: ["native"], matrix: undefined, dataset: [dataset], first });
 
 describe.skipIf(!present)("a bfcl: spec in the run", () => {
   const results = mkdtempSync(join(tmpdir(), "onsetlab-bfcl-mt-run-"));
