@@ -190,7 +190,7 @@ describe("--user-model in a run", () => {
     });
     expect(outcome.summary.conversations?.userModel).toBe("sim:oracle");
     expect(outcome.manifest.request.userModel).toBe("sim:oracle");
-    const { rows: records } = readJsonl<RunRecord>(join(outcome.dir, RUN_FILES.records));
+    const { rows: records } = readJsonl<StoredRecord>(join(outcome.dir, RUN_FILES.records));
     const replies = records.flatMap((record) => record.conversation!.turns.filter((turn) => turn.reply !== undefined));
     expect(replies.length).toBeGreaterThan(0);
     for (const turn of replies) expect(turn.replyBy).toBe("sim:oracle");

@@ -62,7 +62,8 @@ export interface TaskBodyOutcome<S> {
 export interface ExecuteOptions<S> {
   tasks: readonly Task[];
   items: ReadonlyMap<string, DatasetItem>;
-  provider: (model: string, repeat: number) => ModelProvider;
+  /** The task's model (`itemId`: a simulator may answer from that item's gold only). */
+  provider: (model: string, repeat: number, itemId: string) => ModelProvider;
   config: (model: string, config: string) => AgentConfig;
   environment: ToolEnvironment;
   score: (input: { item: DatasetItem; result: AgentResult; state: StateOutcome[]; environment: ToolEnvironment }) => S;
@@ -134,7 +135,7 @@ async function executeTask<S>(task: Task, options: ExecuteOptions<S>): Promise<T
       task,
       item,
       config,
-      model: options.provider(task.model, task.repeat),
+      model: options.provider(task.model, task.repeat, task.itemId),
       session,
       ...(options.context === undefined ? {} : { context: options.context }),
       ...(options.signal ? { signal: options.signal } : {}),
