@@ -4,6 +4,7 @@
  * every other server. Open one per item and close it after.
  */
 import type { DatasetItem } from "../bench/dataset/types.ts";
+import type { InProcessServer } from "../mcp/connection.ts";
 import { ClientPool } from "../mcp/pool.ts";
 import type { Registry } from "../mcp/registry.ts";
 import type { ToolHost } from "../mcp/types.ts";
@@ -22,7 +23,7 @@ const BFCL_REGISTRY: Registry = {
   servers: [
     {
       name: BFCL_SERVER,
-      purpose: "the function docs of one BFCL question, validated and echoed",
+      purpose: "the function docs of one BFCL question, validated and echoed; or a multi-turn entry's environments",
       transport: "stdio",
       command: "(in-process only)",
     },
@@ -31,10 +32,15 @@ const BFCL_REGISTRY: Registry = {
 
 /** A host serving `functions`; `source` (a question id) names them in errors. */
 export async function openFunctionsHost(functions: readonly BfclFunctionDoc[], source: string): Promise<BfclHost> {
+  return openServerHost(() => createBfclServer(functions, source));
+}
+
+/** A host of one in-process server of BFCL's (a question's functions, a multi-turn entry's environments). */
+export async function openServerHost(create: () => InProcessServer): Promise<BfclHost> {
   return ClientPool.open(BFCL_REGISTRY, {
     transport: "memory",
-    inProcess: { [BFCL_SERVER]: () => createBfclServer(functions, source) },
-    // An echo never fails transiently: a retry would only hide a bug.
+    inProcess: { [BFCL_SERVER]: create },
+    // Neither an echo nor an environment fails transiently: a retry would only hide a bug (or run a call twice).
     retryDelaysMs: [],
   });
 }

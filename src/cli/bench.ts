@@ -99,7 +99,10 @@ export function registerBenchCommand(program: Command): void {
     .option("--model <names>", "model(s), comma-separated: a models.yaml entry, sim:<profile>, or any Ollama model")
     .option("--config <names>", "configuration(s) from models.yaml, comma-separated")
     .option("--matrix <name>", "a matrix from models.yaml (default: its default_matrix)")
-    .option("--dataset <paths...>", "dataset files, folders or patterns (default: datasets/*.jsonl)")
+    .option(
+      "--dataset <paths...>",
+      "dataset files, folders or patterns (default: datasets/*.jsonl), or BFCL categories: bfcl:simple,live_simple,… or bfcl:multi_turn_base,… (bfcl:multi_turn: all four, as conversations)",
+    )
     .option("--filter <spec>", "only items matching, e.g. category=single|parallel,server=github")
     .option("--limit <n>", "N items sampled over the categories with the seed (after --filter)")
     .option("--first <n>", "the first N items in file order (after --filter)")

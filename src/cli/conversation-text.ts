@@ -43,8 +43,33 @@ export function conversationText(summary: ConversationSummary, simulated: boolea
     "Turns right by turn index (of the conversations that reached it)",
     ...summary.rows.flatMap((row) => [rowName(row), ...turnChart(row)]),
     ...failureLines(summary.rows),
+    ...bfclLines(summary),
   ];
   return `${lines.join("\n")}\n`;
+}
+
+/** BFCL multi-turn runs: the leaderboard's figure per row, its error types, the calls in empty turns. */
+function bfclLines(summary: ConversationSummary): string[] {
+  const rows = summary.rows.flatMap((row) => (row.bfcl ? [{ name: rowName(row), figures: row.bfcl }] : []));
+  if (rows.length === 0) return [];
+  const table = compactTable({ head: ["model × config", "BFCL accuracy", "empty turns with calls", "calls there"] });
+  for (const { name, figures } of rows)
+    table.push([name, percent(figures.accuracy), percent(figures.emptyTurns), String(figures.callsInEmptyTurns)]);
+  const errors = rows
+    .filter(({ figures }) => Object.keys(figures.errorTypes).length > 0)
+    .map(
+      ({ name, figures }) =>
+        `  ${name}: ${Object.entries(figures.errorTypes)
+          .map(([type, count]) => `${type} ${count}`)
+          .join(", ")}`,
+    );
+  return [
+    "",
+    "BFCL multi-turn (BFCL's checker: every turn with ground truth passes the empty, state and response checks;",
+    "a turn whose ground truth is empty is not checked, its calls are counted apart)",
+    table.toString(),
+    ...(errors.length > 0 ? ["BFCL error types (the first failing check of each entry)", ...errors] : []),
+  ];
 }
 
 function rowName(row: ConversationRow): string {

@@ -1,4 +1,4 @@
-/** `perf [harness|mcp|bfcl|multi-turn|fuzz|view|view-page|model-time] [--json]`: speed and memory figures, measured by scripts (never unit tests). */
+/** `perf [harness|mcp|bfcl|multi-turn|multi-turn-run|fuzz|view|view-page|model-time] [--json]`: speed and memory figures, measured by scripts (never unit tests). */
 import { loadavg } from "node:os";
 import type { Command } from "commander";
 import { formatConversationTime, measureConversationTime } from "../bench/perf/conversation-time.ts";
@@ -11,7 +11,17 @@ import { formatBfclPerf, measureBfclScoring } from "../bfcl/perf.ts";
 import { loadRegistry } from "../mcp/registry.ts";
 import { FlagError, parsePositiveInt } from "./flags.ts";
 
-const SUBJECTS = ["harness", "mcp", "bfcl", "multi-turn", "fuzz", "view", "view-page", "model-time"] as const;
+const SUBJECTS = [
+  "harness",
+  "mcp",
+  "bfcl",
+  "multi-turn",
+  "multi-turn-run",
+  "fuzz",
+  "view",
+  "view-page",
+  "model-time",
+] as const;
 
 interface PerfFlags {
   json?: boolean;
@@ -55,7 +65,10 @@ export function registerPerfCommand(program: Command): void {
     .option("--requests <n>", "view: requests of each kind", "200")
     .option("--loads <n>", "view-page: page loads in Chromium after the first", "20")
     .option("--root <dir>", "view, view-page: the results folder holding the run (default: one in the temp folder)")
-    .option("--config <names>", "model-time: these configurations instead of --matrix, comma-separated")
+    .option(
+      "--config <names>",
+      "model-time: these configurations instead of --matrix; multi-turn-run: the configurations (default native); comma-separated",
+    )
     .option("--limit <n>", "model-time: items of the matrix", "100")
     .option(
       "--dataset <file>",
@@ -157,6 +170,15 @@ export function registerPerfCommand(program: Command): void {
         const { measureMultiTurn, formatMultiTurnPerf } = await import("../bfcl/multi-turn/perf.ts");
         const report = measureMultiTurn({ runs: parsePositiveInt("--runs", options.runs ?? "3") });
         write(report, formatMultiTurnPerf(report));
+        return;
+      }
+      if (subject === "multi-turn-run") {
+        process.stderr.write("running BFCL's four multi-turn categories (800 entries) through the simulator…\n");
+        const { measureMultiTurnRun, formatMultiTurnRunPerf } = await import("../bench/perf/multi-turn-run.ts");
+        const report = await measureMultiTurnRun({
+          ...(options.config ? { configs: options.config.split(",").map((name) => name.trim()) } : {}),
+        });
+        write(report, formatMultiTurnRunPerf(report));
         return;
       }
       if (subject === "bfcl") {

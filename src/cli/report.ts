@@ -8,6 +8,7 @@ import { join } from "node:path";
 import type { Command } from "commander";
 import { resultsRoot } from "../bench/run/store.ts";
 import { DEFAULT_REFERENCE } from "../report/ablation.ts";
+import { bfclLeaderboardTable, loadBfclFigures } from "../report/bfcl.ts";
 import { compareRunsTable, type RunSide } from "../report/compare-runs.ts";
 import { renderCsv } from "../report/csv.ts";
 import { markdownTable } from "../report/markdown.ts";
@@ -26,6 +27,7 @@ interface ReportFlags {
   compare?: boolean;
   writeOutcomes?: boolean;
   json?: boolean;
+  bfcl?: boolean;
 }
 
 export function registerReportCommand(program: Command): void {
@@ -44,7 +46,15 @@ export function registerReportCommand(program: Command): void {
       "also write results/<run>/outcomes.json (per-item outcomes), so the run folder can be kept without records.jsonl.gz",
     )
     .option("--json", "print what was written (or the comparison) as JSON")
+    .option(
+      "--bfcl",
+      "the BFCL leaderboard's columns (non-live AST, live, multi-turn, irrelevance/relevance) from every BFCL run under results/, each configuration with its BFCL mode",
+    )
     .action((runs: string[], flags: ReportFlags) => {
+      if (flags.bfcl) {
+        bfclCommand(runs, flags);
+        return;
+      }
       if (flags.compare) {
         compareCommand(runs, flags);
         return;
@@ -94,6 +104,33 @@ function compareCommand(runs: string[], flags: ReportFlags): void {
   process.stdout.write(
     flags.json
       ? `${JSON.stringify(table)}\n`
+      : `${renderTerminal(table, terminalWidth())}${table.notes.flatMap((note) => factLines("", note, ttyWidth())).join("\n")}\n`,
+  );
+}
+
+/** `report --bfcl [--out DIR] [--json]`: the BFCL columns from every BFCL run under the results folder. */
+function bfclCommand(runs: readonly string[], flags: ReportFlags): void {
+  if (runs.length > 0)
+    throw new FlagError("BAD_FLAG", "--bfcl reads every BFCL run under results/ (the newest of each): name no run");
+  const figures = loadBfclFigures(resultsRoot());
+  if (figures.length === 0)
+    throw new FlagError(
+      "BAD_FLAG",
+      "--bfcl: no BFCL run under results/ (run `pnpm bench --model M --dataset bfcl:multi_turn_base` first)",
+    );
+  const table = bfclLeaderboardTable(figures);
+  if (flags.out) {
+    mkdirSync(flags.out, { recursive: true });
+    const file = join(flags.out, "bfcl-leaderboard.md");
+    writeFileSync(
+      file,
+      `# ${table.title}\n\n${table.notes.map((note) => `${note}\n`).join("\n")}\n${markdownTable(table)}\n`,
+    );
+    process.stderr.write(`wrote ${file}\n`);
+  }
+  process.stdout.write(
+    flags.json
+      ? `${JSON.stringify({ figures })}\n`
       : `${renderTerminal(table, terminalWidth())}${table.notes.flatMap((note) => factLines("", note, ttyWidth())).join("\n")}\n`,
   );
 }

@@ -29,6 +29,8 @@ import { askedUser } from "./scripted-user.ts";
 export interface ConversationSession {
   tools: ToolHost;
   runStateChecks(specs: readonly StateCheckSpec[]): Promise<StateOutcome[]>;
+  /** Called before each user turn (0-based): a session whose tools change by turn (BFCL miss_func) sets them. */
+  beforeTurn?(index: number): void;
 }
 
 export interface TurnCheckInput {
@@ -52,6 +54,11 @@ export interface RunConversationInput {
   scoreTurn?: (input: TurnCheckInput) => ItemScore;
   /** Who answers the agent's questions; default: the scripted user (model-user.ts). */
   user?: UserPlayer;
+  /**
+   * Default true: a question of the agent's is answered once (by `user`) and asking is judged. False for
+   * datasets whose turns are fixed (BFCL multi-turn: the next turn is the next user message).
+   */
+  scriptedUser?: boolean;
 }
 
 export interface TurnRecord {
@@ -130,13 +137,15 @@ async function runTurn(
       ...(input.context ? { context: input.context } : {}),
       ...(input.signal ? { signal: input.signal } : {}),
     });
+  input.session.beforeTurn?.(index);
   const first = await run(spec.user);
   history.push(turnFromResult(first));
   const runs = [first];
   const asked = askedUser(first);
+  const scripted = input.scriptedUser ?? true;
   let reply: string | undefined;
   const user = input.user ?? SCRIPTED_USER;
-  if (asked) {
+  if (asked && scripted) {
     reply = await user.reply({
       conversation: input.conversation,
       index,
@@ -167,7 +176,7 @@ async function runTurn(
     asked,
     state,
     score,
-    ok: score.taskSuccess && asked === askNeeded && !score.invalid,
+    ok: score.taskSuccess && (!scripted || asked === askNeeded) && !score.invalid,
   };
 }
 

@@ -25,16 +25,17 @@ import { CONVERSATION_CONFIGS } from "../conversation/task.ts";
 import { requireSuiteServers } from "../dataset/known-tools.ts";
 import { type ItemSelection, narrowItems, selectItems, selectionHash } from "../dataset/select.ts";
 import { type Suite, suiteOf } from "../dataset/suite.ts";
-import type { ConversationItem, DatasetItem } from "../dataset/types.ts";
+import { type ConversationItem, conversationSessionItem, type DatasetItem } from "../dataset/types.ts";
 import { loadMetricModules } from "../scoring/index.ts";
 import { isBfclDataset } from "./bfcl-environment.ts";
+import { multiTurnDatasetOf } from "./bfcl-multi-turn-environment.ts";
 import type { RunSummary } from "./compare-configs.ts";
 import type { TaskFailure } from "./execute.ts";
 import { readManifest } from "./manifest.ts";
 import { expandMatrix, selectShard, type Task } from "./matrix.ts";
 import { type ModelProbe, probeModels } from "./model-facts.ts";
 import { ModelOutageWatch } from "./model-outage.ts";
-import { providerCache, resolveEntries, runGold, serverSlots } from "./providers.ts";
+import { itemGold, providerCache, resolveEntries, runGold, serverSlots } from "./providers.ts";
 import {
   checkResumeDefinitions,
   configNames,
@@ -184,7 +185,7 @@ async function runWork(work: Work, options: BenchOptions): Promise<BenchOutcome>
   const outage = new ModelOutageWatch();
   const cache = requestCacheOf(options.cacheDir, entries, request);
   const before = cache && { ...cache.counters };
-  const providers = providerCache(entries, runGold(work), request, outage, cache);
+  const providers = providerCache(entries, runGold(work), request, outage, cache, itemGold(work));
   for (const entry of entries) providers(entry.name, 0);
   let probes: Record<string, ModelProbe>;
   try {
@@ -247,6 +248,33 @@ function cacheUse(cache: RequestCache, before: CacheCounters): CacheUse {
   };
 }
 
+/**
+ * A `bfcl:` spec names categories, not files: its single-turn questions as items, or (multi-turn
+ * categories) its entries as conversations, one item each, each run on its own environments (share.ts).
+ */
+function bfclSelection(request: BenchRequest): ItemSelection {
+  const multiTurn = multiTurnDatasetOf(request.dataset);
+  if (multiTurn && request.dryRun)
+    throw new InputError(
+      "BAD_FLAG",
+      "--dry-run: BFCL's checker grades a multi-turn entry by the state its calls leave, which a dry run never changes: run it without --dry-run",
+    );
+  if (!multiTurn) {
+    return {
+      items: narrowItems(loadBfclDataset(request.dataset[0]!).items, request.filter, itemCount(request)),
+      files: request.dataset,
+    };
+  }
+  const { conversations } = multiTurn;
+  const items = narrowItems(conversations.map(conversationSessionItem), request.filter, itemCount(request));
+  const chosen = new Set(items.map((item) => item.id));
+  return {
+    items,
+    files: request.dataset,
+    conversations: conversations.filter((conversation) => chosen.has(conversation.id)),
+  };
+}
+
 /** Resolves the request (a resume's own) and reads which tasks are already on disk; writes nothing. */
 export function resolveWork(options: BenchOptions, yamlModels: ModelsConfig): Work {
   const root = options.resultsRoot;
@@ -271,10 +299,7 @@ export function resolveWork(options: BenchOptions, yamlModels: ModelsConfig): Wo
     );
   }
   const selection: ItemSelection = bfcl
-    ? {
-        items: narrowItems(loadBfclDataset(request.dataset[0]!).items, request.filter, itemCount(request)),
-        files: request.dataset,
-      }
+    ? bfclSelection(request)
     : selectItems(request.dataset, request.filter, itemCount(request), registry);
   const { items, files, conversations } = selection;
   if (request.userModel !== undefined && !conversations) {

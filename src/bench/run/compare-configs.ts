@@ -4,6 +4,7 @@
  * differences are real.
  */
 
+import type { MultiTurnRow } from "../../bfcl/multi-turn/conversation-run.ts";
 import type { ModelProvenance } from "../../models/provenance.ts";
 import type { ConversationRow } from "../conversation/score.ts";
 import { type Comparison, compare, type ScoredRecord, type Summary } from "../scoring/index.ts";
@@ -42,9 +43,14 @@ export interface RunSummary extends Summary {
 }
 
 export interface ConversationSummary {
-  rows: ConversationRow[];
+  rows: ConversationSummaryRow[];
   /** A model played the user (`--user-model`): its answers are on the turns (`reply`, `replyBy`). */
   userModel?: string;
+}
+
+/** A row of conversations; a BFCL multi-turn run's also has BFCL's figures (its checker's verdicts). */
+export interface ConversationSummaryRow extends ConversationRow {
+  bfcl?: MultiTurnRow;
 }
 
 export interface PromptCacheUse {

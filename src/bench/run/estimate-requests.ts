@@ -13,7 +13,7 @@ import { createSimProvider } from "../../models/sim/index.ts";
 import type { ChatRequest, CompletionRequest, GenerationOptions, ModelProvider } from "../../models/types.ts";
 import type { Work } from "./bench.ts";
 import { ModelOutageWatch } from "./model-outage.ts";
-import { runGold } from "./providers.ts";
+import { itemGold, runGold } from "./providers.ts";
 import { contextOf } from "./resolve-request.ts";
 import { runShare } from "./worker-share.ts";
 
@@ -43,14 +43,17 @@ export interface DryPass {
 export async function dryPass(work: Work): Promise<DryPass> {
   const requests: DryRequest[] = [];
   const made = new Map<string, ModelProvider>();
-  const providers = (model: string, repeat: number): ModelProvider => {
-    const key = `${model}#${repeat}`;
+  const gold = runGold(work);
+  // BFCL multi-turn: each entry's own gold, as the run gives it (providers.ts itemGold)
+  const goldOf = itemGold(work);
+  const providers = (model: string, repeat: number, itemId: string): ModelProvider => {
+    const key = goldOf ? `${model}#${repeat}#${itemId}` : `${model}#${repeat}`;
     const existing = made.get(key);
     if (existing) return existing;
     const entry = work.entries.find((candidate) => candidate.name === model) as ModelEntry;
     const sim = createSimProvider({
       profile: isSimulator(entry) ? entry.profile : DRY_PASS_PROFILE,
-      gold: runGold(work),
+      gold: goldOf ? goldOf(itemId) : gold,
       seed: work.request.seed + repeat,
     });
     const provider = recording(sim, model, repeat, requests);

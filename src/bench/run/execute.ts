@@ -64,7 +64,8 @@ export interface TaskBodyOutcome<S> {
 export interface ExecuteOptions<S> {
   tasks: readonly Task[];
   items: ReadonlyMap<string, DatasetItem>;
-  provider: (model: string, repeat: number) => ModelProvider;
+  /** The task's model (`itemId`: a simulator may answer from that item's gold only). */
+  provider: (model: string, repeat: number, itemId: string) => ModelProvider;
   config: (model: string, config: string) => Configuration;
   environment: ToolEnvironment;
   score: (input: { item: DatasetItem; result: AgentResult; state: StateOutcome[]; environment: ToolEnvironment }) => S;
@@ -136,7 +137,7 @@ async function executeTask<S>(task: Task, options: ExecuteOptions<S>): Promise<T
       task,
       item,
       config: agentConfigOf(config),
-      model: options.provider(task.model, task.repeat),
+      model: options.provider(task.model, task.repeat, task.itemId),
       session,
       ...(options.context === undefined ? {} : { context: options.context }),
       ...(options.signal ? { signal: options.signal } : {}),

@@ -5,7 +5,7 @@
  */
 
 import { type ModelEntry, type ModelsConfig, resolveModel } from "../../config/models-yaml.ts";
-import { provenanceOf } from "../../models/decide-provenance.ts";
+import { isSimulator, provenanceOf } from "../../models/decide-provenance.ts";
 import { createProvider } from "../../models/factory.ts";
 import { PrefixTracker } from "../../models/prefix-tracker.ts";
 import { isOllamaEntry } from "../../models/providers/ollama.ts";
@@ -15,6 +15,7 @@ import type { SimGoldItem } from "../../models/sim/gold.ts";
 import type { ModelProvider } from "../../models/types.ts";
 import { conversationGold } from "../conversation/gold.ts";
 import type { ConversationItem, DatasetItem } from "../dataset/types.ts";
+import { multiTurnDatasetOf } from "./bfcl-multi-turn-environment.ts";
 import type { ModelOutageWatch } from "./model-outage.ts";
 
 export interface ProviderRequest {
@@ -52,6 +53,23 @@ export function runGold(run: {
   return run.conversations ? run.conversations.flatMap(conversationGold) : [...run.items];
 }
 
+/** A task's own gold, for a simulator that must know one item's labels only. */
+export type ItemGold = (itemId: string) => SimGoldItem[];
+
+/**
+ * BFCL multi-turn: each entry's own turns, since BFCL's categories share turn texts with other ground
+ * truth (miss_func's fixed prompt; base questions again in long_context). Undefined for other datasets.
+ */
+export function itemGold(run: {
+  request: { dataset: readonly string[] };
+  conversations?: readonly ConversationItem[];
+}): ItemGold | undefined {
+  const dataset = multiTurnDatasetOf(run.request.dataset);
+  if (!dataset || !run.conversations) return undefined;
+  const byId = new Map(run.conversations.map((conversation) => [conversation.id, conversation]));
+  return (itemId) => dataset.goldOf(byId.get(itemId)!);
+}
+
 export function providerCache(
   entries: readonly ModelEntry[],
   gold: readonly SimGoldItem[],
@@ -59,10 +77,17 @@ export function providerCache(
   outage: ModelOutageWatch,
   /** The request cache (real models only; the main thread's, never a worker's). */
   cache?: RequestCache,
-): (model: string, repeat: number) => ModelProvider {
+  /** Each task's own gold for the simulator (a provider per task, never kept). */
+  goldOfItem?: ItemGold,
+): (model: string, repeat: number, itemId?: string) => ModelProvider {
   const made = new Map<string, ModelProvider>();
   const trackers = new Map<string, PrefixTracker>();
-  return (model, repeat) => {
+  return (model, repeat, itemId) => {
+    if (goldOfItem && itemId !== undefined) {
+      const entry = entries.find((candidate) => candidate.name === model)!;
+      if (isSimulator(entry))
+        return outage.watch(createProvider(entry, { gold: goldOfItem(itemId), seed: request.seed + repeat }));
+    }
     const key = `${model}#${repeat}`;
     let provider = made.get(key);
     if (!provider) {

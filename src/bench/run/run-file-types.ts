@@ -3,6 +3,7 @@
  * line of records.jsonl.gz (`RunRecord`). docs/schemas/ has their JSON Schemas, checked against real runs.
  */
 import type { AgentResult } from "../../agent/index.ts";
+import type { MultiTurnRunVerdict } from "../../bfcl/multi-turn/conversation-run.ts";
 import type { Configuration } from "../../config/models-yaml.ts";
 import type { FaultConfig } from "../../mcp/faults.ts";
 import type { ResetKind } from "../../mcp/registry.ts";
@@ -138,13 +139,14 @@ export interface RunManifest {
  * A record: one task, as readers get it (`withTrace`). A conversation's record (category `conversation`)
  * has the whole conversation's trace in `result`, every turn's state checks in `state`, the conversation
  * as one item score in `score` (conversation/item-score.ts), and its turns — each with its runs, checks
- * and score — in `conversation`.
+ * and score — in `conversation`. A BFCL multi-turn entry's record also has BFCL's verdict on it in `bfcl`.
  */
 export type RunRecord = TaskRecord<ItemScore> & {
   /** The record's format (run-format.ts: an older record is upgraded when read). */
   format: typeof RECORD_FORMAT;
   category: string;
   conversation?: ConversationRecord;
+  bfcl?: MultiTurnRunVerdict;
 };
 
 /**

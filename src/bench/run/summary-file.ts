@@ -1,4 +1,6 @@
 import { join } from "node:path";
+import { multiTurnCategoriesOf } from "../../bfcl/multi-turn/conversation.ts";
+import { type MultiTurnRunVerdict, summariseMultiTurn } from "../../bfcl/multi-turn/conversation-run.ts";
 import { type ConversationScore, scoreConversation, summariseRow } from "../conversation/score.ts";
 import type { DatasetItem } from "../dataset/types.ts";
 import { type ScoredRecord, summarize, validRecords } from "../scoring/index.ts";
@@ -45,7 +47,14 @@ export function writeSummary(dir: string, manifest: RunManifest, items: Readonly
     });
     if (record.conversation) {
       const { model, config, repeat } = record;
-      conversations.push({ model, config, repeat, score: scoreConversation(record.conversation) });
+      conversations.push({
+        model,
+        config,
+        repeat,
+        score: scoreConversation(record.conversation),
+        // an invalid run counts in none of BFCL's rates
+        ...(record.bfcl && record.score.invalid === undefined ? { bfcl: record.bfcl } : {}),
+      });
     }
   });
   // in matrix order, not finishing order: the same run always writes the same summary
@@ -92,25 +101,29 @@ interface ScoredConversation {
   config: string;
   repeat: number;
   score: ConversationScore;
+  bfcl?: MultiTurnRunVerdict;
 }
 
 /** The rows in matrix order, each row's conversations in dataset order (then repeat). */
 function conversationSummary(scored: ScoredConversation[], manifest: RunManifest): ConversationSummary {
   const position = new Map(manifest.dataset.itemIds.map((id, index) => [id, index]));
   const rows: ConversationSummary["rows"] = [];
+  const multiTurn = multiTurnCategoriesOf(manifest.dataset.files) !== undefined;
   for (const model of manifest.request.models) {
     for (const config of manifest.configs) {
       const row = scored
         .filter((entry) => entry.model === model && entry.config === config)
         .sort((a, b) => position.get(a.score.id)! - position.get(b.score.id)! || a.repeat - b.repeat);
-      if (row.length > 0)
-        rows.push(
-          summariseRow(
-            model,
-            config,
-            row.map((entry) => entry.score),
-          ),
-        );
+      if (row.length === 0) continue;
+      const verdicts = row.flatMap((entry) => (entry.bfcl ? [entry.bfcl] : []));
+      rows.push({
+        ...summariseRow(
+          model,
+          config,
+          row.map((entry) => entry.score),
+        ),
+        ...(multiTurn ? { bfcl: summariseMultiTurn(verdicts) } : {}),
+      });
     }
   }
   const { userModel } = manifest.request;

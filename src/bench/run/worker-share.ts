@@ -17,12 +17,13 @@ import { readOnlyIn } from "../dataset/state-checks.ts";
 import { type ConversationItem, type DatasetItem, turnAsItem } from "../dataset/types.ts";
 import { type ItemScore, scoreItem, ToolCatalog } from "../scoring/index.ts";
 import { BfclEnvironment } from "./bfcl-environment.ts";
+import { MultiTurnEnvironment, multiTurnBody, multiTurnDatasetOf } from "./bfcl-multi-turn-environment.ts";
 import { DryRunEnvironment, dryRunItem } from "./dry-run.ts";
 import { MockEnvironment, type ToolEnvironment } from "./environment.ts";
 import { executeTasks, type TaskBodyInput, type TaskBodyOutcome, type TaskFailure, throwIfStopped } from "./execute.ts";
 import type { Task } from "./matrix.ts";
 import type { ModelOutageWatch } from "./model-outage.ts";
-import { providerCache, resolveEntries, runGold } from "./providers.ts";
+import { itemGold, providerCache, resolveEntries, runGold } from "./providers.ts";
 import { requestRegistry } from "./resolve-request.ts";
 import { type BenchRequest, storedRecord } from "./run-file-types.ts";
 import { type SpanParent, startQueryTracer } from "./spans.ts";
@@ -67,7 +68,7 @@ export interface ShareHooks {
   /** Watches this thread's providers (the main thread's watch stops the whole run). */
   outage: ModelOutageWatch;
   /** The providers to use (the main thread made its own before the run started); default: new ones. */
-  providers?: (model: string, repeat: number) => ModelProvider;
+  providers?: (model: string, repeat: number, itemId: string) => ModelProvider;
   onFinished: (task: FinishedTask) => void;
 }
 
@@ -75,16 +76,21 @@ export async function runShare(spec: ShareSpec, tasks: readonly Task[], hooks: S
   const providers = hooks.providers ?? shareProviders(spec, hooks.outage);
   const byId = new Map(spec.items.map((item) => [item.id, item]));
   const registry = requestRegistry(spec.request);
-  const servers: ToolEnvironment = spec.bfcl
-    ? new BfclEnvironment()
-    : await MockEnvironment.open({
-        registry,
-        transport: spec.request.transport,
-        pools: spec.concurrency,
-        seed: spec.request.seed,
-        ...(spec.servers ? { servers: spec.servers } : {}),
-        ...(spec.request.faults ? { faults: spec.request.faults } : {}),
-      });
+  const conversations = spec.conversations && new Map(spec.conversations.map((entry) => [entry.id, entry]));
+  // each thread reads the multi-turn entries itself: a worker gets plain data only
+  const multiTurn = spec.bfcl ? multiTurnDatasetOf(spec.request.dataset) : undefined;
+  const servers: ToolEnvironment = multiTurn
+    ? new MultiTurnEnvironment(multiTurn, conversations!)
+    : spec.bfcl
+      ? new BfclEnvironment()
+      : await MockEnvironment.open({
+          registry,
+          transport: spec.request.transport,
+          pools: spec.concurrency,
+          seed: spec.request.seed,
+          ...(spec.servers ? { servers: spec.servers } : {}),
+          ...(spec.request.faults ? { faults: spec.request.faults } : {}),
+        });
   const dryRun = spec.request.dryRun === true;
   const environment = dryRun ? new DryRunEnvironment(servers) : servers;
   const spanLines: string[] = [];
@@ -93,7 +99,6 @@ export async function runShare(spec: ShareSpec, tasks: readonly Task[], hooks: S
   });
   try {
     if (!spec.bfcl) requireCheckableState(spec, environment.definitions(), readOnlyIn(registry));
-    const conversations = spec.conversations && new Map(spec.conversations.map((entry) => [entry.id, entry]));
     const catalog = new ToolCatalog(environment.definitions());
     return await executeTasks<ItemScore>({
       tasks,
@@ -108,7 +113,13 @@ export async function runShare(spec: ShareSpec, tasks: readonly Task[], hooks: S
           stateChecks: state,
           tools: item.tools || spec.bfcl ? env.definitions(item) : catalog,
         }),
-      ...(conversations ? { body: conversationBody(conversations, userPlayer(spec, hooks.outage)) } : {}),
+      ...(conversations
+        ? {
+            body: multiTurn
+              ? multiTurnBody(conversations)
+              : conversationBody(conversations, userPlayer(spec, hooks.outage)),
+          }
+        : {}),
       concurrency: spec.concurrency,
       ...(spec.context === undefined ? {} : { context: spec.context }),
       signal: AbortSignal.any([hooks.signal, hooks.outage.signal]),
@@ -167,10 +178,13 @@ function requireCheckableState(
   if (problems.length > 0) throw new DatasetError("DATASET_BAD_STATE_CHECK", problems);
 }
 
-function shareProviders(spec: ShareSpec, outage: ModelOutageWatch): (model: string, repeat: number) => ModelProvider {
+function shareProviders(
+  spec: ShareSpec,
+  outage: ModelOutageWatch,
+): (model: string, repeat: number, itemId: string) => ModelProvider {
   const models = loadModelsConfig(spec.modelsFile);
   const entries = resolveEntries(models, spec.request);
-  return providerCache(entries, runGold(spec), spec.request, outage);
+  return providerCache(entries, runGold(spec), spec.request, outage, undefined, itemGold(spec));
 }
 
 /** `--user-model M`: that model answers the agent's questions (its own provider); default: the scripted user. */

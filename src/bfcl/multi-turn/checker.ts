@@ -44,61 +44,84 @@ export interface MultiTurnVerdict {
 export type DecodedTurns = readonly (readonly (readonly string[])[])[];
 
 /**
- * The checker on decoded calls (BFCL's multi_turn_checker). Runs the entry's environments; both
- * instance sets are fresh for each check.
+ * BFCL's multi_turn_checker one turn at a time, for a runner that scores each turn as it ends: the
+ * model's calls and the ground truth's run on two instance sets from the entry's initial_config, kept
+ * across turns. `turn` gives the failure of that turn's checks, or undefined when they pass.
  */
+export class TurnByTurnCheck {
+  private readonly model: EnvironmentSet;
+  private readonly truth: EnvironmentSet;
+  private readonly modelResults: string[] = [];
+  /** Calls the model made in turns whose ground truth is empty. */
+  callsInEmptyTurns = 0;
+
+  constructor(entry: MultiTurnEntry) {
+    const longContext = isLongContext(entry.id);
+    this.model = new EnvironmentSet(entry.involvedClasses, entry.initialConfig, longContext);
+    this.truth = new EnvironmentSet(entry.involvedClasses, entry.initialConfig, longContext);
+  }
+
+  /** Runs turn `turn`'s steps (each a list of call texts) and ground truth, then its checks. */
+  turn(turn: number, truthCalls: readonly string[], steps: readonly (readonly string[])[]): TurnFailure | undefined {
+    for (const step of steps) this.modelResults.push(...this.model.execute(step));
+    const truthResults = this.truth.execute(truthCalls);
+    if (truthCalls.length === 0) {
+      this.callsInEmptyTurns += steps.reduce((n, step) => n + step.length, 0);
+      return undefined;
+    }
+    if (steps.length === 0 || (steps.length === 1 && steps[0]!.length === 0))
+      return {
+        turn,
+        errorType: "multi_turn:empty_turn_model_response",
+        errorMessage: `Model response list is empty for turn ${turn}`,
+      };
+    for (const [name, truthInstance] of this.truth.instances) {
+      const modelState = new Map(this.model.instances.get(name)!.publicState());
+      const differences = truthInstance
+        .publicState()
+        .filter(([attr, value]) => !eq(modelState.get(attr) ?? null, value))
+        .map(([attr, value]) => `${attr}: model ${repr(modelState.get(attr) ?? null)}, ground truth ${repr(value)}`);
+      if (differences.length > 0)
+        return {
+          turn,
+          errorType: "multi_turn:instance_state_mismatch",
+          errorMessage: `Model instance for ${name} does not match the state with ground truth instance.`,
+          details: differences,
+        };
+    }
+    const missing = missingUnordered(truthResults, this.modelResults);
+    if (missing.length > 0)
+      return {
+        turn,
+        errorType: "multi_turn:execution_response_mismatch",
+        errorMessage: `Model response execution results so far does not contain all the ground truth response execution results for turn ${turn}.`,
+        details: missing,
+      };
+    return undefined;
+  }
+}
+
+/** The first failing check of an entry: after which turn, BFCL's error type and message. */
+export interface TurnFailure {
+  readonly turn: number;
+  readonly errorType: MultiTurnErrorType;
+  readonly errorMessage: string;
+  readonly details?: readonly string[];
+}
+
+/** The checker on decoded calls (BFCL's multi_turn_checker): fresh instance sets, turn by turn. */
 export function checkDecodedTurns(
   entry: MultiTurnEntry,
   groundTruth: readonly (readonly string[])[],
   decoded: DecodedTurns,
   undecodedSteps = 0,
 ): MultiTurnVerdict {
-  const longContext = isLongContext(entry.id);
-  const model = new EnvironmentSet(entry.involvedClasses, entry.initialConfig, longContext);
-  const truth = new EnvironmentSet(entry.involvedClasses, entry.initialConfig, longContext);
-  const allModelResults: string[] = [];
-  let callsInEmptyTurns = 0;
-  const fail = (
-    turn: number,
-    errorType: MultiTurnErrorType,
-    errorMessage: string,
-    details?: readonly string[],
-  ): MultiTurnVerdict => ({ valid: false, errorType, errorMessage, turn, details, callsInEmptyTurns, undecodedSteps });
-
+  const check = new TurnByTurnCheck(entry);
   for (const [turn, truthCalls] of groundTruth.entries()) {
-    const steps = decoded[turn] ?? [];
-    for (const step of steps) allModelResults.push(...model.execute(step));
-    const truthResults = truth.execute(truthCalls);
-    if (truthCalls.length === 0) {
-      callsInEmptyTurns += steps.reduce((n, step) => n + step.length, 0);
-      continue;
-    }
-    if (steps.length === 0 || (steps.length === 1 && steps[0]!.length === 0))
-      return fail(turn, "multi_turn:empty_turn_model_response", `Model response list is empty for turn ${turn}`);
-    for (const [name, truthInstance] of truth.instances) {
-      const modelState = new Map(model.instances.get(name)!.publicState());
-      const differences = truthInstance
-        .publicState()
-        .filter(([attr, value]) => !eq(modelState.get(attr) ?? null, value))
-        .map(([attr, value]) => `${attr}: model ${repr(modelState.get(attr) ?? null)}, ground truth ${repr(value)}`);
-      if (differences.length > 0)
-        return fail(
-          turn,
-          "multi_turn:instance_state_mismatch",
-          `Model instance for ${name} does not match the state with ground truth instance.`,
-          differences,
-        );
-    }
-    const missing = missingUnordered(truthResults, allModelResults);
-    if (missing.length > 0)
-      return fail(
-        turn,
-        "multi_turn:execution_response_mismatch",
-        `Model response execution results so far does not contain all the ground truth response execution results for turn ${turn}.`,
-        missing,
-      );
+    const failure = check.turn(turn, truthCalls, decoded[turn] ?? []);
+    if (failure) return { valid: false, ...failure, callsInEmptyTurns: check.callsInEmptyTurns, undecodedSteps };
   }
-  return { valid: true, callsInEmptyTurns, undecodedSteps };
+  return { valid: true, callsInEmptyTurns: check.callsInEmptyTurns, undecodedSteps };
 }
 
 /** BFCL's _is_subsequence_unordered: each expected item taken once from what the model produced. */

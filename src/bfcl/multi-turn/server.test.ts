@@ -24,6 +24,21 @@ describe("callText (BFCL's convert_to_function_call)", () => {
       "f(a='x',b=[1, True, None],c={'k': 2.5})",
     );
   });
+
+  it("writes a whole number as a float where the doc types the parameter float (JSON lost the `.0`)", () => {
+    const doc = {
+      name: "mean",
+      parameters: {
+        type: "dict",
+        properties: {
+          numbers: { type: "array", items: { type: "float" } },
+          n: { type: "integer" },
+          x: { type: "float" },
+        },
+      },
+    };
+    expect(callText("mean", { numbers: [1, 2.5], n: 3, x: 4 }, doc)).toBe("mean(numbers=[1.0, 2.5],n=3,x=4.0)");
+  });
 });
 
 describe.skipIf(!present)("an entry's environments over MCP", () => {

@@ -18,12 +18,11 @@ import {
   McpError,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import { parseTaggedJson } from "../../python/json-tagged.ts";
-import { pyRepr } from "../../python/value.ts";
+import { fromJson, type PyValue, py, pyRepr } from "../../python/value.ts";
 import { BfclInputError } from "../errors.ts";
 import { bfclFunctionToTool } from "../import.ts";
 import { DEFAULT_BFCL_V4_DATA_DIR } from "../paths.ts";
-import type { BfclFunctionDoc } from "../types.ts";
+import type { BfclFunctionDoc, BfclParamDoc } from "../types.ts";
 import { isLongContext, type MultiTurnEntry } from "./entries.ts";
 import { EnvironmentSet } from "./execute.ts";
 import { ENVIRONMENTS, isEnvironmentName } from "./registry.ts";
@@ -70,10 +69,21 @@ export function offeredFunctions(
     .filter((doc) => !excluded.has(doc.name) && !heldBack.has(doc.name));
 }
 
-/** BFCL's convert_to_function_call: FC arguments → the call text its executor evaluates. */
-export function callText(name: string, args: Record<string, unknown>): string {
-  const parts = Object.entries(args).map(([k, v]) => `${k}=${pyRepr(parseTaggedJson(JSON.stringify(v)))}`);
+/**
+ * BFCL's convert_to_function_call: FC arguments → the call text its executor evaluates. JSON through
+ * MCP cannot tell `1.0` from `1`, so with the function's doc a whole number given for a `float`
+ * parameter (or a list of floats' item) is written as the float BFCL's model would have sent.
+ */
+export function callText(name: string, args: Record<string, unknown>, doc?: BfclFunctionDoc): string {
+  const properties = doc?.parameters.properties ?? {};
+  const parts = Object.entries(args).map(([k, v]) => `${k}=${pyRepr(typedValue(v, properties[k]))}`);
   return `${name}(${parts.join(",")})`;
+}
+
+function typedValue(value: unknown, doc: BfclParamDoc | undefined): PyValue {
+  if (doc?.type === "float" && typeof value === "number") return py.float(value);
+  if (doc?.type === "array" && Array.isArray(value)) return py.list(value.map((item) => typedValue(item, doc.items)));
+  return fromJson(value);
 }
 
 export interface EnvironmentServer {
@@ -86,9 +96,11 @@ export interface EnvironmentServer {
 export function createEnvironmentServer(entry: MultiTurnEntry, dataDir = DEFAULT_BFCL_V4_DATA_DIR): EnvironmentServer {
   const environments = new EnvironmentSet(entry.involvedClasses, entry.initialConfig, isLongContext(entry.id));
   let offered = new Map<string, Tool>();
+  const docs = new Map<string, BfclFunctionDoc>();
   const offerTurn = (turn: number): void => {
     offered = new Map(
       offeredFunctions(entry, turn, dataDir).map((doc) => {
+        docs.set(doc.name, doc);
         const tool = bfclFunctionToTool(doc);
         return [
           doc.name,
@@ -103,7 +115,7 @@ export function createEnvironmentServer(entry: MultiTurnEntry, dataDir = DEFAULT
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const { name } = request.params;
     if (!offered.has(name)) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`, { tool: name });
-    const result = environments.executeOne(callText(name, request.params.arguments ?? {}));
+    const result = environments.executeOne(callText(name, request.params.arguments ?? {}, docs.get(name)));
     return { content: [{ type: "text", text: result }], isError: result.startsWith("Error during execution:") };
   });
   return { server, environments, offerTurn };

@@ -24,6 +24,11 @@ export interface SimGoldItem {
   turnOf?: string;
   /** 1-based turn number of a conversation entry; the error rates rise with it (rates.ts). */
   turnIndex?: number;
+  /**
+   * `calls` hold each argument's value itself, not a dataset's alternatives (BFCL multi-turn ground
+   * truth, where `''` is a value to send and a list is one value).
+   */
+  literalArgs?: boolean;
 }
 
 /** A call as the oracle writes it: every parameter with its gold value, in the dataset's order. */
@@ -37,7 +42,7 @@ export interface GoldCall {
  * a parameter with no gold value is left out (DatasetItem's contract).
  */
 export function goldCalls(item: SimGoldItem): GoldCall[] {
-  return item.calls.map((call) => ({ tool: call.tool, args: goldArgs(call) }));
+  return item.calls.map((call) => ({ tool: call.tool, args: item.literalArgs ? call.args : goldArgs(call) }));
 }
 
 /**
