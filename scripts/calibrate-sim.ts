@@ -3,7 +3,7 @@
  * dataset through the ReWOO planner and compares, per error type, the rate the scorer measures with the
  * rate the simulator was configured to inject. Run it after a change to the simulator, the agent's
  * planner prompt, the scorer's classifier or the dataset: `pnpm exec tsx scripts/calibrate-sim.ts`.
- * test/e2e/calibration.test.ts checks that the committed file is what this produces.
+ * test/e2e/calibration.slow.test.ts checks that the committed file is what this produces.
  */
 
 import { writeFileSync } from "node:fs";

@@ -23,7 +23,7 @@ export function renderCalibrationReport(run: CalibrationRun): string {
     "> gold labels. It checks the simulator's configured rates and the scorer's planner-output classifier against",
     "> each other; it says nothing about how a real model behaves.",
     "",
-    `Regenerate with \`${REGENERATE_COMMAND}\` (it rewrites this file). \`test/e2e/calibration.test.ts\` fails when`,
+    `Regenerate with \`${REGENERATE_COMMAND}\` (it rewrites this file). \`test/e2e/calibration.slow.test.ts\` fails when`,
     "this file differs from what the script produces, and when a measured count of `sim:slm-3b` falls outside its",
     "interval.",
     "",
