@@ -9,8 +9,8 @@
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
-import { type AgentConfig, type AgentConfigInput, DECODINGS, resolveAgentConfig } from "../agent/types.ts";
-import { DEFAULT_EXPOSURE, EXPOSURES, type Exposure } from "../bench/dataset/exposure.ts";
+import { type AgentConfigInput, DECODINGS, resolveAgentConfig } from "../agent/types.ts";
+import { DEFAULT_EXPOSURE, EXPOSURES } from "../bench/dataset/exposure.ts";
 import { dropUndefined } from "../json.ts";
 import type { ProviderEntry } from "../models/entry.ts";
 import { fromOllamaOptions } from "../models/ollama-wire.ts";
@@ -20,27 +20,14 @@ import type { GenerationOptions } from "../models/types.ts";
 import { REPO_ROOT } from "../paths.ts";
 import { loadAgentDefinition } from "./agent-definition.ts";
 import { type AgentFile, isAgentFileValue, validateAgentFile } from "./agent-file.ts";
+import type { Configuration, ConfigurationInput } from "./configuration.ts";
 import { ModelsConfigError, UnknownConfigurationError } from "./errors.ts";
 import { limitsSchema, positiveInt, toLimits } from "./limits.ts";
 import { yamlValue } from "./yaml-text.ts";
 
+export { agentConfigOf, type Configuration, type ConfigurationInput } from "./configuration.ts";
+
 export const DEFAULT_MODELS_FILE = join(REPO_ROOT, "models.yaml");
-
-/** A configuration's axes as models.yaml gives them: the agent's, and the bench's `exposure`. */
-export interface ConfigurationInput extends AgentConfigInput {
-  exposure?: Exposure;
-}
-
-/** A configuration resolved: the agent's configuration, and the servers the bench connects for a query. */
-export interface Configuration extends AgentConfig {
-  exposure: Exposure;
-}
-
-/** What the agent is given of a configuration: the bench's settings left out. */
-export function agentConfigOf(configuration: Configuration): AgentConfig {
-  const { exposure: _bench, ...agent } = configuration;
-  return agent;
-}
 
 /** A model: what its provider is made from, and the configuration axes the model always uses. */
 export type ModelEntry = ProviderEntry & {

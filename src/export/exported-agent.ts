@@ -6,7 +6,7 @@
 import { type AgentEventListener, type AgentResult, runAgent } from "../agent/index.ts";
 import { DryRunToolHost } from "../bench/run/dry-run.ts";
 import { type AgentFile, agentFileRegistry } from "../config/agent-file.ts";
-import { agentConfigOf } from "../config/models-yaml.ts";
+import { agentConfigOf } from "../config/configuration.ts";
 import { ClientPool } from "../mcp/pool.ts";
 import { passedThroughEnv } from "../mcp/registry-entry.ts";
 import type { ToolHost } from "../mcp/types.ts";

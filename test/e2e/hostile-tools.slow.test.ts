@@ -126,6 +126,7 @@ function bombScript(bomb: OutputBomb): Script {
   const many = <T>(reply: T) => Array.from({ length: 9 }, () => reply);
   return {
     router: many(bomb.text),
+    select: many(bomb.text),
     planner: many(bomb.text),
     react: many(bomb.text),
     fallback: many(bomb.text),
@@ -182,6 +183,7 @@ function hostileScript(hostile: Hostile): Script {
   const many = <T>(first: T, rest: T) => [first, ...Array.from({ length: 8 }, () => rest)];
   return {
     router: many("ACTION", "ACTION"),
+    select: many(tool, tool),
     planner: many(` ${call}`, ` ${call}`),
     react: many(
       `Thought: I run it.\nAction: ${tool}\nAction Input: ${JSON.stringify(args)}`,

@@ -183,8 +183,11 @@ describe("gate on a live model (the Ollama provider against the stand-in)", () =
     await standin?.close();
   });
 
-  it("treats the run as live: no exact-match requirement, and an unchanged run passes", async () => {
-    expect(loadRun(runs.normal!, root).manifest.models[0]).toMatchObject({ provider: "ollama", simulated: false });
+  it("labels the run stand-in (the server says so) and gates it as a server's run: no exact-match requirement, and an unchanged run passes", async () => {
+    expect(loadRun(runs.normal!, root).manifest.models[0]).toMatchObject({
+      provider: "ollama",
+      provenance: { kind: "stand-in" },
+    });
     const result = await cli("gate", "--baseline", baseline, "--run", runs.again!);
     expect(result.code, result.stdout).toBe(0);
     expect(result.stdout).not.toContain("exact match");

@@ -4,7 +4,7 @@
  * tasks from one queue; every finished task is handed to `onRecord` at once.
  */
 import { type AgentConfig, type AgentResult, runAgent } from "../../agent/index.ts";
-import { agentConfigOf, type Configuration } from "../../config/models-yaml.ts";
+import { agentConfigOf, type Configuration } from "../../config/configuration.ts";
 import { OnsetlabError } from "../../errors.ts";
 import type { ModelProvider } from "../../models/types.ts";
 import type { Exposure } from "../dataset/exposure.ts";
