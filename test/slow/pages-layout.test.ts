@@ -22,10 +22,37 @@ import { listen, type RunningServer } from "../../src/serve/server.ts";
 import { HarnessService, type ItemPage, type RunDetail, type RunListEntry } from "../../src/serve/service.ts";
 import { launchChromium, skipWithoutChromium } from "../../src/view/chromium.ts";
 
-// the browser's globals, for the functions that run in the page (the project's tsconfig has no DOM lib)
-declare const document: any;
-declare const window: any;
-declare function getComputedStyle(element: unknown): { overflowX: string };
+// the browser's globals, for the functions that run in the page (the project's tsconfig has no DOM lib):
+// only what those functions touch
+interface PageBox {
+  readonly x: number;
+  readonly y: number;
+  readonly width: number;
+  readonly height: number;
+  readonly left: number;
+  readonly right: number;
+  readonly top: number;
+}
+interface PageElement {
+  readonly id: string;
+  readonly textContent: string | null;
+  readonly scrollWidth: number;
+  readonly clientWidth: number;
+  scrollLeft: number;
+  closest(selector: string): PageElement | null;
+  querySelector(selector: string): PageElement | null;
+  querySelectorAll(selector: string): readonly PageElement[];
+  getAttribute(name: string): string | null;
+  getBoundingClientRect(): PageBox;
+  getBBox(): PageBox;
+}
+declare const document: {
+  readonly documentElement: PageElement;
+  querySelectorAll(selector: string): readonly PageElement[];
+  getElementById(id: string): PageElement | null;
+};
+declare const window: { readonly innerWidth: number };
+declare function getComputedStyle(element: PageElement): { overflowX: string };
 
 const skipped = skipWithoutChromium("page layout tests");
 const WIDTHS = [1280, 1920] as const;
@@ -174,7 +201,7 @@ describe.skipIf(skipped)("the pages at 1,280 and 1,920 px", () => {
 
       // the scatter chart: labels inside the chart, none over another; the rest counted in its note
       const scatter = await page.$$eval("svg#chart-latency", ([svg]) => {
-        const chart = svg as any;
+        const chart = svg as unknown as PageElement;
         const [, , width, height] = chart.getAttribute("viewBox")!.split(" ").map(Number);
         const boxes = [...chart.querySelectorAll("text.point-label")].map((text) => {
           const box = text.getBBox();
