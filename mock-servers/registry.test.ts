@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { loadRegistry } from "../src/mcp/registry.ts";
+import { loadRegistry } from "../src/mcp/index.ts";
 import { mockServerFactories, mockServerSpecs } from "./index.ts";
-import { specViolations } from "./kit/testing.ts";
+import { specViolations } from "./kit/testing/index.ts";
 import { registryEntryFor, registryFileText } from "./registry-entries.ts";
 
 const registryFile = new URL("./registry.json", import.meta.url).pathname;

@@ -31,12 +31,12 @@ import { bfclFunctionToTool } from "../src/bfcl/import.ts";
 import { loadModelsConfig, resolveConfiguration, resolveModel } from "../src/config/models-yaml.ts";
 import { ClientPool } from "../src/mcp/pool.ts";
 import { loadRegistries } from "../src/mcp/registry.ts";
-import type { ToolDefinition } from "../src/mcp/types.ts";
 import { createProvider } from "../src/models/factory.ts";
 import type { SimGoldItem } from "../src/models/sim/index.ts";
 import type { ModelProvider } from "../src/models/types.ts";
 import { REPO_ROOT } from "../src/paths.ts";
 import { hash32, seededRandom } from "../src/random.ts";
+import type { ToolDefinition } from "../src/tool-protocol/types.ts";
 
 interface Case {
   query: string;

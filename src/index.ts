@@ -19,14 +19,21 @@ export {
   type Strategy,
   type ToolCallRecord,
 } from "./agent/index.ts";
-export { loadDataset, readDataset, resolveDatasetFiles } from "./bench/dataset/load.ts";
-export { loadSuite, type Suite, suiteOf } from "./bench/dataset/suite.ts";
-export { CATEGORIES, type Category, type DatasetItem, type LoadedItem } from "./bench/dataset/types.ts";
-export { worldContext } from "./bench/dataset/world-clock.ts";
-export { type BenchOptions, type BenchOutcome, runBench } from "./bench/run/bench.ts";
-export type { RunSummary } from "./bench/run/compare-configs.ts";
-export type { BenchRequest, RunManifest, RunRecord, StoredRecord } from "./bench/run/run-file-types.ts";
-export { withTrace } from "./bench/run/run-file-types.ts";
+export {
+  CATEGORIES,
+  type Category,
+  type DatasetItem,
+  type LoadedItem,
+  loadDataset,
+  loadSuite,
+  readDataset,
+  resolveDatasetFiles,
+  type Suite,
+  suiteOf,
+  worldContext,
+} from "./bench/dataset/index.ts";
+export type { BenchRequest, RunManifest, RunRecord, RunSummary, StoredRecord } from "./bench/run/index.ts";
+export { type BenchOptions, type BenchOutcome, runBench, withTrace } from "./bench/run/index.ts";
 export {
   type CustomItemMetric,
   type CustomMetricInfo,
@@ -47,37 +54,40 @@ export {
   summarize,
 } from "./bench/scoring/index.ts";
 export {
+  DEFAULT_MODELS_FILE,
   type LoadedDefinition,
   loadAgentDefinition,
-  parseAgentDefinition,
-  withFiles,
-} from "./config/agent-definition.ts";
-export {
-  DEFAULT_MODELS_FILE,
   loadModelsConfig,
   // the name the issue and the docs use for the same loader
   loadModelsConfig as loadModelsYaml,
   type ModelEntry,
   type ModelsConfig,
+  parseAgentDefinition,
   parseModelsConfig,
   resolveConfiguration,
   resolveModel,
-} from "./config/models-yaml.ts";
+  withFiles,
+} from "./config/index.ts";
 export { InputError, OnsetlabError } from "./errors.ts";
 export { ExtensionModuleError } from "./load-module.ts";
-export type { InProcessFactory, InProcessServer, TransportKind } from "./mcp/connection.ts";
-export { ClientPool, type PoolOptions } from "./mcp/pool.ts";
-export { DEFAULT_REGISTRY, loadRegistry, parseRegistry, type Registry, type RegistryEntry } from "./mcp/registry.ts";
-export type { CallOptions, ToolCallResult, ToolDefinition, ToolHost } from "./mcp/types.ts";
-export type { PluginProviderEntry, ProviderEntry } from "./models/entry.ts";
-export { createProvider, type ProviderDeps, providerId } from "./models/factory.ts";
+export type {
+  CallOptions,
+  InProcessFactory,
+  InProcessServer,
+  ToolCallResult,
+  ToolDefinition,
+  ToolHost,
+  TransportKind,
+} from "./mcp/index.ts";
 export {
-  type ProviderFactory,
-  registeredProviders,
-  registerProvider,
-} from "./models/provider-registry.ts";
-export { type Script, ScriptedModel, type ScriptedReply } from "./models/scripted.ts";
-export { createSimProvider } from "./models/sim/index.ts";
+  ClientPool,
+  DEFAULT_REGISTRY,
+  loadRegistry,
+  type PoolOptions,
+  parseRegistry,
+  type Registry,
+  type RegistryEntry,
+} from "./mcp/index.ts";
 export type {
   ChatRequest,
   ChatResponse,
@@ -85,4 +95,18 @@ export type {
   CompletionResponse,
   ModelProvider,
   ModelStage,
-} from "./models/types.ts";
+  PluginProviderEntry,
+  ProviderEntry,
+} from "./models/index.ts";
+export {
+  createProvider,
+  createSimProvider,
+  type ProviderDeps,
+  type ProviderFactory,
+  providerId,
+  registeredProviders,
+  registerProvider,
+  type Script,
+  ScriptedModel,
+  type ScriptedReply,
+} from "./models/index.ts";

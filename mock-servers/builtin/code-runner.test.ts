@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOOL_ERROR_CODES } from "../kit/index.ts";
-import { openTestServer, type TestServer } from "../kit/testing.ts";
+import { openTestServer, type TestServer } from "../kit/testing/index.ts";
 import { runInSandbox } from "./sandbox.ts";
 import { type BuiltinState, builtinServer } from "./server.ts";
 

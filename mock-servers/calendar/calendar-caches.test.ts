@@ -3,7 +3,7 @@
  * window: writes after a (cached) read must still show up in the next read.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openTestServer, type TestServer } from "../kit/testing.ts";
+import { openTestServer, type TestServer } from "../kit/testing/index.ts";
 import { calendarServer } from "./server.ts";
 import type { CalendarState } from "./state.ts";
 import { eventId, type Json, STANDUP } from "./test-helpers.ts";

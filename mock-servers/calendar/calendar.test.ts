@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openTestServer, specViolations, type TestServer } from "../kit/testing.ts";
+import { openTestServer, specViolations, type TestServer } from "../kit/testing/index.ts";
 import { calendarServer } from "./server.ts";
 import type { CalendarState } from "./state.ts";
 import { eventId, HOLIDAYS, type Json, STANDUP, TEAM } from "./test-helpers.ts";

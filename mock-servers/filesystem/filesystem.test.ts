@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestServer, specViolations, type TestServer } from "../kit/testing.ts";
+import { openTestServer, specViolations, type TestServer } from "../kit/testing/index.ts";
 import { filesystemServer } from "./server.ts";
 import type { FilesystemState } from "./tree.ts";
 

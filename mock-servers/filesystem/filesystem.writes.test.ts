@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openTestServer, type TestServer } from "../kit/testing.ts";
+import { openTestServer, type TestServer } from "../kit/testing/index.ts";
 import { filesystemServer } from "./server.ts";
 import type { FilesystemState } from "./tree.ts";
 

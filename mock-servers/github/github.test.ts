@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { specViolations } from "../kit/testing.ts";
+import { specViolations } from "../kit/testing/index.ts";
 import { githubServer } from "./server.ts";
 import {
   API,

@@ -1,4 +1,4 @@
-import { openTestServer, type TestServer } from "../kit/testing.ts";
+import { openTestServer, type TestServer } from "../kit/testing/index.ts";
 import { githubServer } from "./server.ts";
 import type { GithubState } from "./state.ts";
 

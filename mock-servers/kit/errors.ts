@@ -1,5 +1,5 @@
 import { OnsetlabError } from "../../src/errors.ts";
-import { TOOL_ERROR_CODES } from "../../src/mcp/retry.ts";
+import { TOOL_ERROR_CODES } from "../../src/tool-protocol/index.ts";
 
 /** A domain failure of a tool (not found, refused, conflict): returned to the agent as an isError result. */
 export class ToolError extends Error {
@@ -14,7 +14,7 @@ export class ToolError extends Error {
 /** The client's table of JSON-RPC error codes, passed on so a server's tests need not import src/mcp. */
 export { TOOL_ERROR_CODES };
 
-/** JSON-RPC error code of an injected permanent failure (the others: TOOL_ERROR_CODES, src/mcp/retry.ts). */
+/** JSON-RPC error code of an injected permanent failure (the others: TOOL_ERROR_CODES, src/tool-protocol/retry.ts). */
 export const JSONRPC_PERMANENT_ERROR = TOOL_ERROR_CODES.permanent;
 
 /** A server's pristine state holds something a reset copy could not reproduce (see pristine.ts). */
@@ -24,7 +24,7 @@ export type BudgetKind = "time" | "memory" | "crash";
 
 /**
  * A tool's work was stopped by its budget (time, memory) or crashed its worker on this input; `kind` picks the
- * JSON-RPC code (src/mcp/retry.ts says why none is retried).
+ * JSON-RPC code (src/tool-protocol/retry.ts says why none is retried).
  */
 export class ToolBudgetError extends OnsetlabError {
   constructor(

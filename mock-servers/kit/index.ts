@@ -1,8 +1,13 @@
 export { BoundedCache } from "../../src/memo.ts";
 export { seededRandom } from "../../src/random.ts";
+export { BoundedWorkers, serveJobs } from "./bounded.ts";
 export { JSONRPC_PERMANENT_ERROR, PristineStateError, TOOL_ERROR_CODES, ToolError } from "./errors.ts";
+export { type DiffOp, lineDiff } from "./line-diff.ts";
 export { connectInMemory, type InMemoryConnection } from "./memory.ts";
+export { MemoryToolHost } from "./memory-host.ts";
 export { deepFreeze, pristineState } from "./pristine.ts";
+export { chatSpec, hubSpec } from "./sample-servers.ts";
 export { CONTROL_TOOLS, createMockServer, type MockServer, type MockServerOptions } from "./server.ts";
 export { runStdio } from "./stdio.ts";
 export * from "./types.ts";
+export { compileSchema, createAjv, describeArgumentErrors } from "./validation.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type CounterState, counterSpec } from "../../test/support/counter-server.ts";
 import { JSONRPC_PERMANENT_ERROR } from "./errors.ts";
-import { openTestServer, specViolations } from "./testing.ts";
+import { openTestServer, specViolations } from "./testing/index.ts";
 import type { ServerSpec } from "./types.ts";
 
 describe("mock server kit", () => {

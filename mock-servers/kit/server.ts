@@ -8,8 +8,8 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { ValidateFunction } from "ajv";
-import { TOOL_ERROR_CODES } from "../../src/mcp/retry.ts";
 import { seededRandom } from "../../src/random.ts";
+import { TOOL_ERROR_CODES } from "../../src/tool-protocol/index.ts";
 import { type BudgetKind, JSONRPC_PERMANENT_ERROR, ToolBudgetError, ToolError } from "./errors.ts";
 import { type FaultConfig, MOCK_NOW, type ServerSpec, type ToolSpec } from "./types.ts";
 import { compileSchema, createAjv, describeArgumentErrors } from "./validation.ts";

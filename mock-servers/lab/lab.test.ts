@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openTestServer, specViolations, type TestServer } from "../kit/testing.ts";
+import { openTestServer, specViolations, type TestServer } from "../kit/testing/index.ts";
 import { type LabState, labServer } from "./server.ts";
 
 let server: TestServer<LabState>;

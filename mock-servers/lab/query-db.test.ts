@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOOL_ERROR_CODES, ToolError } from "../kit/index.ts";
-import { openTestServer, type TestServer } from "../kit/testing.ts";
+import { openTestServer, type TestServer } from "../kit/testing/index.ts";
 import { buildDatabaseImage, withDatabase } from "./database.ts";
 import { type LabState, labServer } from "./server.ts";
 import { assertSingleSelect } from "./sql-guard.ts";

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openTestServer, specViolations, type TestServer } from "../kit/testing.ts";
+import { openTestServer, specViolations, type TestServer } from "../kit/testing/index.ts";
 import { notionServer } from "./server.ts";
 import type { NotionState } from "./state.ts";
 import { pageId, paragraph, rowId, TASKS, userId } from "./test-helpers.ts";

@@ -7,8 +7,7 @@
  */
 
 import type { IncomingHttpHeaders } from "node:http";
-import { STAGE_HEADER } from "../../src/models/http.ts";
-import { isModelStage, type ModelStage, PROTOCOL } from "../../src/models/protocol.ts";
+import { isModelStage, type ModelStage, PROTOCOL, STAGE_HEADER } from "../../src/models/index.ts";
 import type { StandinInput } from "./request.ts";
 
 /** The stage the header names, else the one the request's shape shows. */

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openTestServer, specViolations, type TestServer } from "../kit/testing.ts";
+import { openTestServer, specViolations, type TestServer } from "../kit/testing/index.ts";
 import channels from "./fixtures/channels.json" with { type: "json" };
 import users from "./fixtures/users.json" with { type: "json" };
 import { slackServer } from "./server.ts";

@@ -17,7 +17,7 @@ import type { RunRecord } from "../../src/bench/run/run-file-types.ts";
 import { forEachJsonl, runFile } from "../../src/bench/run/store.ts";
 import { ToolCatalog } from "../../src/bench/scoring/index.ts";
 import { OnsetlabError } from "../../src/errors.ts";
-import type { ToolDefinition } from "../../src/mcp/types.ts";
+import type { ToolDefinition } from "../../src/tool-protocol/types.ts";
 import { PlannerTally, type ProfileTally } from "./tally.ts";
 
 /** The bench could not run some of the calibration's tasks (a harness failure, not a model mistake). */

@@ -3,7 +3,7 @@
  * the scorer and the results store read it, so every field is plain JSON and documented.
  */
 
-import type { ToolAttempt, ToolCallError } from "../mcp/types.ts";
+import type { ToolAttempt, ToolCallError } from "../mcp/index.ts";
 import type {
   CallContext,
   ChatMessage,
@@ -13,7 +13,7 @@ import type {
   ModelTimings,
   ModelUsage,
   NativeToolCall,
-} from "../models/types.ts";
+} from "../models/index.ts";
 import type { AgentDefinition } from "./definition.ts";
 import type { DefinitionUse } from "./definition-prompt.ts";
 import type { TextCall, TextCallFormat } from "./text-calls.ts";

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeOutput } from "../python/decode-output.ts";
-import { type PyValue, py } from "../python/value.ts";
+import { decodeOutput, type PyValue, py } from "../python/index.ts";
 import { checkEntry } from "./checker.ts";
 import type { BfclFunctionDoc, BfclVerdict, ExpectedCall } from "./types.ts";
 

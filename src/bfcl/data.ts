@@ -4,8 +4,7 @@
  * BFCL's score files. Every malformed line is a `BfclInputError` naming file:line.
  */
 import { readFileSync } from "node:fs";
-import { parseTaggedJson } from "../python/json-tagged.ts";
-import { dictField, type PyValue } from "../python/value.ts";
+import { dictField, type PyValue, parseTaggedJson } from "../python/index.ts";
 import { BfclInputError } from "./errors.ts";
 import type { BfclQuestion, BfclVerdict, ExpectedCall } from "./types.ts";
 

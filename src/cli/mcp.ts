@@ -7,16 +7,19 @@
 import { once } from "node:events";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Command } from "commander";
-import { harnessRedactor } from "../bench/run/secrets.ts";
-import { resultsRoot } from "../bench/run/store.ts";
+import { harnessRedactor, resultsRoot } from "../bench/run/index.ts";
 import { InputError } from "../errors.ts";
-import { conversationRunner } from "../serve/conversation-runs.ts";
-import { ConversationStore } from "../serve/conversation-store.ts";
-import { DEFAULT_MAX_BODY_BYTES } from "../serve/guard.ts";
-import { createMcpServer, type McpServices, mcpHttpApp } from "../serve/mcp-server.ts";
-import { benchQueryRunner } from "../serve/query-runner.ts";
-import { listen } from "../serve/server.ts";
-import { HarnessService } from "../serve/service.ts";
+import {
+  benchQueryRunner,
+  ConversationStore,
+  conversationRunner,
+  createMcpServer,
+  DEFAULT_MAX_BODY_BYTES,
+  HarnessService,
+  listen,
+  type McpServices,
+  mcpHttpApp,
+} from "../serve/index.ts";
 import { FlagError, parsePort, parsePositiveInt } from "./flags.ts";
 
 interface McpFlags {

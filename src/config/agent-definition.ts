@@ -18,6 +18,7 @@
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { z } from "zod";
+import type { AgentConfigInput } from "../agent/index.ts";
 import {
   AGENT_PROTOCOLS,
   type AgentDefinition,
@@ -25,8 +26,7 @@ import {
   definitionHash,
   type InjectedFile,
   TemplateError,
-} from "../agent/definition.ts";
-import type { AgentConfigInput } from "../agent/types.ts";
+} from "../agent/index.ts";
 import { AgentDefinitionError } from "./errors.ts";
 import { limitsSchema, positiveInt, toLimits } from "./limits.ts";
 import { yamlValue } from "./yaml-text.ts";

@@ -4,14 +4,12 @@
  * `dry_run` (the file's or the caller's), write tools answer with previews.
  */
 import { type AgentEventListener, type AgentResult, runAgent } from "../agent/index.ts";
-import { DryRunToolHost } from "../bench/run/dry-run.ts";
-import { type AgentFile, agentFileRegistry } from "../config/agent-file.ts";
-import { agentConfigOf } from "../config/configuration.ts";
-import { ClientPool } from "../mcp/pool.ts";
-import { passedThroughEnv } from "../mcp/registry-entry.ts";
-import type { ToolHost } from "../mcp/types.ts";
-import { createProvider } from "../models/factory.ts";
-import type { ModelProvider } from "../models/types.ts";
+import { DryRunToolHost } from "../bench/run/index.ts";
+import { type AgentFile, agentConfigOf, agentFileRegistry } from "../config/index.ts";
+import type { ToolHost } from "../mcp/index.ts";
+import { ClientPool, passedThroughEnv } from "../mcp/index.ts";
+import type { ModelProvider } from "../models/index.ts";
+import { createProvider } from "../models/index.ts";
 import { type Redactor, redactorOf } from "../redact.ts";
 
 export interface ExportedAgent {

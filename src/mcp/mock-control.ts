@@ -6,8 +6,8 @@
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { type CallToolResult, CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { FaultConfig } from "../tool-protocol/index.ts";
 import { UnknownServerError } from "./errors.ts";
-import type { FaultConfig } from "./faults.ts";
 import type { RegistryEntry } from "./registry.ts";
 
 /** A control tool's name starts so; the pool hides such tools from the model. */

@@ -1,14 +1,20 @@
 import { type CallToolResult, CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import type {
+  CallOptions,
+  FaultConfig,
+  ToolAttempt,
+  ToolCallResult,
+  ToolDefinition,
+  ToolHost,
+} from "../tool-protocol/index.ts";
+import { classifyError, RETRY_DELAYS_MS } from "../tool-protocol/index.ts";
 import { type InProcessFactory, openConnection, type ServerConnection, type TransportKind } from "./connection.ts";
 import { ServerResetError, ToolNameConflictError, UnknownServerError } from "./errors.ts";
-import type { FaultConfig } from "./faults.ts";
 import { copyFixture, removeFixture, runResetCommand } from "./launch.ts";
 import { CONTROL_TOOL_PREFIX, MockControl } from "./mock-control.ts";
 import { OutputValidator } from "./output-validation.ts";
 import type { Registry, RegistryEntry, ResetKind } from "./registry.ts";
 import { entryBaseDir, resetKind } from "./registry-entry.ts";
-import { classifyError, RETRY_DELAYS_MS } from "./retry.ts";
-import type { CallOptions, ToolAttempt, ToolCallResult, ToolDefinition, ToolHost } from "./types.ts";
 
 export interface PoolOptions {
   transport: TransportKind;

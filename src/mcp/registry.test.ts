@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { ToolDefinition } from "../tool-protocol/index.ts";
 import { RegistryError } from "./errors.ts";
 import {
   canUndoWrites,
@@ -12,7 +13,6 @@ import {
   type RegistryEntry,
 } from "./registry.ts";
 import { resetKind } from "./registry-entry.ts";
-import type { ToolDefinition } from "./types.ts";
 
 const good = { name: "github", purpose: "GitHub", transport: "stdio", command: "node", args: ["x.mjs"] };
 

@@ -1,10 +1,10 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { REPO_ROOT } from "../paths.ts";
+import type { ToolDefinition } from "../tool-protocol/index.ts";
 import { clientConfigEntries, type RegistryShape, registryShape } from "./client-config.ts";
 import { RegistryError } from "./errors.ts";
 import { FIXTURE_PLACEHOLDER, HEADER_VARIABLE, isRemote, resetKind } from "./registry-entry.ts";
-import type { ToolDefinition } from "./types.ts";
 
 /**
  * How a server's state is put back between tasks (DESIGN §5). `restart`: a fresh process (clears what it

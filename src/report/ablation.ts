@@ -5,9 +5,8 @@
  * "configuration − reference".
  */
 
-import type { ConfigComparison } from "../bench/run/compare-configs.ts";
-import type { ResolvedConfig } from "../bench/run/run-file-types.ts";
-import type { PairedTest } from "../bench/scoring/index.ts";
+import type { ConfigComparison, ResolvedConfig } from "../bench/run/browser.ts";
+import type { PairedTest } from "../bench/scoring/browser.ts";
 import { canonicalJson } from "../json.ts";
 
 /** The configuration ablations are compared with, unless told otherwise. */

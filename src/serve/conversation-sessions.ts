@@ -8,7 +8,7 @@
  */
 import type { ConversationTurn } from "../agent/index.ts";
 import { isWriteTool } from "../agent/index.ts";
-import type { ClientPool } from "../mcp/pool.ts";
+import type { ClientPool } from "../mcp/index.ts";
 
 /** How a turn's servers came to be: held from the turn before, fresh with the stored writes replayed, or fresh. */
 export type SessionState = "live" | "replayed" | "new";

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import type { ConversationTurn } from "../agent/index.ts";
-import { writeJsonAtomic } from "../bench/run/store.ts";
+import { writeJsonAtomic } from "../bench/run/index.ts";
 import { ApiError } from "./errors.ts";
 
 export const CONVERSATIONS_FOLDER = "conversations";

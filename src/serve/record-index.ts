@@ -4,9 +4,9 @@
  * once per file and extended from where it stopped when the file grows (a running bench appends); built
  * again when the file was replaced (a resume rewrites it without the records it runs again).
  */
-import { type RunRecord, type StoredRecord, withTrace } from "../bench/run/run-file-types.ts";
-import { forEachRunRecord, readRunRecord } from "../bench/run/run-format.ts";
-import type { RowLocation } from "../bench/run/store.ts";
+
+import type { RowLocation } from "../bench/run/index.ts";
+import { forEachRunRecord, type RunRecord, readRunRecord, type StoredRecord, withTrace } from "../bench/run/index.ts";
 import { GrowingFile } from "./growing-file.ts";
 
 export interface ItemRow {

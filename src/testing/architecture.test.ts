@@ -9,26 +9,33 @@
  * Tests that cross layers on purpose live in test/contract/, outside every unit.
  */
 
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, relative } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import {
+  browserClosure,
   type CrossImport,
   crossImports,
+  ENTRY_FILES,
+  entryViolations,
   Layering,
+  ownEntryImports,
   parseLayerTable,
   readLayerTable,
   unitOf,
+  unitRoot,
   violations,
 } from "./layering.ts";
-import { localImports, sourceFiles } from "./source-imports.ts";
+import { importedNames, localImports, sourceFiles } from "./source-imports.ts";
 
 const srcRoot = dirname(dirname(fileURLToPath(import.meta.url)));
 const repoRoot = dirname(srcRoot);
 const roots = { src: srcRoot, mocks: join(repoRoot, "mock-servers") };
 const LIBRARY_ENTRY = join(srcRoot, "index.ts");
+const BROWSER_CODE = join(srcRoot, "view/web");
+const browserFiles = browserClosure(sourceFiles(BROWSER_CODE, { tests: false }));
 const layering = new Layering(readLayerTable(join(repoRoot, "docs/architecture.md")));
 
 /** The strongly connected components with more than one unit (Tarjan): each is a set of units in a cycle. */
@@ -157,6 +164,45 @@ describe("folder layering", () => {
         "src/bench/scoring/score.test.ts imports ../../agent/types.ts: bench/scoring → agent is forbidden",
       ]);
     });
+
+    it("is found when it reaches past another unit's entry, or when browser code takes the Node entry", () => {
+      plant(
+        "src/cli/run.test.ts",
+        'import { runBench } from "../bench/run/bench.ts";\nimport { x } from "../models/index.ts";\n',
+      );
+      plant(
+        "src/view/web/page.ts",
+        'import { rate } from "../../bench/scoring/index.ts";\nimport { table } from "../../report/browser.ts";\n',
+      );
+      plant("src/report/browser.ts", 'export { table } from "./table.ts";\n');
+      plant(
+        "src/report/table.ts",
+        'import type { Run } from "../bench/run/index.ts";\nimport { wilson } from "../bench/stats/index.ts";\n',
+      );
+      plant("src/report/testing/runs.ts", 'import { item } from "../../bench/scoring/testing/index.ts";\n');
+      const files = [...sourceFiles(plantedRoots.src)];
+      const browser = browserClosure([join(plantedRoots.src, "view/web/page.ts")]);
+      const found = entryViolations(crossImports(files, plantedRoots, planted), plantedRoots, planted, browser);
+      expect(found).toEqual([
+        "src/agent/run.test.ts imports ../bench/run/bench.ts: another unit's code is reached through src/bench/run/index.ts or src/bench/run/testing/index.ts",
+        "src/agent/run.ts imports ../models/types.ts: another unit's code is reached through src/models/index.ts or src/models/testing/index.ts",
+        "src/bench/scoring/score.test.ts imports ../../agent/types.ts: another unit's code is reached through src/agent/index.ts or src/agent/testing/index.ts",
+        "src/cli/run.test.ts imports ../bench/run/bench.ts: another unit's code is reached through src/bench/run/index.ts or src/bench/run/testing/index.ts",
+        "src/report/table.ts imports ../bench/run/index.ts: another unit's code is reached through src/bench/run/browser.ts",
+        "src/report/table.ts imports ../bench/stats/index.ts: another unit's code is reached through src/bench/stats/browser.ts",
+        "src/view/web/page.ts imports ../../bench/scoring/index.ts: another unit's code is reached through src/bench/scoring/browser.ts",
+      ]);
+    });
+
+    it("is found when a shipped file imports its own unit's entry", () => {
+      plant("src/models/factory.ts", 'import { x } from "./index.ts";\n');
+      plant("src/models/factory.test.ts", 'import { x } from "./index.ts";\n');
+      plant("src/models/sim/run.ts", 'import { y } from "../testing/index.ts";\n');
+      expect(ownEntryImports(sourceFiles(join(plantedRoots.src, "models")), plantedRoots, planted)).toEqual([
+        "src/models/factory.ts imports its own unit's entry ./index.ts",
+        "src/models/sim/run.ts imports its own unit's entry ../testing/index.ts",
+      ]);
+    });
   });
 
   const files = [...sourceFiles(srcRoot), ...sourceFiles(roots.mocks)];
@@ -191,14 +237,44 @@ describe("folder layering", () => {
 
   it("the stand-in Ollama renders prompts with code of its own, not the harness's renderer", () => {
     const renderer = join(srcRoot, "models/prompt-text.ts");
+    const rendererNames = [...readFileSync(renderer, "utf8").matchAll(/^export (?:type |function |const )(\w+)/gm)].map(
+      (match) => match[1]!,
+    );
+    expect(rendererNames).toContain("renderPrompt");
+    const models = [renderer, join(srcRoot, "models/index.ts")];
     const standin = files.filter((file) => unitOf(file, roots) === "mock-servers/ollama");
     expect(standin.length).toBeGreaterThan(10);
-    const importers = standin.filter((file) => localImports(file).some(({ target }) => target === renderer));
-    expect(importers.map((file) => relative(repoRoot, file))).toEqual([]);
+    const taken = standin.flatMap((file) =>
+      importedNames(readFileSync(file, "utf8"))
+        .filter(
+          ({ specifier, name }) => models.includes(resolve(dirname(file), specifier)) && rendererNames.includes(name),
+        )
+        .map(({ name }) => `${relative(repoRoot, file)} imports ${name}`),
+    );
+    expect(taken).toEqual([]);
   });
 
   it("every import from one folder to another is an edge of the table", () => {
     expect(violations(imports, layering)).toEqual([]);
+  });
+
+  it("every import from one folder to another goes through the other's entry file", () => {
+    expect(imports.filter(({ target }) => target.endsWith("/browser.ts")).length).toBeGreaterThan(3);
+    expect(browserFiles.size).toBeGreaterThan(30);
+    expect(entryViolations(imports, roots, repoRoot, browserFiles)).toEqual([]);
+  });
+
+  it("the library entry (src/index.ts) composes the parts' entry files", () => {
+    const past = localImports(LIBRARY_ENTRY).filter(({ target }) => {
+      const unit = unitOf(target, roots);
+      return unit !== undefined && target !== join(unitRoot(unit, roots), ENTRY_FILES.node);
+    });
+    expect(localImports(LIBRARY_ENTRY).length).toBeGreaterThan(8);
+    expect(past.map(({ specifier }) => specifier)).toEqual([]);
+  });
+
+  it("no shipped file imports its own folder's entry file", () => {
+    expect(ownEntryImports(files, roots, repoRoot)).toEqual([]);
   });
 
   it("the table has no row for a folder that is gone", () => {

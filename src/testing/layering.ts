@@ -4,8 +4,8 @@
  * check are one table, so a new edge is drawn where it is enforced.
  */
 
-import { readFileSync } from "node:fs";
-import { relative, sep } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { join, relative, sep } from "node:path";
 import { isInside, localImports } from "./source-imports.ts";
 
 /** Where the units live: src/ (folders of src/bench/ are units of their own) and mock-servers/. */
@@ -96,12 +96,29 @@ export class Layering {
   }
 }
 
+/** The folder of a unit (the inverse of `unitOf`): src/<unit>, or mock-servers/<server> and mock-servers itself. */
+export function unitRoot(unit: string, roots: LayerRoots): string {
+  if (unit === "mock-servers") return roots.mocks;
+  if (unit.startsWith("mock-servers/")) return join(roots.mocks, unit.slice("mock-servers/".length));
+  return join(roots.src, unit);
+}
+
+/**
+ * The files through which a unit offers code to other units, relative to its folder: `index.ts`, its
+ * public surface for Node code; `browser.ts`, the part of it the viewer's browser code may load (a
+ * barrel pulls every module it names into the bundle, and the browser has no `node:fs`); and
+ * `testing/index.ts`, its helpers for other units' tests and measurements, kept out of the shipped surface.
+ */
+export const ENTRY_FILES = { node: "index.ts", browser: "browser.ts", testing: "testing/index.ts" } as const;
+
 /** One import line that crosses from one unit to another. */
 export interface CrossImport {
   readonly from: string;
   readonly to: string;
   readonly file: string;
   readonly specifier: string;
+  /** The absolute path the specifier points at. */
+  readonly target: string;
 }
 
 /** The import lines of `files` that cross units; `file` is relative to `base`. */
@@ -111,8 +128,60 @@ export function crossImports(files: readonly string[], roots: LayerRoots, base: 
     if (from === undefined) return [];
     return localImports(file).flatMap(({ specifier, target }) => {
       const to = unitOf(target, roots);
-      return to === undefined || to === from ? [] : [{ from, to, file: relative(base, file), specifier }];
+      return to === undefined || to === from ? [] : [{ from, to, file: relative(base, file), specifier, target }];
     });
+  });
+}
+
+/**
+ * The files the browser loads from `entryFiles`: each file they import at run time, and its imports in
+ * turn (`import type` and `export type` lines load nothing and are not followed).
+ */
+export function browserClosure(entryFiles: readonly string[]): Set<string> {
+  const loaded = new Set<string>();
+  const queue = [...entryFiles];
+  for (let file = queue.pop(); file !== undefined; file = queue.pop()) {
+    if (loaded.has(file)) continue;
+    loaded.add(file);
+    // a missing file is the compiler's error to report, not this reader's
+    for (const { target } of localImports(file, { types: false })) if (existsSync(target)) queue.push(target);
+  }
+  return loaded;
+}
+
+/**
+ * Each import that reaches past another unit's entry files, one line each. A file the browser loads
+ * (`browserFiles`) imports `browser.ts` entries only; every other file imports `index.ts` or `testing/index.ts`.
+ */
+export function entryViolations(
+  imports: readonly CrossImport[],
+  roots: LayerRoots,
+  base: string,
+  browserFiles: ReadonlySet<string>,
+): string[] {
+  const lines = imports.flatMap(({ to, file, specifier, target }) => {
+    const folder = unitRoot(to, roots);
+    const browser = browserFiles.has(join(base, file));
+    const entries = browser ? [ENTRY_FILES.browser] : [ENTRY_FILES.node, ENTRY_FILES.testing];
+    if (entries.some((entry) => target === join(folder, entry))) return [];
+    const expected = entries.map((entry) => relative(base, join(folder, entry))).join(" or ");
+    return [`${file} imports ${specifier}: another unit's code is reached through ${expected}`];
+  });
+  return [...new Set(lines)].sort();
+}
+
+/**
+ * Each shipped file that imports an entry file of its own unit: a barrel imported from inside its unit
+ * loads in a cycle. A test, which nothing imports, may test its unit through the entry.
+ */
+export function ownEntryImports(files: readonly string[], roots: LayerRoots, base: string): string[] {
+  return files.flatMap((file) => {
+    const unit = unitOf(file, roots);
+    if (unit === undefined || file.endsWith(".test.ts")) return [];
+    const entries = Object.values(ENTRY_FILES).map((entry) => join(unitRoot(unit, roots), entry));
+    return localImports(file)
+      .filter(({ target }) => target !== file && entries.includes(target))
+      .map(({ specifier }) => `${relative(base, file)} imports its own unit's entry ${specifier}`);
   });
 }
 

@@ -20,7 +20,7 @@ export interface ToolDefinition {
   annotations: ToolAnnotationsInfo;
 }
 
-/** How a failed attempt is classified (DESIGN §5, the retry table in src/mcp/retry.ts). */
+/** How a failed attempt is classified (DESIGN §5, the retry table in src/tool-protocol/retry.ts). */
 export type ToolErrorKind =
   | "tool_error" // the tool ran and reported a domain failure (isError result)
   | "invalid_params" // -32602: bad or missing arguments

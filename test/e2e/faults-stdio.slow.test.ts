@@ -9,9 +9,9 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { RunManifest } from "../../src/bench/run/run-file-types.ts";
 import { RUN_FILES, readJson } from "../../src/bench/run/store.ts";
-import { FAULTS_ENV } from "../../src/mcp/faults.ts";
 import { ClientPool } from "../../src/mcp/pool.ts";
 import { loadRegistry } from "../../src/mcp/registry.ts";
+import { FAULTS_ENV } from "../../src/tool-protocol/faults.ts";
 import { runCli, strictRecordLines } from "../support/bench-run.ts";
 
 const root = mkdtempSync(join(tmpdir(), "onsetlab-faults-"));

@@ -22,17 +22,12 @@ import { MockEnvironment } from "../../src/bench/run/environment.ts";
 import { executeTasks } from "../../src/bench/run/execute.ts";
 import type { Task } from "../../src/bench/run/matrix.ts";
 import { countRows, RUN_FILES } from "../../src/bench/run/store.ts";
-import {
-  type Configuration,
-  loadModelsConfig,
-  matrixConfigs,
-  resolveConfiguration,
-  resolveModel,
-} from "../../src/config/models-yaml.ts";
+import type { Configuration } from "../../src/config/configuration.ts";
+import { loadModelsConfig, matrixConfigs, resolveConfiguration, resolveModel } from "../../src/config/models-yaml.ts";
 import { loadRegistry } from "../../src/mcp/registry.ts";
-import { TOOL_ERROR_CODES } from "../../src/mcp/retry.ts";
 import { RecordingProvider } from "../../src/models/cassette.ts";
 import { type Script, ScriptedModel } from "../../src/models/scripted.ts";
+import { TOOL_ERROR_CODES } from "../../src/tool-protocol/retry.ts";
 import { CLI, REPO_ROOT, runCli, strictRecordLines } from "../support/bench-run.ts";
 
 interface Hostile {

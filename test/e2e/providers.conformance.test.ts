@@ -14,12 +14,12 @@ import { type Standin, startStandin } from "../../mock-servers/ollama/server.ts"
 import { toChatTools } from "../../src/agent/native.ts";
 import { buildPlannerPrompt, plannerOptions } from "../../src/agent/planner.ts";
 import { loadDataset } from "../../src/bench/dataset/load.ts";
-import type { ToolDefinition } from "../../src/mcp/types.ts";
 import { RecordingProvider, ReplayProvider } from "../../src/models/cassette.ts";
 import { OllamaProvider } from "../../src/models/ollama.ts";
 import { OpenAIProvider } from "../../src/models/openai.ts";
 import { createSimProvider } from "../../src/models/sim/index.ts";
 import type { ChatRequest, CompletionRequest, ModelProvider } from "../../src/models/types.ts";
+import type { ToolDefinition } from "../../src/tool-protocol/types.ts";
 
 const gold = loadDataset().map((loaded) => loaded.item);
 const item = gold.find((candidate) => candidate.id === "gh-s001")!;

@@ -74,7 +74,7 @@ describe("scaffold server", () => {
         ...files.map((file) => relative(root, file)).filter((file) => file.startsWith("mock-servers/weather-station/")),
       ].sort(),
     );
-    expect(files).toHaveLength(5);
+    expect(files).toHaveLength(6);
     // a second time: the folder exists
     expect(() => scaffoldServer("weather-station", root)).toThrow(/exists already/);
 

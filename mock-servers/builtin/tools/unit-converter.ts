@@ -1,5 +1,5 @@
 import { ToolError, type ToolSpec } from "../../kit/index.ts";
-import { tidyNumber } from "../../lab/expression.ts";
+import { tidyNumber } from "../../lab/index.ts";
 import {
   convertUnits,
   findUnit,

@@ -1,9 +1,9 @@
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { ValidateFunction } from "ajv";
-import { connectInMemory, type InMemoryConnection } from "./memory.ts";
-import { CONTROL_TOOLS } from "./server.ts";
-import type { FaultConfig, ServerSpec } from "./types.ts";
-import { createAjv } from "./validation.ts";
+import { connectInMemory, type InMemoryConnection } from "../memory.ts";
+import { CONTROL_TOOLS } from "../server.ts";
+import type { FaultConfig, ServerSpec } from "../types.ts";
+import { createAjv } from "../validation.ts";
 
 /** What a tool call came back as, for tests: data (schema-checked), a tool error, or a JSON-RPC error. */
 export type CallOutcome =

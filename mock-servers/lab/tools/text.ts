@@ -1,6 +1,5 @@
 import type { Ajv } from "ajv";
-import { ToolError, type ToolSpec } from "../../kit/index.ts";
-import { createAjv } from "../../kit/validation.ts";
+import { createAjv, ToolError, type ToolSpec } from "../../kit/index.ts";
 import { splitSentences } from "../sentences.ts";
 import type { LabState } from "../state.ts";
 

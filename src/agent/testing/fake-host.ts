@@ -1,6 +1,6 @@
 /** A ToolHost with scripted handlers, for unit tests of the executor, runner and loops (no MCP underneath). */
 
-import type { CallOptions, ToolCallResult, ToolDefinition, ToolErrorKind, ToolHost } from "../../mcp/types.ts";
+import type { CallOptions, ToolCallResult, ToolDefinition, ToolErrorKind, ToolHost } from "../../mcp/index.ts";
 
 export type FakeOutcome =
   | { ok: true; data: unknown }

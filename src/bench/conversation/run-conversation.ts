@@ -16,11 +16,10 @@ import {
   runAgent,
   turnFromResult,
 } from "../../agent/index.ts";
-import type { ToolDefinition, ToolHost } from "../../mcp/types.ts";
-import type { InvalidReason, ModelProvider } from "../../models/types.ts";
-import type { StateOutcome } from "../dataset/state-checks.ts";
-import type { ConversationItem, ConversationTurnSpec, StateCheckSpec } from "../dataset/types.ts";
-import { turnAsItem } from "../dataset/types.ts";
+import type { ToolDefinition, ToolHost } from "../../mcp/index.ts";
+import type { InvalidReason, ModelProvider } from "../../models/index.ts";
+import type { ConversationItem, ConversationTurnSpec, StateCheckSpec, StateOutcome } from "../dataset/index.ts";
+import { turnAsItem } from "../dataset/index.ts";
 import { type ItemScore, scoreItem } from "../scoring/index.ts";
 import { SCRIPTED_USER, type UserPlayer } from "./model-user.ts";
 import { askedUser } from "./scripted-user.ts";

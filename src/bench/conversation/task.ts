@@ -4,8 +4,7 @@
  * the conversation as one item score: item-score.ts) with the conversation itself beside it.
  */
 import type { AgentResult } from "../../agent/index.ts";
-import type { StateOutcome } from "../dataset/state-checks.ts";
-import type { Category } from "../dataset/types.ts";
+import type { Category, StateOutcome } from "../dataset/index.ts";
 import type { ItemScore } from "../scoring/index.ts";
 import { conversationItemScore } from "./item-score.ts";
 import { type ConversationRecord, joinRuns, type RunConversationInput, runConversation } from "./run-conversation.ts";

@@ -6,10 +6,8 @@
  * not change a user's real data. Problems are collected, never thrown one at a time.
  */
 import { mockServerFactories, mockServerSpecs } from "../../../mock-servers/index.ts";
-import { ClientPool } from "../../mcp/pool.ts";
-import { canUndoWrites, loadRegistries, type Registry } from "../../mcp/registry.ts";
-import { resetKind } from "../../mcp/registry-entry.ts";
-import type { ToolDefinition } from "../../mcp/types.ts";
+import type { ToolDefinition } from "../../mcp/index.ts";
+import { ClientPool, canUndoWrites, loadRegistries, type Registry, resetKind } from "../../mcp/index.ts";
 import { type Coverage, labelProblems, measureCoverage, unmetMinimums } from "./coverage.ts";
 import { crossCheck } from "./crosscheck.ts";
 import type { DatasetProblem } from "./errors.ts";

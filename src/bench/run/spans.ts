@@ -15,7 +15,7 @@ import {
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { BasicTracerProvider } from "@opentelemetry/sdk-trace-base";
 import type { AgentResult } from "../../agent/index.ts";
-import { JsonlSpanProcessor, type SpanLine } from "../../trace/jsonl-exporter.ts";
+import { JsonlSpanProcessor, type SpanLine } from "../../trace/index.ts";
 
 /** The run span, open while the run lasts: its ids are the parent every query span names. */
 export interface RunTracer {

@@ -22,8 +22,17 @@
  */
 
 import { InputError } from "../../errors.ts";
-import { dictField, fromJson, type PyKind, type PyValue, py, pyEquals, pyRepr, pyStrRepr } from "../../python/value.ts";
-import { datasetRegex } from "../dataset/regex.ts";
+import {
+  dictField,
+  fromJson,
+  type PyKind,
+  type PyValue,
+  py,
+  pyEquals,
+  pyRepr,
+  pyStrRepr,
+} from "../../python/browser.ts";
+import { datasetRegex } from "../dataset/browser.ts";
 
 // ─── string normalisation ───────────────────────────────────────────────────────────────────────
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { goldArgs } from "../../gold-value.ts";
-import { goldCalls, type SimGoldItem } from "../../models/sim/index.ts";
+import { goldCalls, type SimGoldItem } from "../../models/index.ts";
 import { matchJsonArgs } from "./arg-match.ts";
 
 const ADD_OBSERVATIONS = {

@@ -1,5 +1,6 @@
 /** The scorer's public API: score one run, summarize runs, compare two configurations. */
 export { AnswerCheckSpecError } from "./answer.ts";
+export { checkCallArgs, type ExpectedArgs, matchJsonArgs } from "./arg-match.ts";
 export { type Comparison, compare, DuplicatePairKeyError, type PairedTest } from "./compare.ts";
 export { invalidTotal } from "./invalid-total.ts";
 export {
@@ -27,6 +28,7 @@ export {
   type PooledOutcome,
   type SplitName,
 } from "./metrics.ts";
+export { readPlanText } from "./plan-text.ts";
 export {
   classifyPlannerOutput,
   PLANNER_ERROR_TYPES,
@@ -34,14 +36,22 @@ export {
   type PlannerErrorType,
   type PlannerStepClass,
 } from "./planner-output.ts";
-export type { Rate } from "./rate.ts";
+export { pooledRateOf, type Rate, rate, rateOf } from "./rate.ts";
 export { type RepeatRates, repeatRates } from "./repeats.ts";
 export { type ScoreItemInput, scoreItem } from "./score-item.ts";
-export { FAILURE_KINDS, type FailureKind, type ItemScore, type VisibilityScore } from "./score-types.ts";
+export {
+  FAILURE_KINDS,
+  type FailureKind,
+  type ItemScore,
+  type Requirement,
+  type RequirementName,
+  type VisibilityScore,
+} from "./score-types.ts";
 export {
   type CustomMetricInfo,
   type Estimate,
   type FailureTableRow,
+  groupBy,
   invalidCounts,
   type PlannerErrorRow,
   type RoutingMatrix,

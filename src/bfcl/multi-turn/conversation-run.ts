@@ -9,14 +9,13 @@
  */
 
 import type { AgentConfig, AgentResult } from "../../agent/index.ts";
-import { MAX_CALLS_PER_TURN } from "../../agent/tool-runner.ts";
-import type { ConversationItem } from "../../bench/dataset/types.ts";
-import { turnAsItem } from "../../bench/dataset/types.ts";
-import { type FailureKind, type ItemScore, type Rate, scoreItem } from "../../bench/scoring/index.ts";
-import { rate } from "../../bench/scoring/rate.ts";
-import { RestrictedToolHost } from "../../mcp/restricted-host.ts";
-import type { ToolDefinition, ToolHost } from "../../mcp/types.ts";
-import type { SimGoldItem } from "../../models/sim/gold.ts";
+import { MAX_CALLS_PER_TURN } from "../../agent/index.ts";
+import type { ConversationItem } from "../../bench/dataset/index.ts";
+import { turnAsItem } from "../../bench/dataset/index.ts";
+import { type FailureKind, type ItemScore, type Rate, rate, scoreItem } from "../../bench/scoring/index.ts";
+import type { ToolDefinition, ToolHost } from "../../mcp/index.ts";
+import { RestrictedToolHost } from "../../mcp/index.ts";
+import type { SimGoldItem } from "../../models/index.ts";
 import { BfclInputError } from "../errors.ts";
 import { type BfclHost, openServerHost } from "../host.ts";
 import { DEFAULT_BFCL_V4_DATA_DIR } from "../paths.ts";

@@ -9,9 +9,7 @@
  * A step that cannot be decoded throws, as BFCL's does; the runner then drops it.
  */
 
-import { decodePromptOutput } from "../../python/decode-output.ts";
-import { parseTaggedJson } from "../../python/json-tagged.ts";
-import { type PyValue, pyRepr } from "../../python/value.ts";
+import { decodePromptOutput, type PyValue, parseTaggedJson, pyRepr } from "../../python/index.ts";
 
 export type DecodeMode = "prompt" | "fc";
 

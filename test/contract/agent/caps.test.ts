@@ -11,8 +11,8 @@ import { runAgent } from "../../../src/agent/agent.ts";
 import { MAX_CALLS_IN_FLIGHT } from "../../../src/agent/executor.ts";
 import { MAX_PLAN_STEPS, parsePlan } from "../../../src/agent/plan-parser.ts";
 import { MAX_CALLS_PER_TURN } from "../../../src/agent/tool-runner.ts";
-import type { CallOptions, ToolCallResult, ToolHost } from "../../../src/mcp/types.ts";
 import { ScriptedModel } from "../../../src/models/scripted.ts";
+import type { CallOptions, ToolCallResult, ToolHost } from "../../../src/tool-protocol/types.ts";
 
 /** The in-process MCP host, counting calls in flight. */
 class CountingHost implements ToolHost {

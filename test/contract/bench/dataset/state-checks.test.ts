@@ -4,7 +4,7 @@ import { matchToolResult, readOnlyIn, runToolCallCheck } from "../../../../src/b
 import type { DatasetItem, ToolCallStateCheck } from "../../../../src/bench/dataset/types.ts";
 import { scoreState } from "../../../../src/bench/scoring/state.ts";
 import type { Registry } from "../../../../src/mcp/registry.ts";
-import type { ToolCallResult, ToolDefinition, ToolHost } from "../../../../src/mcp/types.ts";
+import type { ToolCallResult, ToolDefinition, ToolHost } from "../../../../src/tool-protocol/types.ts";
 
 const listing = {
   text: 'Files: notes.txt, todo.md\n{"count": 2}',

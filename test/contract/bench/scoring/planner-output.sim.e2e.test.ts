@@ -14,8 +14,8 @@ import { buildPlannerPrompt } from "../../../../src/agent/planner.ts";
 import { loadDataset } from "../../../../src/bench/dataset/load.ts";
 import { classifyPlannerOutput, PLANNER_ERROR_TYPES } from "../../../../src/bench/scoring/planner-output.ts";
 import { ToolCatalog } from "../../../../src/bench/scoring/tool-catalog.ts";
-import type { ToolDefinition } from "../../../../src/mcp/types.ts";
 import { SimEngine } from "../../../../src/models/sim/index.ts";
+import type { ToolDefinition } from "../../../../src/tool-protocol/types.ts";
 
 const items = loadDataset()
   .map((loaded) => loaded.item)

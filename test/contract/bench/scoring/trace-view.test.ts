@@ -14,8 +14,8 @@ import type { DatasetItem, NamedStateCheck } from "../../../../src/bench/dataset
 import { scoreItem } from "../../../../src/bench/scoring/score-item.ts";
 import { item } from "../../../../src/bench/scoring/testing/fixtures.ts";
 import type { StateCheckOutcome, ToolView, TraceView } from "../../../../src/bench/scoring/types.ts";
-import type { ToolDefinition } from "../../../../src/mcp/types.ts";
 import { type Script, ScriptedModel } from "../../../../src/models/scripted.ts";
+import type { ToolDefinition } from "../../../../src/tool-protocol/types.ts";
 
 const asTraceView = (result: AgentResult): TraceView => result;
 const asToolViews = (tools: ToolDefinition[]): readonly ToolView[] => tools;

@@ -1,0 +1,3 @@
+/** The export part's public surface: turn an agent configuration into a runnable bundle (script, Docker, service). */
+
+export { exportAgent, parseFormat } from "./export.ts";

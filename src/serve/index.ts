@@ -1,0 +1,13 @@
+/** The serve part's public surface: the HTTP app and MCP server over runs, reports and one-query runs, and the services behind them. */
+
+export { agentRoutes, type QueryRunner } from "./agent-routes.ts";
+export { createApp, VIEW_DIR } from "./app.ts";
+export { conversationRunner } from "./conversation-runs.ts";
+export { replayWrites } from "./conversation-sessions.ts";
+export { ConversationStore, type StoredConversation } from "./conversation-store.ts";
+export { ApiError } from "./errors.ts";
+export { DEFAULT_MAX_BODY_BYTES } from "./guard.ts";
+export { createMcpServer, type McpServices, mcpHttpApp } from "./mcp-server.ts";
+export { benchQueryRunner } from "./query-runner.ts";
+export { DEFAULT_HOST, listen } from "./server.ts";
+export { HarnessService, type ItemPage } from "./service.ts";
