@@ -93,8 +93,7 @@ describe("refuseInlineSecrets", () => {
   });
 
   it("leaves none of secretlint's profiling marks behind, so a long-lived process's checks do not slow down", async () => {
-    const secretlintMarks = () =>
-      performance.getEntries().filter((entry) => entry.name.startsWith("@core>")).length;
+    const secretlintMarks = () => performance.getEntries().filter((entry) => entry.name.startsWith("@core>")).length;
     await refuseInlineSecrets(server({ args: ["a.js", "b", "c"], env: ["X", "Y"] }), "here");
     await expect(refuseInlineSecrets(server({ args: ["npm_" + "a".repeat(36)] }), "here")).rejects.toThrow(
       "args[0] (a key inside it: npm)",
