@@ -1,3 +1,5 @@
+import { performance } from "node:perf_hooks";
+import { secretLintProfiler } from "@secretlint/profiler";
 import { describe, expect, it } from "vitest";
 import { refuseInlineSecrets } from "./secrets.ts";
 
@@ -88,5 +90,15 @@ describe("refuseInlineSecrets", () => {
     ["a bearer variable", server({ args: ["-H", "Authorization: Bearer $TOKEN"] })],
   ])("lets %s through", async (_case, value) => {
     await expect(refuseInlineSecrets(value, "here")).resolves.toBeUndefined();
+  });
+
+  it("leaves none of secretlint's profiling marks behind, so a long-lived process's checks do not slow down", async () => {
+    const secretlintMarks = () => performance.getEntries().filter((entry) => entry.name.startsWith("@core>")).length;
+    await refuseInlineSecrets(server({ args: ["a.js", "b", "c"], env: ["X", "Y"] }), "here");
+    await expect(refuseInlineSecrets(server({ args: ["npm_" + "a".repeat(36)] }), "here")).rejects.toThrow(
+      "args[0] (a key inside it: npm)",
+    );
+    expect(secretlintMarks()).toBe(0);
+    expect(await secretLintProfiler.getEntries()).toEqual([]);
   });
 });

@@ -13,7 +13,10 @@
  *   Stripe key, a Google API key, a JWT, a private key's header alone, an AWS key id, and short forms of
  *   OpenAI and Hugging Face keys (the preset wants their full documented length).
  */
+import { performance } from "node:perf_hooks";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { lintSource } from "@secretlint/core";
+import { secretLintProfiler } from "@secretlint/profiler";
 import { creator as recommendedRules } from "@secretlint/secretlint-rule-preset-recommend";
 import { InlineSecretError } from "./errors.ts";
 
@@ -109,15 +112,33 @@ const SECRETLINT_CONFIG = { rules: [{ id: "@secretlint/secretlint-rule-preset-re
 
 /** The first string secretlint's preset finds a secret in, as `path (a key inside it: rule)`. */
 async function secretlintFinding(value: unknown): Promise<string | undefined> {
-  const findings = await Promise.all(
-    stringsOf(value, "").map(async ([path, content]) => {
-      const { messages } = await lintSource({
-        source: { filePath: "value.txt", content, contentType: "text" },
-        options: { config: SECRETLINT_CONFIG },
-      });
-      const rule = messages[0]?.ruleId.replace("@secretlint/secretlint-rule-", "");
-      return rule ? `${path || "a value"} (a key inside it: ${rule})` : undefined;
-    }),
-  );
-  return findings.find((found) => found !== undefined);
+  for (const [path, content] of stringsOf(value, "")) {
+    const { messages } = await lintSource({
+      source: { filePath: "value.txt", content, contentType: "text" },
+      options: { config: SECRETLINT_CONFIG },
+    });
+    await forgetSecretlintProfile();
+    const rule = messages[0]?.ruleId.replace("@secretlint/secretlint-rule-", "");
+    if (rule) return `${path || "a value"} (a key inside it: ${rule})`;
+  }
+  return undefined;
+}
+
+/**
+ * @secretlint/core 12 marks each rule of each lint on one profiler per process, whose performance observer
+ * scans every mark it kept so far at each new one (secretlint issues #1633, #1653; opt-in from 13, which
+ * needs Node 22), and Node keeps every mark and measure in its timeline: ~10,000 marks and 2.8 MB an export,
+ * so in a long-lived process (the tests' in-process CLI) each export got seconds slower than the one
+ * before. The marks serve `secretlint --profile` only: dropped after each lint, from both.
+ */
+async function forgetSecretlintProfile(): Promise<void> {
+  await nextTurn(); // the observer hears of this lint's marks on the next turn, and queues its measures
+  // getEntries waits for those measures; both hand back the profiler's own arrays
+  const marks = await secretLintProfiler.getEntries();
+  for (const { name } of marks.filter((mark) => mark.name.startsWith("@core>"))) {
+    performance.clearMarks(name);
+    performance.clearMeasures(name.replace(/::(start|end)/, "")); // the measure from `X::start` to `X::end` is `X`
+  }
+  marks.length = 0;
+  (await secretLintProfiler.getMeasures()).length = 0;
 }
