@@ -13,7 +13,7 @@ import { InputError } from "../errors.ts";
 import { conversationRunner } from "../serve/conversation-runs.ts";
 import { ConversationStore } from "../serve/conversation-store.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "../serve/guard.ts";
-import { createMcpServer, type McpServices, mcpHttpApp } from "../serve/mcp-server.ts";
+import { createMcpSession, DEFAULT_IDLE_TIMEOUT_S, type McpServices, mcpHttpApp } from "../serve/mcp-server.ts";
 import { benchQueryRunner } from "../serve/query-runner.ts";
 import { listen } from "../serve/server.ts";
 import { HarnessService } from "../serve/service.ts";
@@ -27,6 +27,7 @@ interface McpFlags {
   dataset?: string[];
   allowHost?: string[];
   maxBody: string;
+  idleTimeout: string;
 }
 
 export function registerMcpCommand(program: Command): void {
@@ -44,9 +45,20 @@ export function registerMcpCommand(program: Command): void {
       "largest request body (--http) or message (stdio) accepted",
       String(DEFAULT_MAX_BODY_BYTES),
     )
+    .option(
+      "--idle-timeout <seconds>",
+      "with --http: a session with no open connection for this long ends, and the benches it started stop",
+      String(DEFAULT_IDLE_TIMEOUT_S),
+    )
     .action(async (flags: McpFlags, command: Command) => {
       if (!flags.http && command.getOptionValueSource("port") === "cli") {
         throw new FlagError("BAD_FLAG", "--port is the port of --http: add --http (over stdio there is no port)");
+      }
+      if (!flags.http && command.getOptionValueSource("idleTimeout") === "cli") {
+        throw new FlagError(
+          "BAD_FLAG",
+          "--idle-timeout is for --http sessions: add --http (over stdio the session ends with stdin)",
+        );
       }
       const service = new HarnessService({
         resultsRoot: flags.results ?? resultsRoot(),
@@ -61,12 +73,14 @@ export function registerMcpCommand(program: Command): void {
         // run_query keeps conversations where POST /run does: the results folder's conversations/
         runner: conversationRunner(runner, new ConversationStore(service.resultsRoot)),
         redactor: harnessRedactor(flags.models),
+        notify: (line) => process.stderr.write(`${line}\n`),
       };
       const stop = new AbortController();
       for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stop.abort());
       const maxBodyBytes = parsePositiveInt("--max-body", flags.maxBody);
       if (!flags.http) {
-        const server = createMcpServer(services);
+        const session = createMcpSession(services);
+        const { server } = session;
         await server.connect(new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize: maxBodyBytes }));
         // the client closing stdin is the end of the session, and of the benches it started
         process.stdin.once("end", () => stop.abort());
@@ -78,12 +92,7 @@ export function registerMcpCommand(program: Command): void {
         };
         server.server.onclose = () => stop.abort();
         await once(stop.signal, "abort");
-        await server.close();
-        for (const runId of await services.service.stopBenches("its MCP client went away")) {
-          process.stderr.write(
-            `bench ${runId} stopped: its MCP client went away; resume it with \`pnpm bench --resume ${runId}\`\n`,
-          );
-        }
+        await session.end();
         if (oversized) {
           throw new InputError(
             "MESSAGE_TOO_LARGE",
@@ -92,7 +101,10 @@ export function registerMcpCommand(program: Command): void {
         }
         return;
       }
-      const running = await listen(mcpHttpApp(services), {
+      const http = mcpHttpApp(services, {
+        idleTimeoutMs: parsePositiveInt("--idle-timeout", flags.idleTimeout) * 1000,
+      });
+      const running = await listen(http.app, {
         port: parsePort("--port", flags.port),
         maxBodyBytes,
         ...(flags.allowHost ? { allowHosts: flags.allowHost } : {}),
@@ -100,5 +112,6 @@ export function registerMcpCommand(program: Command): void {
       process.stderr.write(`MCP server on ${running.url}/mcp (Streamable HTTP; Ctrl-C to stop)\n`);
       await once(stop.signal, "abort");
       await running.close();
+      await http.close();
     });
 }
