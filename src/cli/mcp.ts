@@ -10,10 +10,17 @@ import type { Command } from "commander";
 import { harnessRedactor } from "../bench/run/secrets.ts";
 import { resultsRoot } from "../bench/run/store.ts";
 import { InputError } from "../errors.ts";
+import { ownStopSignals } from "../mcp/pool.ts";
 import { conversationRunner } from "../serve/conversation-runs.ts";
 import { ConversationStore } from "../serve/conversation-store.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "../serve/guard.ts";
-import { createMcpSession, DEFAULT_IDLE_TIMEOUT_S, type McpServices, mcpHttpApp } from "../serve/mcp-server.ts";
+import {
+  createMcpSession,
+  DEFAULT_IDLE_TIMEOUT_S,
+  type McpServices,
+  mcpHttpApp,
+  SHUTDOWN,
+} from "../serve/mcp-server.ts";
 import { benchQueryRunner } from "../serve/query-runner.ts";
 import { listen } from "../serve/server.ts";
 import { HarnessService } from "../serve/service.ts";
@@ -76,7 +83,16 @@ export function registerMcpCommand(program: Command): void {
         notify: (line) => process.stderr.write(`${line}\n`),
       };
       const stop = new AbortController();
-      for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stop.abort());
+      // this command stops gracefully (its sessions end, their benches stop, each with its resume line): the
+      // pools' own signal hook, which would exit as soon as they close, leaves the signal to it. A second
+      // signal exits at once
+      ownStopSignals(true);
+      for (const [signal, code] of [
+        ["SIGINT", 130],
+        ["SIGTERM", 143],
+      ] as const) {
+        process.on(signal, () => (stop.signal.aborted ? process.exit(code) : stop.abort(SHUTDOWN)));
+      }
       const maxBodyBytes = parsePositiveInt("--max-body", flags.maxBody);
       if (!flags.http) {
         const session = createMcpSession(services);
@@ -92,7 +108,7 @@ export function registerMcpCommand(program: Command): void {
         };
         server.server.onclose = () => stop.abort();
         await once(stop.signal, "abort");
-        await session.end();
+        await session.end(stop.signal.reason === SHUTDOWN ? SHUTDOWN : undefined);
         if (oversized) {
           throw new InputError(
             "MESSAGE_TOO_LARGE",

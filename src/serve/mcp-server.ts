@@ -24,11 +24,11 @@ export interface McpServices {
 export interface McpSession {
   server: McpServer;
   /**
-   * Closes the server and stops the benches this session's start_bench started (another session's run
-   * on); each keeps what it recorded, for `pnpm bench --resume RUN_ID`. Resolves with their ids; a second
-   * call gets the first's answer.
+   * Closes the server and stops the benches this session's start_bench started (other sessions' benches
+   * run on); each keeps what it recorded, for `pnpm bench --resume RUN_ID`. Resolves with their ids; a second
+   * call gets the first's answer. `reason` is said in each bench's line (by default: its client went away).
    */
-  end(): Promise<string[]>;
+  end(reason?: string): Promise<string[]>;
 }
 
 const rate = z.object({ k: z.number(), n: z.number(), value: z.number().nullable() });
@@ -45,10 +45,9 @@ export function createMcpSession(services: McpServices): McpSession {
   const started = new Set<string>();
   const server = createMcpServer(services, started);
   let ending: Promise<string[]> | undefined;
-  const reason = "its MCP client went away";
   return {
     server,
-    end() {
+    end(reason = "its MCP client went away") {
       // deferred a tick: closing the server fires the transport's onclose, which may call end() again
       ending ??= Promise.resolve().then(async () => {
         await server.close();
@@ -327,6 +326,8 @@ function createMcpServer({ service, runner, redactor }: McpServices, started: Se
 }
 
 export const DEFAULT_IDLE_TIMEOUT_S = 60;
+/** Why the benches of every session stop when the server itself is stopped. */
+export const SHUTDOWN = "the MCP server was stopped";
 
 export interface McpHttpOptions {
   /** A session with no open connection for this long ends (default DEFAULT_IDLE_TIMEOUT_S seconds). */
@@ -343,7 +344,7 @@ export interface McpHttpApp {
 interface HttpSession {
   transport: WebStandardStreamableHTTPServerTransport;
   handle(request: Request): Promise<Response>;
-  end(): Promise<string[]>;
+  end(reason?: string): Promise<string[]>;
 }
 
 /**
@@ -371,7 +372,12 @@ export function mcpHttpApp(services: McpServices, options: McpHttpOptions = {}):
     if (session.transport.sessionId === undefined) await session.end();
     return response;
   });
-  return { app, close: async () => void (await Promise.all([...sessions.values()].map((session) => session.end()))) };
+  return {
+    app,
+    close: async () => {
+      await Promise.all([...sessions.values()].map((session) => session.end(SHUTDOWN)));
+    },
+  };
 }
 
 async function openHttpSession(

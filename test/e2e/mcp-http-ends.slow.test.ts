@@ -2,7 +2,8 @@
  * How a bench started over `pnpm mcp --http` ends with the session that started it, as over stdio
  * (mcp-stdio-ends): a session its client deletes, and a session whose client just goes (no DELETE; the
  * server's idle timeout ends it), each stop their own bench, which says how to resume it and
- * `pnpm bench --resume RUN_ID` finishes; another session's bench runs on to its end.
+ * `pnpm bench --resume RUN_ID` finishes; another session's bench runs on to its end. The server shutting
+ * down stops the benches of every session.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
@@ -143,6 +144,18 @@ describe("pnpm mcp --http: a bench ends with the session that started it", () =>
     expect(strictRecordLines(join(root, kept))).toHaveLength(manifestOf(kept).tasks);
     expect(stderr).not.toContain(`bench ${kept} stopped`);
     await keeper.client.close();
+
+    // the server shutting down ends every session: a bench under way stops, resumable
+    const last = await connect(url);
+    const cut = await startBench(last.client, { models: ["sim:slm-3b"], matrix: "default", limit: 40, seed: 5 });
+    await underWay(last.client, cut);
+    const closed = once(server, "close");
+    server.kill("SIGTERM");
+    await closed;
+    expect(stderr).toContain(
+      `bench ${cut} stopped: the MCP server was stopped; resume it with \`pnpm bench --resume ${cut}\``,
+    );
+    expect(manifestOf(cut).finishedAt).toBeUndefined();
 
     const resumed = await runCli(["bench", "--resume", deleted], { ONSETLAB_RESULTS_DIR: root });
     expect(resumed.code, resumed.stderr).toBe(0);
