@@ -67,6 +67,7 @@ export function registerMcpCommand(program: Command): void {
           "--idle-timeout is for --http sessions: add --http (over stdio the session ends with stdin)",
         );
       }
+      const idleTimeoutMs = parsePositiveInt("--idle-timeout", flags.idleTimeout) * 1000;
       const service = new HarnessService({
         resultsRoot: flags.results ?? resultsRoot(),
         ...(flags.models ? { modelsFile: flags.models } : {}),
@@ -117,9 +118,7 @@ export function registerMcpCommand(program: Command): void {
         }
         return;
       }
-      const http = mcpHttpApp(services, {
-        idleTimeoutMs: parsePositiveInt("--idle-timeout", flags.idleTimeout) * 1000,
-      });
+      const http = mcpHttpApp(services, { idleTimeoutMs });
       const running = await listen(http.app, {
         port: parsePort("--port", flags.port),
         maxBodyBytes,
