@@ -9,16 +9,19 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import type { Command } from "commander";
 import { harnessRedactor, resultsRoot } from "../bench/run/index.ts";
 import { InputError } from "../errors.ts";
+import { ownStopSignals } from "../mcp/index.ts";
 import {
   benchQueryRunner,
   ConversationStore,
   conversationRunner,
-  createMcpServer,
+  createMcpSession,
+  DEFAULT_IDLE_TIMEOUT_S,
   DEFAULT_MAX_BODY_BYTES,
   HarnessService,
   listen,
   type McpServices,
   mcpHttpApp,
+  SHUTDOWN,
 } from "../serve/index.ts";
 import { FlagError, parsePort, parsePositiveInt } from "./flags.ts";
 
@@ -30,6 +33,7 @@ interface McpFlags {
   dataset?: string[];
   allowHost?: string[];
   maxBody: string;
+  idleTimeout: string;
 }
 
 export function registerMcpCommand(program: Command): void {
@@ -47,10 +51,22 @@ export function registerMcpCommand(program: Command): void {
       "largest request body (--http) or message (stdio) accepted",
       String(DEFAULT_MAX_BODY_BYTES),
     )
+    .option(
+      "--idle-timeout <seconds>",
+      "with --http: a session with no open connection for this long ends, and the benches it started stop",
+      String(DEFAULT_IDLE_TIMEOUT_S),
+    )
     .action(async (flags: McpFlags, command: Command) => {
       if (!flags.http && command.getOptionValueSource("port") === "cli") {
         throw new FlagError("BAD_FLAG", "--port is the port of --http: add --http (over stdio there is no port)");
       }
+      if (!flags.http && command.getOptionValueSource("idleTimeout") === "cli") {
+        throw new FlagError(
+          "BAD_FLAG",
+          "--idle-timeout is for --http sessions: add --http (over stdio the session ends with stdin)",
+        );
+      }
+      const idleTimeoutMs = parsePositiveInt("--idle-timeout", flags.idleTimeout) * 1000;
       const service = new HarnessService({
         resultsRoot: flags.results ?? resultsRoot(),
         ...(flags.models ? { modelsFile: flags.models } : {}),
@@ -64,12 +80,23 @@ export function registerMcpCommand(program: Command): void {
         // run_query keeps conversations where POST /run does: the results folder's conversations/
         runner: conversationRunner(runner, new ConversationStore(service.resultsRoot)),
         redactor: harnessRedactor(flags.models),
+        notify: (line) => process.stderr.write(`${line}\n`),
       };
       const stop = new AbortController();
-      for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stop.abort());
+      // this command stops gracefully (its sessions end, their benches stop, each with its resume line): the
+      // pools' own signal hook, which would exit as soon as they close, leaves the signal to it. A second
+      // signal exits at once
+      ownStopSignals(true);
+      for (const [signal, code] of [
+        ["SIGINT", 130],
+        ["SIGTERM", 143],
+      ] as const) {
+        process.on(signal, () => (stop.signal.aborted ? process.exit(code) : stop.abort(SHUTDOWN)));
+      }
       const maxBodyBytes = parsePositiveInt("--max-body", flags.maxBody);
       if (!flags.http) {
-        const server = createMcpServer(services);
+        const session = createMcpSession(services);
+        const { server } = session;
         await server.connect(new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize: maxBodyBytes }));
         // the client closing stdin is the end of the session, and of the benches it started
         process.stdin.once("end", () => stop.abort());
@@ -81,12 +108,7 @@ export function registerMcpCommand(program: Command): void {
         };
         server.server.onclose = () => stop.abort();
         await once(stop.signal, "abort");
-        await server.close();
-        for (const runId of await services.service.stopBenches("its MCP client went away")) {
-          process.stderr.write(
-            `bench ${runId} stopped: its MCP client went away; resume it with \`pnpm bench --resume ${runId}\`\n`,
-          );
-        }
+        await session.end(stop.signal.reason === SHUTDOWN ? SHUTDOWN : undefined);
         if (oversized) {
           throw new InputError(
             "MESSAGE_TOO_LARGE",
@@ -95,7 +117,8 @@ export function registerMcpCommand(program: Command): void {
         }
         return;
       }
-      const running = await listen(mcpHttpApp(services), {
+      const http = mcpHttpApp(services, { idleTimeoutMs });
+      const running = await listen(http.app, {
         port: parsePort("--port", flags.port),
         maxBodyBytes,
         ...(flags.allowHost ? { allowHosts: flags.allowHost } : {}),
@@ -103,5 +126,6 @@ export function registerMcpCommand(program: Command): void {
       process.stderr.write(`MCP server on ${running.url}/mcp (Streamable HTTP; Ctrl-C to stop)\n`);
       await once(stop.signal, "abort");
       await running.close();
+      await http.close();
     });
 }

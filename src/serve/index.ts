@@ -7,7 +7,13 @@ export { replayWrites } from "./conversation-sessions.ts";
 export { ConversationStore, type StoredConversation } from "./conversation-store.ts";
 export { ApiError } from "./errors.ts";
 export { DEFAULT_MAX_BODY_BYTES } from "./guard.ts";
-export { createMcpServer, type McpServices, mcpHttpApp } from "./mcp-server.ts";
+export {
+  createMcpSession,
+  DEFAULT_IDLE_TIMEOUT_S,
+  type McpServices,
+  mcpHttpApp,
+  SHUTDOWN,
+} from "./mcp-server.ts";
 export { benchQueryRunner } from "./query-runner.ts";
 export { DEFAULT_HOST, listen } from "./server.ts";
 export { HarnessService, type ItemPage } from "./service.ts";

@@ -2,6 +2,7 @@
  * The harness as an MCP server: the same service the HTTP app uses, as tools with input and output
  * schemas. Every result is redacted (secrets) and given both as structured content and as JSON text.
  */
+import { randomUUID } from "node:crypto";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Hono } from "hono";
@@ -15,6 +16,19 @@ export interface McpServices {
   service: HarnessService;
   runner: QueryRunner;
   redactor: Redactor;
+  /** Notes for whoever runs the server (stderr in `pnpm mcp`): a bench stopped, and how to resume it. */
+  notify?: (line: string) => void;
+}
+
+/** One client's MCP session: its server, and the end of it. */
+export interface McpSession {
+  server: McpServer;
+  /**
+   * Closes the server and stops the benches this session's start_bench started (other sessions' benches
+   * run on); each keeps what it recorded, for `pnpm bench --resume RUN_ID`. Resolves with their ids; a second
+   * call gets the first's answer. `reason` is said in each bench's line (by default: its client went away).
+   */
+  end(reason?: string): Promise<string[]>;
 }
 
 const rate = z.object({ k: z.number(), n: z.number(), value: z.number().nullable() });
@@ -26,7 +40,30 @@ function strictInput<T>(shape: T): T {
   return z.object(shape as z.ZodRawShape).strict() as T;
 }
 
-export function createMcpServer({ service, runner, redactor }: McpServices): McpServer {
+/** A session of the harness's MCP server, over whichever transport the caller connects. */
+export function createMcpSession(services: McpServices): McpSession {
+  const started = new Set<string>();
+  const server = createMcpServer(services, started);
+  let ending: Promise<string[]> | undefined;
+  return {
+    server,
+    end(reason = "its MCP client went away") {
+      // deferred a tick: closing the server fires the transport's onclose, which may call end() again
+      ending ??= Promise.resolve().then(async () => {
+        await server.close();
+        const stopped = await services.service.stopBenches(started, reason);
+        for (const runId of stopped) {
+          services.notify?.(`bench ${runId} stopped: ${reason}; resume it with \`pnpm bench --resume ${runId}\``);
+        }
+        return stopped;
+      });
+      return ending;
+    },
+  };
+}
+
+/** The tools; `started` gathers the run ids this server's start_bench started. */
+function createMcpServer({ service, runner, redactor }: McpServices, started: Set<string>): McpServer {
   const server = new McpServer({ name: "onsetlab-bench", version: "0.1.0" });
   // the SDK turns a thrown error into an error result with its message: redacted here first. Every
   // input schema is strict (additionalProperties: false): a misspelt key (`dryrun`) is an error, never
@@ -147,7 +184,7 @@ export function createMcpServer({ service, runner, redactor }: McpServices): Mcp
     "start_bench",
     {
       description:
-        "Start a bench in the server process; follow it with bench_status. Over stdio the bench stops when this client disconnects; what it recorded stays, and `pnpm bench --resume RUN_ID` finishes it",
+        "Start a bench in the server process; follow it with bench_status. The bench stops when this client's session ends (over stdio: the client disconnects; over HTTP: the session is deleted, or has no open connection for the server's --idle-timeout); what it recorded stays, and `pnpm bench --resume RUN_ID` finishes it",
       inputSchema: {
         models: z.array(z.string().min(1)).min(1),
         configs: z.array(z.string().min(1)).optional(),
@@ -159,7 +196,11 @@ export function createMcpServer({ service, runner, redactor }: McpServices): Mcp
       },
       outputSchema: { runId: z.string() },
     },
-    async (input) => result({ runId: await service.startBench(input) }),
+    async (input) => {
+      const runId = await service.startBench(input);
+      started.add(runId);
+      return result({ runId });
+    },
   );
 
   registerTool(
@@ -284,17 +325,109 @@ export function createMcpServer({ service, runner, redactor }: McpServices): Mcp
   return server;
 }
 
-/** `mcp --http`: Streamable HTTP at /mcp, stateless (a server and transport per request, one shared service). */
-export function mcpHttpApp(services: McpServices): Hono {
+export const DEFAULT_IDLE_TIMEOUT_S = 60;
+/** Why the benches of every session stop when the server itself is stopped. */
+export const SHUTDOWN = "the MCP server was stopped";
+
+export interface McpHttpOptions {
+  /** A session with no open connection for this long ends (default DEFAULT_IDLE_TIMEOUT_S seconds). */
+  idleTimeoutMs?: number;
+}
+
+export interface McpHttpApp {
+  app: Hono;
+  /** Ends every open session (the server is shutting down); their benches stop, resumable. */
+  close(): Promise<void>;
+}
+
+/** An HTTP session: requests with its Mcp-Session-Id go to handle. */
+interface HttpSession {
+  transport: WebStandardStreamableHTTPServerTransport;
+  handle(request: Request): Promise<Response>;
+  end(reason?: string): Promise<string[]>;
+}
+
+/**
+ * `mcp --http`: Streamable HTTP at /mcp, with sessions (a server and transport each, one shared service),
+ * so that a bench can end with the session that started it. A session ends when its client deletes it,
+ * when the server shuts down, or when it has had no open connection (a request under way, or the event
+ * stream an SDK client holds open) for the idle timeout: a killed client sends no DELETE.
+ */
+export function mcpHttpApp(services: McpServices, options: McpHttpOptions = {}): McpHttpApp {
+  const idleMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_S * 1000;
+  const sessions = new Map<string, HttpSession>();
   const app = new Hono();
   app.all("/mcp", async (c) => {
-    const server = createMcpServer(services);
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    });
-    await server.connect(transport);
-    return transport.handleRequest(c.req.raw);
+    const id = c.req.header("mcp-session-id");
+    if (id !== undefined) {
+      const session = sessions.get(id);
+      // the answer the SDK's transport gives an unknown session: the client starts a new one
+      if (!session)
+        return c.json({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null }, 404);
+      return session.handle(c.req.raw);
+    }
+    // without a session id only an initialize request is accepted (the transport refuses the rest)
+    const session = await openHttpSession(services, idleMs, sessions);
+    const response = await session.handle(c.req.raw);
+    if (session.transport.sessionId === undefined) await session.end();
+    return response;
   });
-  return app;
+  return {
+    app,
+    close: async () => {
+      await Promise.all([...sessions.values()].map((session) => session.end(SHUTDOWN)));
+    },
+  };
+}
+
+async function openHttpSession(
+  services: McpServices,
+  idleMs: number,
+  sessions: Map<string, HttpSession>,
+): Promise<HttpSession> {
+  const { server, end } = createMcpSession(services);
+  let open = 0;
+  let idle: NodeJS.Timeout | undefined;
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: () => randomUUID(),
+    enableJsonResponse: true,
+    onsessioninitialized: (id) => void sessions.set(id, session),
+  });
+  // a DELETE closes the transport (after onsessionclosed), as do the idle timeout and end(): one place
+  server.server.onclose = () => {
+    clearTimeout(idle);
+    if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+    void end();
+  };
+  /** Counts a connection open until the returned release (once) runs; the last one out starts the idle clock. */
+  const hold = () => {
+    open++;
+    clearTimeout(idle);
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      if (--open === 0) idle = setTimeout(() => void transport.close(), idleMs).unref();
+    };
+  };
+  const session: HttpSession = {
+    transport,
+    end,
+    async handle(request) {
+      const release = hold();
+      // the request's signal aborts when its client drops the connection before the answer is done
+      request.signal.addEventListener("abort", release, { once: true });
+      try {
+        const response = await transport.handleRequest(request);
+        // an event stream stays open until its client goes
+        if (!response.headers.get("content-type")?.startsWith("text/event-stream")) release();
+        return response;
+      } catch (error) {
+        release();
+        throw error;
+      }
+    },
+  };
+  await server.connect(transport);
+  return session;
 }

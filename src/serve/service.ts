@@ -433,11 +433,12 @@ export class HarnessService {
   }
 
   /**
-   * Stops every bench under way in this process (its client went away) and waits for each to end;
-   * returns their ids. Each keeps what it recorded and can be resumed (`pnpm bench --resume RUN_ID`).
+   * Stops those of `runIds` still under way in this process (the client that started them went away)
+   * and waits for each to end; returns their ids. Each keeps what it recorded and can be resumed
+   * (`pnpm bench --resume RUN_ID`).
    */
-  async stopBenches(reason: string): Promise<string[]> {
-    const running = [...this.live].filter(([, live]) => !live.finished);
+  async stopBenches(runIds: ReadonlySet<string>, reason: string): Promise<string[]> {
+    const running = [...this.live].filter(([runId, live]) => runIds.has(runId) && !live.finished);
     for (const [, live] of running) live.stop.abort(new Error(reason));
     await Promise.all(running.map(([, live]) => live.ended));
     return running.map(([runId]) => runId);

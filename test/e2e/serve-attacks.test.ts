@@ -69,7 +69,7 @@ beforeAll(async () => {
   writeFileSync(join(view, "app.js"), "console.log('viewer')");
   service = new HarnessService({ resultsRoot: root });
   server = await listen(createApp({ service, runner: benchQueryRunner(), viewDir: view }));
-  mcp = await listen(mcpHttpApp({ service, runner: benchQueryRunner(), redactor: harnessRedactor() }));
+  mcp = await listen(mcpHttpApp({ service, runner: benchQueryRunner(), redactor: harnessRedactor() }).app);
 });
 
 afterAll(async () => {

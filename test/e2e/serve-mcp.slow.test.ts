@@ -175,6 +175,17 @@ describe("pnpm mcp: bad flags", () => {
     expect(outcome).toMatchObject({ code: 2, stdout: "" });
     expect(outcome.stderr).toBe("error: --port is the port of --http: add --http (over stdio there is no port)\n");
   });
+
+  it("--idle-timeout without --http, or not a whole number of seconds, is one line naming it, exit 2", async () => {
+    const stdio = await runInProcess(["mcp", "--idle-timeout", "5"]);
+    expect(stdio).toMatchObject({ code: 2, stdout: "" });
+    expect(stdio.stderr).toBe(
+      "error: --idle-timeout is for --http sessions: add --http (over stdio the session ends with stdin)\n",
+    );
+    const zero = await runInProcess(["mcp", "--http", "--idle-timeout", "0"]);
+    expect(zero).toMatchObject({ code: 2, stdout: "" });
+    expect(zero.stderr).toBe('error: --idle-timeout must be a whole number ≥ 1, not "0"\n');
+  });
 });
 
 describe("pnpm mcp --http", () => {
