@@ -1,12 +1,13 @@
-import { builtinServer } from "./builtin/index.ts";
-import { calendarServer } from "./calendar/index.ts";
-import { filesystemServer } from "./filesystem/index.ts";
-import { githubServer } from "./github/index.ts";
-import { createMockServer, type ServerSpec } from "./kit/index.ts";
-import { labServer } from "./lab/index.ts";
-import { notionServer } from "./notion/index.ts";
-import { searchServer } from "./search/index.ts";
-import { slackServer } from "./slack/index.ts";
+import { builtinServer } from "./builtin/server.ts";
+import { calendarServer } from "./calendar/server.ts";
+import { filesystemServer } from "./filesystem/server.ts";
+import { githubServer } from "./github/server.ts";
+import { createMockServer } from "./kit/server.ts";
+import type { ServerSpec } from "./kit/types.ts";
+import { labServer } from "./lab/server.ts";
+import { notionServer } from "./notion/server.ts";
+import { searchServer } from "./search/server.ts";
+import { slackServer } from "./slack/server.ts";
 
 /** Every mock server's spec by registry name, in registry order. */
 export const mockServerSpecs: Record<string, ServerSpec<unknown>> = Object.fromEntries(

@@ -1,5 +1,5 @@
-import { FAULTS_ENV } from "../src/tool-protocol/index.ts";
-import type { ServerSpec } from "./kit/index.ts";
+import { FAULTS_ENV } from "../src/tool-protocol/faults.ts";
+import type { ServerSpec } from "./kit/types.ts";
 
 /** The registry entry of a mock server, derived from its spec (scripts/gen-registry.ts writes registry.json). */
 export function registryEntryFor(spec: ServerSpec<unknown>) {

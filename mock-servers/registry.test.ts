@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { loadRegistry } from "../src/mcp/index.ts";
+import { loadRegistry } from "../src/mcp/registry.ts";
 import { mockServerFactories, mockServerSpecs } from "./index.ts";
 import { specViolations } from "./kit/testing/index.ts";
 import { registryEntryFor, registryFileText } from "./registry-entries.ts";

@@ -70,15 +70,7 @@ export {
 } from "./config/index.ts";
 export { InputError, OnsetlabError } from "./errors.ts";
 export { ExtensionModuleError } from "./load-module.ts";
-export type {
-  CallOptions,
-  InProcessFactory,
-  InProcessServer,
-  ToolCallResult,
-  ToolDefinition,
-  ToolHost,
-  TransportKind,
-} from "./mcp/index.ts";
+export type { InProcessFactory, InProcessServer, TransportKind } from "./mcp/index.ts";
 export {
   ClientPool,
   DEFAULT_REGISTRY,
@@ -110,3 +102,4 @@ export {
   ScriptedModel,
   type ScriptedReply,
 } from "./models/index.ts";
+export type { CallOptions, ToolCallResult, ToolDefinition, ToolHost } from "./tool-protocol/index.ts";

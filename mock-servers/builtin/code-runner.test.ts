@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TOOL_ERROR_CODES } from "../kit/index.ts";
+import { TOOL_ERROR_CODES } from "../kit/errors.ts";
 import { openTestServer, type TestServer } from "../kit/testing/index.ts";
 import { runInSandbox } from "./sandbox.ts";
 import { type BuiltinState, builtinServer } from "./server.ts";

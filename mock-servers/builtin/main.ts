@@ -1,4 +1,4 @@
-import { runStdio } from "../kit/index.ts";
+import { runStdio } from "../kit/stdio.ts";
 import { builtinServer } from "./server.ts";
 
 await runStdio(builtinServer);

@@ -3,7 +3,7 @@
  * the worker's budget, a second later, stops what QuickJS cannot (a long native call), and the worker's going
  * gives the host back the wasm memory a run took.
  */
-import { BoundedWorkers } from "../kit/index.ts";
+import { BoundedWorkers } from "../kit/bounded.ts";
 import type { SandboxRun } from "./sandbox.ts";
 
 /** Beyond the guest's own time limit: worker start-up and QuickJS's interrupt granularity. */

@@ -3,7 +3,7 @@
  * nestings) the module is dead, and after a run that grew the wasm heap the memory is never given back:
  * either way the worker is replaced before the next run.
  */
-import { serveJobs } from "../kit/index.ts";
+import { serveJobs } from "../kit/bounded.ts";
 import { runInSandbox, sandboxMemoryBytes } from "./sandbox.ts";
 
 const RECYCLE_ABOVE_BYTES = 48 * 1024 * 1024;

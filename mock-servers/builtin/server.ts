@@ -1,4 +1,4 @@
-import type { ServerSpec } from "../kit/index.ts";
+import type { ServerSpec } from "../kit/types.ts";
 import { calculatorTool } from "./tools/calculator.ts";
 import { codeRunnerTool } from "./tools/code-runner.ts";
 import { datetimeTool } from "./tools/datetime.ts";

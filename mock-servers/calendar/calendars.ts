@@ -1,4 +1,4 @@
-import { ToolError } from "../kit/index.ts";
+import { ToolError } from "../kit/errors.ts";
 import type { CalendarInfo, CalendarState } from "./state.ts";
 
 export function primaryCalendar(state: CalendarState): CalendarInfo {

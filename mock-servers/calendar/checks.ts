@@ -1,4 +1,4 @@
-import type { StateCheck, StateCheckResult } from "../kit/index.ts";
+import type { StateCheck, StateCheckResult } from "../kit/types.ts";
 import { resolveCalendar } from "./calendars.ts";
 import { calendarInstances, findInstance, type Instance } from "./events.ts";
 import type { CalendarInfo, CalendarState } from "./state.ts";

@@ -1,4 +1,5 @@
-import { BoundedCache, ToolError } from "../kit/index.ts";
+import { BoundedCache } from "../../src/memo.ts";
+import { ToolError } from "../kit/errors.ts";
 import { seriesStarts } from "./recurrence.ts";
 import type { Attendee, CalendarInfo, CalendarState, EventPatch, EventTime, StoredEvent } from "./state.ts";
 import { addDays, dayOfWeek, formatInZone, startOfDate } from "./time.ts";

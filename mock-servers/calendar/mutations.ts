@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { ToolError } from "../kit/index.ts";
+import { ToolError } from "../kit/errors.ts";
 import { findConflicts } from "./events.ts";
 import { parseRule } from "./recurrence.ts";
 import {

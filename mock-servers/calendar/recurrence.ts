@@ -1,4 +1,5 @@
-import { BoundedCache, ToolError } from "../kit/index.ts";
+import { BoundedCache } from "../../src/memo.ts";
+import { ToolError } from "../kit/errors.ts";
 
 /** A small RRULE engine: FREQ=DAILY|WEEKLY|MONTHLY|YEARLY with INTERVAL, BYDAY (weekly), COUNT and UNTIL. */
 

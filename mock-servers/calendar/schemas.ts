@@ -1,4 +1,4 @@
-import type { JsonSchema } from "../kit/index.ts";
+import type { JsonSchema } from "../kit/types.ts";
 
 /** Input fragments of nspady's zod schemas (as z.toJSONSchema renders them) and the StructuredEvent output. */
 

@@ -1,4 +1,4 @@
-import type { ServerSpec } from "../kit/index.ts";
+import type { ServerSpec } from "../kit/types.ts";
 import { calendarChecks } from "./checks.ts";
 import { type CalendarState, createCalendarState } from "./state.ts";
 import { manageAccounts } from "./tools/accounts.ts";

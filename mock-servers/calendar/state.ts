@@ -1,4 +1,4 @@
-import { pristineState } from "../kit/index.ts";
+import { pristineState } from "../kit/pristine.ts";
 import calendarsFixture from "./fixtures/calendars.json" with { type: "json" };
 import eventsFixture from "./fixtures/events.json" with { type: "json" };
 

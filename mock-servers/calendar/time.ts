@@ -1,4 +1,5 @@
-import { BoundedCache, ToolError } from "../kit/index.ts";
+import { BoundedCache } from "../../src/memo.ts";
+import { ToolError } from "../kit/errors.ts";
 
 /** Time zones and ISO strings: Google Calendar's rules (local times are read in a zone; all-day dates are zone-free). */
 

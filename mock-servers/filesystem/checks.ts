@@ -1,4 +1,4 @@
-import type { StateCheck, StateCheckResult } from "../kit/index.ts";
+import type { StateCheck, StateCheckResult } from "../kit/types.ts";
 import { normalizePosix } from "./paths.ts";
 import { type FilesystemState, type FsNode, textOf } from "./tree.ts";
 

@@ -3,7 +3,7 @@
  * "Index:" and "====" header, "--- path\toriginal" / "+++ path\tmodified", hunks with 4 lines of context.
  */
 
-import { type DiffOp, lineDiff } from "../kit/index.ts";
+import { type DiffOp, lineDiff } from "../kit/line-diff.ts";
 
 const CONTEXT = 4;
 

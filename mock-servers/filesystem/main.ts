@@ -1,4 +1,4 @@
-import { runStdio } from "../kit/index.ts";
+import { runStdio } from "../kit/stdio.ts";
 import { filesystemServer } from "./server.ts";
 
 await runStdio(filesystemServer);

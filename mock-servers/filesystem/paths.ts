@@ -1,4 +1,4 @@
-import { ToolError } from "../kit/index.ts";
+import { ToolError } from "../kit/errors.ts";
 
 /** Where "~" points in the mock (outside every allowed root, as a real home directory would be). */
 const HOME = "/home/agent";

@@ -1,4 +1,4 @@
-import type { JsonSchema } from "../kit/index.ts";
+import type { JsonSchema } from "../kit/types.ts";
 import { resolveAllowedPath } from "./paths.ts";
 import type { FilesystemState } from "./tree.ts";
 

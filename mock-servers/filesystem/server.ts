@@ -1,4 +1,4 @@
-import type { ServerSpec } from "../kit/index.ts";
+import type { ServerSpec } from "../kit/types.ts";
 import { filesystemChecks } from "./checks.ts";
 import {
   directoryTreeTool,

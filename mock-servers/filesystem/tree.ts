@@ -1,4 +1,4 @@
-import { ToolError } from "../kit/index.ts";
+import { ToolError } from "../kit/errors.ts";
 import filesFixture from "./fixtures/files.json" with { type: "json" };
 import { baseName, isWithin, parentOf } from "./paths.ts";
 

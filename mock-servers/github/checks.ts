@@ -1,5 +1,5 @@
 /** End-state checks the dataset uses ("an issue titled X exists in acme/webapp" …); one per kind of write. */
-import type { StateCheck, StateCheckResult } from "../kit/index.ts";
+import type { StateCheck, StateCheckResult } from "../kit/types.ts";
 import { ancestors, resolveRef } from "./git.ts";
 import { baseSha, headSha } from "./pull-git.ts";
 import { fullName, type GithubState, type IssueLike, type Pull, type Repo } from "./state.ts";

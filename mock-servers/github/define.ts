@@ -2,7 +2,7 @@
  * Tools are declared against the real server's surface (tool-surface.json): the input schema and the
  * read-only flag come from there verbatim, so the mock can never drift from the real parameter names.
  */
-import type { JsonSchema, ToolContext, ToolSpec } from "../kit/index.ts";
+import type { JsonSchema, ToolContext, ToolSpec } from "../kit/types.ts";
 import type { GithubState } from "./state.ts";
 import surface from "./tool-surface.json" with { type: "json" };
 

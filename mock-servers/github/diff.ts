@@ -1,6 +1,6 @@
 /** Line diffs in git's unified format (3 lines of context), for commits, PR files and PR diffs. */
 
-import { type DiffOp, lineDiff } from "../kit/index.ts";
+import { type DiffOp, lineDiff } from "../kit/line-diff.ts";
 
 const CONTEXT = 3;
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CONTROL_TOOLS } from "../kit/index.ts";
+import { CONTROL_TOOLS } from "../kit/server.ts";
 import { createGithubState } from "./seed.ts";
 import { DOCS, type GithubTestServer, type Json, openGithub, WEBAPP } from "./test-helpers.ts";
 

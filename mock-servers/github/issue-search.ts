@@ -1,5 +1,5 @@
 /** The search engine behind search_issues and search_pull_requests (GitHub issue-search syntax). */
-import { ToolError } from "../kit/index.ts";
+import { ToolError } from "../kit/errors.ts";
 import type { PageArgs } from "./define.ts";
 import { findRepo, visibleRepos } from "./lookup.ts";
 import { paginate, project, sortByKey } from "./paging.ts";

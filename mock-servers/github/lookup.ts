@@ -1,5 +1,5 @@
 /** Finding things the way the GitHub API does (owner/repo case-insensitive, private repos hidden) and access rules. */
-import { ToolError } from "../kit/index.ts";
+import { ToolError } from "../kit/errors.ts";
 import {
   type Account,
   type Branch,

@@ -1,4 +1,4 @@
-import { ToolError } from "../kit/index.ts";
+import { ToolError } from "../kit/errors.ts";
 
 const CURSOR_PREFIX = "cursor:v2:";
 

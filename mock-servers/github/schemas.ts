@@ -1,5 +1,5 @@
 /** Output-schema building blocks: the shapes of views.ts, described once. */
-import type { JsonSchema } from "../kit/index.ts";
+import type { JsonSchema } from "../kit/types.ts";
 
 export const str: JsonSchema = { type: "string" };
 export const int: JsonSchema = { type: "integer" };

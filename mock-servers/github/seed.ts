@@ -1,5 +1,5 @@
 /** Builds a fresh GithubState from the fixture files: shas, trees and ids are computed here, deterministically. */
-import { deepFreeze, pristineState } from "../kit/index.ts";
+import { deepFreeze, pristineState } from "../kit/pristine.ts";
 import orgsFixture from "./fixtures/orgs.json" with { type: "json" };
 import acmeApi from "./fixtures/repo-acme-api.json" with { type: "json" };
 import acmeDocs from "./fixtures/repo-acme-docs.json" with { type: "json" };

@@ -1,4 +1,4 @@
-import type { ServerSpec } from "../kit/index.ts";
+import type { ServerSpec } from "../kit/types.ts";
 import { githubChecks } from "./checks.ts";
 import { createGithubState } from "./seed.ts";
 import type { GithubState } from "./state.ts";

@@ -1,5 +1,5 @@
 import { OnsetlabError } from "../../src/errors.ts";
-import { TOOL_ERROR_CODES } from "../../src/tool-protocol/index.ts";
+import { TOOL_ERROR_CODES } from "../../src/tool-protocol/retry.ts";
 
 /** A domain failure of a tool (not found, refused, conflict): returned to the agent as an isError result. */
 export class ToolError extends Error {

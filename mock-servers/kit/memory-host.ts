@@ -5,8 +5,8 @@
  */
 
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { CallOptions, ToolCallResult, ToolDefinition, ToolHost } from "../../src/tool-protocol/index.ts";
-import { classifyError } from "../../src/tool-protocol/index.ts";
+import { classifyError } from "../../src/tool-protocol/retry.ts";
+import type { CallOptions, ToolCallResult, ToolDefinition, ToolHost } from "../../src/tool-protocol/types.ts";
 import { connectInMemory, type InMemoryConnection } from "./memory.ts";
 import type { ServerSpec } from "./types.ts";
 

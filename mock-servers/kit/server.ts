@@ -9,7 +9,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { ValidateFunction } from "ajv";
 import { seededRandom } from "../../src/random.ts";
-import { TOOL_ERROR_CODES } from "../../src/tool-protocol/index.ts";
+import { TOOL_ERROR_CODES } from "../../src/tool-protocol/retry.ts";
 import { type BudgetKind, JSONRPC_PERMANENT_ERROR, ToolBudgetError, ToolError } from "./errors.ts";
 import { type FaultConfig, MOCK_NOW, type ServerSpec, type ToolSpec } from "./types.ts";
 import { compileSchema, createAjv, describeArgumentErrors } from "./validation.ts";

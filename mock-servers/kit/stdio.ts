@@ -1,5 +1,5 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { FAULTS_ENV, parseFaults } from "../../src/tool-protocol/index.ts";
+import { FAULTS_ENV, parseFaults } from "../../src/tool-protocol/faults.ts";
 import { createMockServer } from "./server.ts";
 import type { FaultConfig, ServerSpec } from "./types.ts";
 

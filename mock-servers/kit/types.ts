@@ -49,7 +49,7 @@ export interface ServerSpec<S> {
   checks: Record<string, StateCheck<S>>;
 }
 
-export type { FaultConfig } from "../../src/tool-protocol/index.ts";
+export type { FaultConfig } from "../../src/tool-protocol/faults.ts";
 
 /** Fixed "now" for every mock server (calendar, datetime, GitHub timestamps …). */
 export const MOCK_NOW = new Date("2026-03-16T09:30:00.000Z");

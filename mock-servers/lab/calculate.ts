@@ -1,4 +1,4 @@
-import { ToolError } from "../kit/index.ts";
+import { ToolError } from "../kit/errors.ts";
 import { EXPRESSION_CONSTANTS, EXPRESSION_FUNCTIONS, ExpressionError, evaluateExpression } from "./expression.ts";
 
 /** What builtin `calculator` and lab `calculate` both return. */

@@ -1,4 +1,4 @@
-import type { StateCheck } from "../kit/index.ts";
+import type { StateCheck } from "../kit/types.ts";
 import { LAB_ROOT, resolveLabPath } from "./paths.ts";
 import type { LabState } from "./state.ts";
 

@@ -1,5 +1,5 @@
 import { posix } from "node:path";
-import { ToolError } from "../kit/index.ts";
+import { ToolError } from "../kit/errors.ts";
 
 export const LAB_ROOT = "/lab";
 

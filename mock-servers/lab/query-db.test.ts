@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TOOL_ERROR_CODES, ToolError } from "../kit/index.ts";
+import { TOOL_ERROR_CODES, ToolError } from "../kit/errors.ts";
 import { openTestServer, type TestServer } from "../kit/testing/index.ts";
 import { buildDatabaseImage, withDatabase } from "./database.ts";
 import { type LabState, labServer } from "./server.ts";

@@ -1,4 +1,4 @@
-import type { ServerSpec } from "../kit/index.ts";
+import type { ServerSpec } from "../kit/types.ts";
 import { labChecks } from "./checks.ts";
 import { createLabState, type LabState } from "./state.ts";
 import { calculateTool } from "./tools/calculate.ts";

@@ -3,7 +3,7 @@
  * literals and quoted identifiers are blanked first, so keywords or semicolons inside them do not count.
  * This is the first of two guards: the database itself is also opened with `PRAGMA query_only`.
  */
-import { ToolError } from "../kit/index.ts";
+import { ToolError } from "../kit/errors.ts";
 
 const WRITE_KEYWORDS = [
   "INSERT",

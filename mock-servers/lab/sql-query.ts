@@ -1,6 +1,6 @@
 /** One query_db query on a throwaway copy of the database: what the SQL worker runs (sql.worker.ts). */
 import type { SqlValue } from "sql.js";
-import { ToolError } from "../kit/index.ts";
+import { ToolError } from "../kit/errors.ts";
 import { withDatabase } from "./database.ts";
 import { DATABASE_SCHEMA } from "./schema.ts";
 

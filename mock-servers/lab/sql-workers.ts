@@ -3,7 +3,7 @@
  * recursive CTE without end, a cross join of the cities) is stopped with its worker, whatever the transport.
  * The database is small: every sensible query answers in milliseconds.
  */
-import { BoundedWorkers } from "../kit/index.ts";
+import { BoundedWorkers } from "../kit/bounded.ts";
 import type { QueryResult } from "./sql-query.ts";
 
 export const QUERY_TIME_LIMIT_MS = 2000;

@@ -1,5 +1,5 @@
 /** The SQL worker (kit/bounded.ts): builds the database image once, then answers query_db jobs. */
-import { serveJobs } from "../kit/index.ts";
+import { serveJobs } from "../kit/bounded.ts";
 import { buildDatabaseImage } from "./database.ts";
 import { runQuery } from "./sql-query.ts";
 

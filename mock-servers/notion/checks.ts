@@ -1,4 +1,4 @@
-import type { StateCheck, StateCheckResult } from "../kit/index.ts";
+import type { StateCheck, StateCheckResult } from "../kit/types.ts";
 import { blockText, pageTitleOf } from "./blocks.ts";
 import { schemaOf } from "./pages.ts";
 import { findProperty, simpleValue } from "./properties.ts";

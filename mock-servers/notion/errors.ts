@@ -1,4 +1,4 @@
-import { ToolError } from "../kit/index.ts";
+import { ToolError } from "../kit/errors.ts";
 
 /** Notion's 400 for a request that breaks the API's body or path rules. */
 export function validationError(message: string): ToolError {

@@ -1,4 +1,4 @@
-import type { JsonSchema } from "../kit/index.ts";
+import type { JsonSchema } from "../kit/types.ts";
 
 /** Complex parameters also accept a JSON-encoded string, exactly as the real server's withStringFallback lists them. */
 export function withStringFallback(schema: JsonSchema): JsonSchema {

@@ -1,4 +1,4 @@
-import type { ServerSpec } from "../kit/index.ts";
+import type { ServerSpec } from "../kit/types.ts";
 import { notionChecks } from "./checks.ts";
 import { createNotionState, type NotionState } from "./state.ts";
 import { deleteBlock, getBlockChildren, patchBlockChildren, retrieveBlock, updateBlock } from "./tools/blocks.ts";

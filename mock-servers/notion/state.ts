@@ -1,4 +1,4 @@
-import { pristineState } from "../kit/index.ts";
+import { pristineState } from "../kit/pristine.ts";
 import { type BlockSpec, draftFromFixture, insertBlocks } from "./blocks.ts";
 import commentsFixture from "./fixtures/comments.json" with { type: "json" };
 import databasesFixture from "./fixtures/databases.json" with { type: "json" };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ChatMessage, ChatTool } from "../../src/models/index.ts";
+import type { ChatMessage, ChatTool } from "../../src/models/types.ts";
 import { fitToWindow, promptTokensOf, windowOf } from "./context-window.ts";
 import { cutOutput, measureOutput } from "./output.ts";
 

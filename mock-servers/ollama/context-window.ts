@@ -7,7 +7,7 @@
  * normal done_reason: nothing tells the client.
  */
 
-import { estimateTokens, type Fitted, fitToWindow as fitPrompt } from "../../src/models/index.ts";
+import { estimateTokens, type Fitted, fitToWindow as fitPrompt } from "../../src/models/prompt-size.ts";
 import { renderStandinPrompt, standinRenderer } from "./render.ts";
 import type { StandinInput } from "./request.ts";
 

@@ -9,8 +9,8 @@
  */
 
 import { createHash } from "node:crypto";
-import type { ModelProvider, NativeToolCall } from "../../src/models/index.ts";
-import { sharedPrefixChars } from "../../src/models/index.ts";
+import { sharedPrefixChars } from "../../src/models/prompt-size.ts";
+import type { ModelProvider, NativeToolCall } from "../../src/models/types.ts";
 import type { StandinBehaviour } from "./behaviour.ts";
 import { fitToWindow, promptTokensOf, windowOf } from "./context-window.ts";
 import { type Exchange, HttpProblem } from "./http-io.ts";

@@ -6,7 +6,7 @@
  */
 
 import { dropUndefined } from "../../src/json.ts";
-import type { NativeToolCall } from "../../src/models/index.ts";
+import type { NativeToolCall } from "../../src/models/types.ts";
 import { type Generated, knownModel, type StandinContext, serve } from "./generate.ts";
 import { type Exchange, type RouteTable, readJsonBody, sendJson, sendText, startNdjson } from "./http-io.ts";
 import { readChat, readGenerate } from "./ollama-request.ts";

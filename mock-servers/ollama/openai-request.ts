@@ -9,7 +9,7 @@
 
 import { z } from "zod";
 import { dropUndefined } from "../../src/json.ts";
-import type { ChatMessage, GenerationOptions } from "../../src/models/index.ts";
+import type { ChatMessage, GenerationOptions } from "../../src/models/types.ts";
 import { HttpProblem } from "./http-io.ts";
 import { modelName, parseBody, readTools, type StandinInput, type StandinRequest, toolSchema } from "./request.ts";
 

@@ -6,7 +6,7 @@
  * "length".
  */
 
-import type { NativeToolCall } from "../../src/models/index.ts";
+import type { NativeToolCall } from "../../src/models/types.ts";
 import { charsOf, tokensOf } from "./tokens.ts";
 
 export interface Output {

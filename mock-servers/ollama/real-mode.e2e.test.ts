@@ -6,7 +6,7 @@
 import { Ollama } from "ollama";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ChatRequest, ChatResponse, CompletionRequest, CompletionResponse } from "../../src/models/index.ts";
+import type { ChatRequest, ChatResponse, CompletionRequest, CompletionResponse } from "../../src/models/types.ts";
 import { EchoModel } from "../../test/support/echo-model.ts";
 import { OLLAMA_API_VERSION } from "./ollama-routes.ts";
 import { QUEUE_FULL_MESSAGE } from "./scheduler.ts";

@@ -10,7 +10,8 @@
  * `assistant: ` and the answer.
  */
 
-import type { ChatMessage, ChatTool, NativeToolCall, PromptRenderer } from "../../src/models/index.ts";
+import type { PromptRenderer } from "../../src/models/prompt-size.ts";
+import type { ChatMessage, ChatTool, NativeToolCall } from "../../src/models/types.ts";
 import type { StandinInput } from "./request.ts";
 
 /** An assistant's tool calls as the prompt (and a slot's cache, after an answer's text) holds them. */

@@ -5,7 +5,7 @@
  */
 
 import { z } from "zod";
-import type { ChatMessage, ChatRequest, ChatTool, GenerationOptions } from "../../src/models/index.ts";
+import type { ChatMessage, ChatRequest, ChatTool, GenerationOptions } from "../../src/models/types.ts";
 import { HttpProblem } from "./http-io.ts";
 
 export type StandinInput =

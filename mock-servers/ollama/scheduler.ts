@@ -9,7 +9,7 @@
  * evaluated — as llama.cpp's server and Ollama reuse a slot's cache. A reload empties the model's slots.
  */
 
-import { sharedPrefixChars } from "../../src/models/index.ts";
+import { sharedPrefixChars } from "../../src/models/prompt-size.ts";
 import { HttpProblem } from "./http-io.ts";
 import { waitUntil } from "./pacing.ts";
 

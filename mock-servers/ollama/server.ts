@@ -10,7 +10,7 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { ModelProvider } from "../../src/models/index.ts";
+import type { ModelProvider } from "../../src/models/types.ts";
 import { resolveBehaviour, type StandinBehaviour } from "./behaviour.ts";
 import type { StandinContext } from "./generate.ts";
 import { HttpProblem, type Method, type RouteTable, sendJson, sendText } from "./http-io.ts";

@@ -7,7 +7,8 @@
  */
 
 import type { IncomingHttpHeaders } from "node:http";
-import { isModelStage, type ModelStage, PROTOCOL, STAGE_HEADER } from "../../src/models/index.ts";
+import { STAGE_HEADER } from "../../src/models/http.ts";
+import { isModelStage, type ModelStage, PROTOCOL } from "../../src/models/protocol.ts";
 import type { StandinInput } from "./request.ts";
 
 /** The stage the header names, else the one the request's shape shows. */

@@ -1,7 +1,7 @@
 /** The stand-in's wire formats, checked with raw HTTP (the providers' own tests use the real clients). */
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { STAGE_HEADER } from "../../src/models/index.ts";
+import { STAGE_HEADER } from "../../src/models/http.ts";
 import { EchoModel } from "../../test/support/echo-model.ts";
 import { type Standin, startStandin } from "./server.ts";
 

@@ -6,7 +6,7 @@
  * answer.
  */
 
-import type { ModelStage } from "../../src/models/index.ts";
+import type { ModelStage } from "../../src/models/protocol.ts";
 import type { StandinInput } from "./request.ts";
 import { charsOf } from "./tokens.ts";
 

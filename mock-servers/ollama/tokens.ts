@@ -5,7 +5,7 @@
  * harness can predict what the stand-in will report.
  */
 
-import { CHARS_PER_TOKEN, estimateTokens } from "../../src/models/index.ts";
+import { CHARS_PER_TOKEN, estimateTokens } from "../../src/models/prompt-size.ts";
 
 export { CHARS_PER_TOKEN };
 

@@ -1,4 +1,4 @@
-import type { StateCheck } from "../kit/index.ts";
+import type { StateCheck } from "../kit/types.ts";
 import { findDocument, type SearchState } from "./corpus.ts";
 import { searchCorpus } from "./engine.ts";
 

@@ -1,4 +1,4 @@
-import { ToolError } from "../kit/index.ts";
+import { ToolError } from "../kit/errors.ts";
 import { parseUrl, type SearchDocument, siteOf } from "./corpus.ts";
 
 const TIME_RANGE_DAYS = { day: 1, week: 7, month: 30, year: 365 } as const;

@@ -1,4 +1,4 @@
-import type { ServerSpec } from "../kit/index.ts";
+import type { ServerSpec } from "../kit/types.ts";
 import { searchChecks } from "./checks.ts";
 import { createSearchState, type SearchState } from "./corpus.ts";
 import { crawlTool, mapTool } from "./tools/crawl.ts";

@@ -1,4 +1,4 @@
-import { ToolError } from "../kit/index.ts";
+import { ToolError } from "../kit/errors.ts";
 import { findDocument, parseUrl, type SearchDocument, siteOf } from "./corpus.ts";
 import { tokenize } from "./text.ts";
 

@@ -1,4 +1,4 @@
-import type { StateCheck, StateCheckResult } from "../kit/index.ts";
+import type { StateCheck, StateCheckResult } from "../kit/types.ts";
 import { findMessage } from "./lookup.ts";
 import type { SessionWrite, SlackState } from "./state.ts";
 

@@ -1,4 +1,4 @@
-import { ToolError } from "../kit/index.ts";
+import { ToolError } from "../kit/errors.ts";
 import type { SlackChannel, SlackMessage, SlackState, SlackUser } from "./state.ts";
 
 const TS_PATTERN = /^\d{10}\.\d{6}$/;

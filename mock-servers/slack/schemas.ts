@@ -1,4 +1,4 @@
-import type { JsonSchema } from "../kit/index.ts";
+import type { JsonSchema } from "../kit/types.ts";
 
 /** Output-schema pieces shared by the Slack tools (the shapes of Slack Web API responses). */
 

@@ -1,4 +1,4 @@
-import type { ServerSpec } from "../kit/index.ts";
+import type { ServerSpec } from "../kit/types.ts";
 import { slackChecks } from "./checks.ts";
 import { createSlackState, type SlackState } from "./state.ts";
 import { getChannelHistory, listChannels } from "./tools/channels.ts";

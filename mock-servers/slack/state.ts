@@ -1,4 +1,4 @@
-import { pristineState } from "../kit/index.ts";
+import { pristineState } from "../kit/pristine.ts";
 import channelsFixture from "./fixtures/channels.json" with { type: "json" };
 import messagesFixture from "./fixtures/messages.json" with { type: "json" };
 import teamFixture from "./fixtures/team.json" with { type: "json" };

@@ -5,9 +5,9 @@
  */
 
 import { startDeadline } from "../abort.ts";
-import type { ToolDefinition, ToolHost } from "../mcp/index.ts";
-import { RestrictedToolHost } from "../mcp/index.ts";
-import type { ModelProvider } from "../models/index.ts";
+import { RestrictedToolHost } from "../mcp/restricted-host.ts";
+import type { ModelProvider } from "../models/types.ts";
+import type { ToolDefinition, ToolHost } from "../tool-protocol/types.ts";
 import { TemplateError } from "./definition.ts";
 import { definitionPrompt } from "./definition-prompt.ts";
 import { ModelCallError, RunAbortedError } from "./errors.ts";

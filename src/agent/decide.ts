@@ -7,7 +7,7 @@
  * before it at run time, which no deterministic answer can hold.
  */
 
-import type { ToolDefinition } from "../mcp/index.ts";
+import type { ToolDefinition } from "../tool-protocol/types.ts";
 import { UnknownDecideToolError } from "./errors.ts";
 import { rejectedOutcome, type StepOutcome } from "./executor.ts";
 import { SKILLS } from "./skills/catalog.ts";

@@ -4,8 +4,8 @@
  * filled-in prompt holds, for the record (the files' share of it is what they cost in the context window).
  */
 
-import type { ToolDefinition } from "../mcp/index.ts";
-import { estimateTokens } from "../models/index.ts";
+import { estimateTokens } from "../models/prompt-size.ts";
+import type { ToolDefinition } from "../tool-protocol/types.ts";
 import { type AgentDefinition, type AgentProtocol, renderTemplate } from "./definition.ts";
 import type { ConversationTurn } from "./history.ts";
 import { jsonlToolLine } from "./jsonl.ts";

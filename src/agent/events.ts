@@ -4,7 +4,7 @@
  * prompt, as its record does.
  */
 
-import type { ModelStage } from "../models/index.ts";
+import type { ModelStage } from "../models/protocol.ts";
 import type {
   AgentResult,
   AgentRunError,

@@ -7,7 +7,7 @@
  * widens "print" and "April" and `star` widens "start".
  */
 
-import type { ToolDefinition } from "../mcp/index.ts";
+import type { ToolDefinition } from "../tool-protocol/types.ts";
 import { pyHead, pyLength, pySplit, pyWordSet } from "./onsetlab-text.ts";
 import type { ToolScore } from "./types.ts";
 

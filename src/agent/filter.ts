@@ -4,7 +4,7 @@
  * + 1.5 per description word in the query; the query is widened with synonyms first (PRs → pull requests).
  */
 
-import type { ToolDefinition } from "../mcp/index.ts";
+import type { ToolDefinition } from "../tool-protocol/types.ts";
 import { rankOnsetlab } from "./filter-onsetlab.ts";
 import { type RetrievalSettings, retrieveTools } from "./retrieval.ts";
 import { contentWords, splitName, splitWords, stem } from "./text.ts";

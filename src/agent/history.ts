@@ -14,7 +14,7 @@
  * - ReAct: the earlier turns as finished Question … Final Answer blocks before the current question.
  */
 
-import type { ChatMessage } from "../models/index.ts";
+import type { ChatMessage } from "../models/types.ts";
 import { asText, truncate } from "./text.ts";
 import { observationText } from "./tool-runner.ts";
 import type { AgentResult, HistoryForm, ToolCallRecord } from "./types.ts";

@@ -4,9 +4,9 @@
  * `{"type":"final_answer","content"}` — and gets one observation line per call back.
  */
 
-import type { JsonSchema, ToolDefinition } from "../mcp/index.ts";
-import type { ChatMessage } from "../models/index.ts";
-import { PROTOCOL } from "../models/index.ts";
+import { PROTOCOL } from "../models/protocol.ts";
+import type { ChatMessage } from "../models/types.ts";
+import type { JsonSchema, ToolDefinition } from "../tool-protocol/types.ts";
 import { parseLooseJson, stripFences } from "./loose-json.ts";
 import type { RunRecorder } from "./recorder.ts";
 import { capTurnCalls, observationText, type ToolRunner } from "./tool-runner.ts";

@@ -5,8 +5,8 @@
  * text-calls.ts) is recorded; with `recover` (`native-recover`) those calls are executed as if parsed.
  */
 
-import type { ToolDefinition } from "../mcp/index.ts";
-import type { ChatMessage, ChatTool, NativeToolCall } from "../models/index.ts";
+import type { ChatMessage, ChatTool, NativeToolCall } from "../models/types.ts";
+import type { ToolDefinition } from "../tool-protocol/types.ts";
 import type { RunRecorder } from "./recorder.ts";
 import { findTextCalls } from "./text-calls.ts";
 import { capTurnCalls, observationText, type ToolRunner } from "./tool-runner.ts";

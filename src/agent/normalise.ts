@@ -1,6 +1,6 @@
 /** Argument keys spelled the schema's way: `issueNumber` → `issue_number`, `pull_number` → `pullNumber`. */
 
-import type { ToolDefinition } from "../mcp/index.ts";
+import type { ToolDefinition } from "../tool-protocol/types.ts";
 import { setOwn } from "./call-syntax.ts";
 import { looseKey, toCamelCase, toSnakeCase } from "./text.ts";
 import { toolProperties } from "./tool-schema.ts";

@@ -12,7 +12,7 @@
  * - tool names match case-insensitively, against the tools the planner was shown only.
  */
 
-import type { JsonSchema, ToolDefinition } from "../mcp/index.ts";
+import type { JsonSchema, ToolDefinition } from "../tool-protocol/types.ts";
 import { PY_WORD_CHAR } from "./onsetlab-text.ts";
 import { isBuiltin, requiredParams, toolProperties } from "./tool-schema.ts";
 import type { ParsedPlan, PlanStep } from "./types.ts";

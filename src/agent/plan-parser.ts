@@ -5,7 +5,7 @@
  */
 
 import { canonicalJson } from "../json.ts";
-import type { ToolDefinition } from "../mcp/index.ts";
+import type { ToolDefinition } from "../tool-protocol/types.ts";
 import { parseCallArguments } from "./call-syntax.ts";
 import { findReferences, renameReferences } from "./references.ts";
 import { looseKey } from "./text.ts";

@@ -5,9 +5,9 @@
  * two tools instead of concrete values on every line.
  */
 
-import type { ToolDefinition } from "../mcp/index.ts";
-import type { GenerationOptions } from "../models/index.ts";
-import { PROTOCOL } from "../models/index.ts";
+import { PROTOCOL } from "../models/protocol.ts";
+import type { GenerationOptions } from "../models/types.ts";
+import type { ToolDefinition } from "../tool-protocol/types.ts";
 import { describeTool, describeToolAbstract, exampleCallAbstract } from "./tool-schema.ts";
 import type { PlanExamples, PlanSteps } from "./types.ts";
 

@@ -3,7 +3,7 @@
  * iterations, the failure in the prompt). Write tools go through the write guard when it is on.
  */
 
-import type { ToolDefinition } from "../mcp/index.ts";
+import type { ToolDefinition } from "../tool-protocol/types.ts";
 import { buildReactPrompt, parseReactOutput, type ReactTurn, reactOptions } from "./react.ts";
 import type { RunRecorder } from "./recorder.ts";
 import type { Evidence } from "./solver.ts";

@@ -5,9 +5,9 @@
  * The reader accepts both forms either way.
  */
 
-import type { ToolDefinition } from "../mcp/index.ts";
-import type { GenerationOptions } from "../models/index.ts";
-import { PROTOCOL } from "../models/index.ts";
+import { PROTOCOL } from "../models/protocol.ts";
+import type { GenerationOptions } from "../models/types.ts";
+import type { ToolDefinition } from "../tool-protocol/types.ts";
 import { parseCallArguments } from "./call-syntax.ts";
 import { parseActionInput } from "./loose-json.ts";
 import { describeTool, describeToolAbstract } from "./tool-schema.ts";

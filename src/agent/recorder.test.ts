@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { CallContext, CompletionRequest, ModelProvider } from "../models/index.ts";
-import { PromptTooLongError } from "../models/index.ts";
+import { PromptTooLongError } from "../models/errors.ts";
+import type { CallContext, CompletionRequest, ModelProvider } from "../models/types.ts";
 import { ModelCallError, RunAbortedError } from "./errors.ts";
 import { RunRecorder } from "./recorder.ts";
 

@@ -4,6 +4,8 @@
  * aborted or ran out of time. Each request is recorded whole, as sent.
  */
 
+import { failureInvalid, PromptTooLongError } from "../models/errors.ts";
+import { parseToolArguments } from "../models/tool-arguments.ts";
 import type {
   ChatMessage,
   ChatRequest,
@@ -11,8 +13,7 @@ import type {
   CompletionRequest,
   CompletionResponse,
   ModelProvider,
-} from "../models/index.ts";
-import { failureInvalid, PromptTooLongError, parseToolArguments } from "../models/index.ts";
+} from "../models/types.ts";
 import { ModelCallError, RunAbortedError } from "./errors.ts";
 import type { AgentEvent, AgentEventListener } from "./events.ts";
 import type { AgentStage, AgentTimings, ModelCallRecord, ToolCallRecord } from "./types.ts";

@@ -4,7 +4,7 @@
  * something wins. Each pattern names itself, so a rescue records where its value came from.
  */
 
-import type { JsonSchema } from "../mcp/index.ts";
+import type { JsonSchema } from "../tool-protocol/types.ts";
 
 export interface ExtractionContext {
   query: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { JsonSchema } from "../mcp/index.ts";
+import type { JsonSchema } from "../tool-protocol/types.ts";
 import type { StepOutcome } from "./executor.ts";
 import { parsePlan } from "./plan-parser.ts";
 import { rescuePlan } from "./rescue.ts";

@@ -3,7 +3,7 @@
  * rescue-patterns.ts) and patch the step, so the same plan can run again with no model call.
  */
 
-import type { ToolDefinition } from "../mcp/index.ts";
+import type { ToolDefinition } from "../tool-protocol/types.ts";
 import type { StepOutcome } from "./executor.ts";
 import { missingRequired } from "./plan-parser.ts";
 import { extractValue } from "./rescue-patterns.ts";

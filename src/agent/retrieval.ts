@@ -16,7 +16,7 @@
  * general; held-out measures (BFCL live_multiple, the official npm servers) are in scripts/tool-retrieval.ts.
  */
 
-import type { ToolDefinition } from "../mcp/index.ts";
+import type { ToolDefinition } from "../tool-protocol/types.ts";
 import { contentWords, splitName, splitWords, stem } from "./text.ts";
 import { requiredParams, toolProperties } from "./tool-schema.ts";
 import type { ToolScore } from "./types.ts";

@@ -7,7 +7,7 @@
  * (`to`, `/`, `-`, `day`, `ml` … make nearly every query match once the built-ins are connected).
  */
 
-import type { ToolDefinition } from "../mcp/index.ts";
+import type { ToolDefinition } from "../tool-protocol/types.ts";
 import { pyLength, pySplit } from "./onsetlab-text.ts";
 
 /** A line's `.` is Python's (anything but `\n`), hence `[^\n]` below. */

@@ -9,8 +9,8 @@
  * `relevance` picks the relevance test: OnsetLab's router match, or the filter's best score ≥ 3.
  */
 
-import type { ToolDefinition } from "../mcp/index.ts";
-import { PROTOCOL } from "../models/index.ts";
+import { PROTOCOL } from "../models/protocol.ts";
+import type { ToolDefinition } from "../tool-protocol/types.ts";
 import { rankTools } from "./filter.ts";
 import {
   isExploratory,

@@ -8,9 +8,9 @@
  * holds a line per tool.
  */
 
-import type { ToolDefinition } from "../mcp/index.ts";
-import type { CompletionRequest } from "../models/index.ts";
-import { PROTOCOL } from "../models/index.ts";
+import { PROTOCOL } from "../models/protocol.ts";
+import type { CompletionRequest } from "../models/types.ts";
+import type { ToolDefinition } from "../tool-protocol/types.ts";
 import { firstSentence } from "./tool-schema.ts";
 
 export interface SelectorPromptInput {

@@ -4,8 +4,8 @@
  * a last sentence cut off by the token limit.
  */
 
-import type { GenerationOptions } from "../models/index.ts";
-import { PROTOCOL } from "../models/index.ts";
+import { PROTOCOL } from "../models/protocol.ts";
+import type { GenerationOptions } from "../models/types.ts";
 import { renderResult } from "./compact-data.ts";
 import { truncate } from "./text.ts";
 import type { SolverData } from "./types.ts";

@@ -4,7 +4,7 @@
  * so that the agent (agent.ts) and `decide` (decide.ts, the fidelity check's contract) run the same code.
  */
 
-import type { ToolDefinition } from "../mcp/index.ts";
+import type { ToolDefinition } from "../tool-protocol/types.ts";
 import { type FilteredTools, filterTools } from "./filter.ts";
 import { missingParamsError, missingRequired, parsePlan } from "./plan-parser.ts";
 import { parseOnsetlabPlan, validateOnsetlabStep } from "./plan-parser-onsetlab.ts";

@@ -13,15 +13,9 @@
  * - `bfcl`: whatever else BFCL's lenient decoder (src/python/decode-output.ts) reads, e.g. `f(a=1)` in prose.
  */
 
-import {
-  BracketEnds,
-  type DecodedCall,
-  decodeOutput,
-  decodePromptOutput,
-  JsonSyntaxError,
-  parseTaggedJson,
-  toJson,
-} from "../python/index.ts";
+import { BracketEnds, type DecodedCall, decodeOutput, decodePromptOutput } from "../python/decode-output.ts";
+import { JsonSyntaxError, parseTaggedJson } from "../python/json-tagged.ts";
+import { toJson } from "../python/value.ts";
 
 export const TEXT_CALL_FORMATS = ["hermes", "mistral", "fenced_json", "llama3_json", "pythonic", "bfcl"] as const;
 export type TextCallFormat = (typeof TEXT_CALL_FORMATS)[number];

@@ -3,8 +3,8 @@
  * applies the write guard where it is on, calls the ToolHost and records the call.
  */
 
-import type { ToolCallResult, ToolDefinition, ToolHost } from "../mcp/index.ts";
-import { coerceArguments, coerceBasic } from "../mcp/index.ts";
+import { coerceArguments, coerceBasic } from "../mcp/coerce.ts";
+import type { ToolCallResult, ToolDefinition, ToolHost } from "../tool-protocol/types.ts";
 import { renderResult } from "./compact-data.ts";
 import { describe } from "./errors.ts";
 import { normaliseKeys } from "./normalise.ts";

@@ -1,6 +1,6 @@
 /** Reading a tool's input schema: its parameters, required ones, and the one-line form prompts list. */
 
-import type { JsonSchema, ToolDefinition } from "../mcp/index.ts";
+import type { JsonSchema, ToolDefinition } from "../tool-protocol/types.ts";
 import { truncate } from "./text.ts";
 
 export function toolProperties(tool: ToolDefinition): Record<string, JsonSchema> {

@@ -3,17 +3,17 @@
  * the scorer and the results store read it, so every field is plain JSON and documented.
  */
 
-import type { ToolAttempt, ToolCallError } from "../mcp/index.ts";
+import type { ModelStage } from "../models/protocol.ts";
 import type {
   CallContext,
   ChatMessage,
   GenerationOptions,
   InvalidReason,
-  ModelStage,
   ModelTimings,
   ModelUsage,
   NativeToolCall,
-} from "../models/index.ts";
+} from "../models/types.ts";
+import type { ToolAttempt, ToolCallError } from "../tool-protocol/types.ts";
 import type { AgentDefinition } from "./definition.ts";
 import type { DefinitionUse } from "./definition-prompt.ts";
 import type { TextCall, TextCallFormat } from "./text-calls.ts";

@@ -13,7 +13,7 @@
  */
 
 import { canonicalJson } from "../json.ts";
-import type { ToolDefinition } from "../mcp/index.ts";
+import type { ToolDefinition } from "../tool-protocol/types.ts";
 import { splitName, truncate } from "./text.ts";
 import { isBuiltin } from "./tool-schema.ts";
 import type { BlockedWrite, WriteGuardMode } from "./types.ts";

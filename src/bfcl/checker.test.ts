@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { decodeOutput, type PyValue, py } from "../python/index.ts";
+import { decodeOutput } from "../python/decode-output.ts";
+import { type PyValue, py } from "../python/value.ts";
 import { checkEntry } from "./checker.ts";
 import type { BfclFunctionDoc, BfclVerdict, ExpectedCall } from "./types.ts";
 

@@ -5,9 +5,9 @@
  * model call in any order; irrelevance: passes when the output holds no decodable call.
  * Error types are BFCL's exact strings.
  */
-import { checkCallArgs } from "../bench/scoring/index.ts";
-import type { DecodedCall, DecodeResult } from "../python/index.ts";
-import { pyStrRepr } from "../python/index.ts";
+import { checkCallArgs } from "../bench/scoring/arg-match.ts";
+import type { DecodedCall, DecodeResult } from "../python/decode-output.ts";
+import { pyStrRepr } from "../python/value.ts";
 import type { BfclFunctionDoc, BfclVerdict, ExpectedCall } from "./types.ts";
 
 export interface CheckOptions {

@@ -4,7 +4,8 @@
  * BFCL's score files. Every malformed line is a `BfclInputError` naming file:line.
  */
 import { readFileSync } from "node:fs";
-import { dictField, type PyValue, parseTaggedJson } from "../python/index.ts";
+import { parseTaggedJson } from "../python/json-tagged.ts";
+import { dictField, type PyValue } from "../python/value.ts";
 import { BfclInputError } from "./errors.ts";
 import type { BfclQuestion, BfclVerdict, ExpectedCall } from "./types.ts";
 

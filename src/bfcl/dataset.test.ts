@@ -1,7 +1,7 @@
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readDataset } from "../bench/dataset/index.ts";
+import { readDataset } from "../bench/dataset/load.ts";
 import { loadBfclDataset, questionOfItem } from "./dataset.ts";
 import { BfclInputError } from "./errors.ts";
 import { DEFAULT_BFCL_DATA_DIR } from "./paths.ts";

@@ -4,7 +4,7 @@
  * same items out for people and other tools). Each item's function docs are found again by its
  * `bfcl:<category>` tag and id, so the bench can serve them (host.ts).
  */
-import type { DatasetItem } from "../bench/dataset/index.ts";
+import type { DatasetItem } from "../bench/dataset/types.ts";
 import { availableCategories, loadCategory } from "./catalog.ts";
 import { BfclInputError } from "./errors.ts";
 import { BFCL_TAG_PREFIX, bfclQuestionToItem } from "./import.ts";

@@ -3,10 +3,12 @@
  * pool over InMemoryTransport, so calls get the same output validation and error classification as
  * every other server. Open one per item and close it after.
  */
-import type { DatasetItem } from "../bench/dataset/index.ts";
-import type { InProcessServer, Registry, ToolHost } from "../mcp/index.ts";
-import { ClientPool } from "../mcp/index.ts";
+import type { DatasetItem } from "../bench/dataset/types.ts";
+import type { InProcessServer } from "../mcp/connection.ts";
+import { ClientPool } from "../mcp/pool.ts";
+import type { Registry } from "../mcp/registry.ts";
 import { REPO_ROOT } from "../paths.ts";
+import type { ToolHost } from "../tool-protocol/types.ts";
 import { type BfclDataOptions, questionOfItem } from "./dataset.ts";
 import { BFCL_SERVER } from "./import.ts";
 import { createBfclServer } from "./server.ts";

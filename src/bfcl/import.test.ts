@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { matchJsonArgs } from "../bench/scoring/index.ts";
-import { type PyValue, py } from "../python/index.ts";
+import { matchJsonArgs } from "../bench/scoring/arg-match.ts";
+import { type PyValue, py } from "../python/value.ts";
 import { loadPossibleAnswers, loadQuestions } from "./data.ts";
 import { bfclDifficulty, bfclFunctionToTool, bfclQuestionToItem, bfclTypeToJsonSchema } from "./import.ts";
 import { DEFAULT_BFCL_DATA_DIR } from "./paths.ts";

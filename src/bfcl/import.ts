@@ -7,8 +7,8 @@
  * acceptable values per parameter with `""` = may be omitted — the dataset's own form, matched by
  * src/bench/scoring/arg-match.ts in json mode.
  */
-import type { Category, DatasetItem, Difficulty } from "../bench/dataset/index.ts";
-import { toJson } from "../python/index.ts";
+import type { Category, DatasetItem, Difficulty } from "../bench/dataset/types.ts";
+import { toJson } from "../python/value.ts";
 import type { BfclFunctionDoc, BfclParamDoc, BfclQuestion, ExpectedCall } from "./types.ts";
 
 export type JsonSchema = { readonly [key: string]: unknown };

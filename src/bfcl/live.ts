@@ -10,8 +10,9 @@
  */
 
 import type { ValidateFunction } from "ajv";
-import { compileSchema, createAjv, describeArgumentErrors } from "../../mock-servers/kit/index.ts";
-import { decodeOutput, type PyValue, py, pyRepr, toJson } from "../python/index.ts";
+import { compileSchema, createAjv, describeArgumentErrors } from "../../mock-servers/kit/validation.ts";
+import { decodeOutput } from "../python/decode-output.ts";
+import { type PyValue, py, pyRepr, toJson } from "../python/value.ts";
 import { loadCategory } from "./catalog.ts";
 import { checkEntry } from "./checker.ts";
 import { bfclFunctionToTool } from "./import.ts";

@@ -1,7 +1,7 @@
 import { rmSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { buildPlannerPrompt } from "../agent/index.ts";
-import type { ToolDefinition } from "../mcp/index.ts";
+import { buildPlannerPrompt } from "../agent/planner.ts";
+import type { ToolDefinition } from "../tool-protocol/types.ts";
 import { BfclReplayMissError } from "./errors.ts";
 import { type BfclRecording, BfclReplayProvider, bfclReplayProvider, NEUTRAL_TEXT } from "./replay-provider.ts";
 import { SAMPLE_MODEL, writeSample } from "./testing/sample.ts";

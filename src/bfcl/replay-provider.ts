@@ -14,8 +14,8 @@ import type {
   CompletionResponse,
   ModelProvider,
   ModelUsage,
-} from "../models/index.ts";
-import { toJson } from "../python/index.ts";
+} from "../models/types.ts";
+import { toJson } from "../python/value.ts";
 import type { RecordedResult } from "./data.ts";
 import { BfclInputError, BfclReplayMissError } from "./errors.ts";
 import { bfclQuestionToItem } from "./import.ts";

@@ -4,7 +4,7 @@
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { decodeOutput } from "../python/index.ts";
+import { decodeOutput } from "../python/decode-output.ts";
 import { loadCategory, requireDataDir } from "./catalog.ts";
 import { type CheckOptions, checkEntry } from "./checker.ts";
 import { loadResults, loadScoreFile, type RecordedResult, type ScoreFile } from "./data.ts";

@@ -15,7 +15,7 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Ajv, ValidateFunction } from "ajv";
-import { compileSchema, createAjv, describeArgumentErrors } from "../../mock-servers/kit/index.ts";
+import { compileSchema, createAjv, describeArgumentErrors } from "../../mock-servers/kit/validation.ts";
 import { BfclInputError } from "./errors.ts";
 import { BFCL_SERVER, bfclFunctionToTool } from "./import.ts";
 import type { BfclFunctionDoc } from "./types.ts";

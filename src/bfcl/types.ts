@@ -1,4 +1,4 @@
-import type { ExpectedArgs } from "../bench/scoring/index.ts";
+import type { ExpectedArgs } from "../bench/scoring/arg-match.ts";
 
 /** A BFCL parameter doc: BFCL type names (dict, integer, float, string, boolean, array, tuple, any). */
 export interface BfclParamDoc {

@@ -14,16 +14,13 @@
  * and validation change verdicts too, and are reported as what they are.
  */
 
-import {
-  type AgentConfigInput,
-  type AgentResult,
-  PLAN_PREFIX,
-  parsePlan,
-  runAgent,
-  type ToolCallRecord,
-} from "../agent/index.ts";
-import type { ToolDefinition } from "../mcp/index.ts";
-import { type DecodedCall, decodeOutput, fromJson } from "../python/index.ts";
+import { runAgent } from "../agent/agent.ts";
+import { parsePlan } from "../agent/plan-parser.ts";
+import { PLAN_PREFIX } from "../agent/planner.ts";
+import type { AgentConfigInput, AgentResult, ToolCallRecord } from "../agent/types.ts";
+import { type DecodedCall, decodeOutput } from "../python/decode-output.ts";
+import { fromJson } from "../python/value.ts";
+import type { ToolDefinition } from "../tool-protocol/types.ts";
 import { checkEntry } from "./checker.ts";
 import type { RecordedResult } from "./data.ts";
 import { BfclInputError, BfclUpliftError } from "./errors.ts";

@@ -6,7 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Difficulty } from "../bench/dataset/index.ts";
+import type { Difficulty } from "../bench/dataset/types.ts";
 import { loadCategory } from "./catalog.ts";
 import { bfclCategoryItems } from "./dataset.ts";
 import { bfclFunctionToTool } from "./import.ts";

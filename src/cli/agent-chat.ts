@@ -10,11 +10,15 @@
 import { resolve } from "node:path";
 import { createInterface } from "node:readline";
 import type { Command } from "commander";
-import { turnFromResult } from "../agent/index.ts";
-import type { AgentQueryOptions } from "../bench/run/index.ts";
-import { harnessRedactor, openQueryServers, resultsRoot, runAgentQuery } from "../bench/run/index.ts";
-import type { ClientPool } from "../mcp/index.ts";
-import { ApiError, ConversationStore, replayWrites, type StoredConversation } from "../serve/index.ts";
+import { turnFromResult } from "../agent/history.ts";
+import type { AgentQueryOptions } from "../bench/run/agent-query.ts";
+import { openQueryServers, runAgentQuery } from "../bench/run/agent-query.ts";
+import { harnessRedactor } from "../bench/run/secrets.ts";
+import { resultsRoot } from "../bench/run/store.ts";
+import type { ClientPool } from "../mcp/pool.ts";
+import { replayWrites } from "../serve/conversation-sessions.ts";
+import { ConversationStore, type StoredConversation } from "../serve/conversation-store.ts";
+import { ApiError } from "../serve/errors.ts";
 import { type AgentFlags, AgentRunError, traceText } from "./agent.ts";
 import { FlagError } from "./flags.ts";
 

@@ -7,19 +7,20 @@
 
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { conversationGold } from "../bench/conversation/index.ts";
-import type { DatasetItem } from "../bench/dataset/index.ts";
+import { conversationGold } from "../bench/conversation/gold.ts";
+import type { DatasetItem } from "../bench/dataset/types.ts";
 import {
   type AgentQueryOptions,
   type AgentQueryOutcome,
-  harnessRedactor,
   runAgentQuery,
   UnknownItemError,
-} from "../bench/run/index.ts";
-import { type AgentFile, agentFileRegistry, readAgentFile } from "../config/index.ts";
+} from "../bench/run/agent-query.ts";
+import { harnessRedactor } from "../bench/run/secrets.ts";
+import { type AgentFile, agentFileRegistry, readAgentFile } from "../config/agent-file.ts";
 import { OnsetlabError } from "../errors.ts";
-import { defaultCacheDir, isSimulatedProvenance } from "../models/index.ts";
-import { STANDIN_LABEL } from "../report/index.ts";
+import { isSimulatedProvenance } from "../models/provenance.ts";
+import { defaultCacheDir } from "../models/request-cache.ts";
+import { STANDIN_LABEL } from "../report/provenance.ts";
 import { runChat } from "./agent-chat.ts";
 import { parseSeed } from "./bench.ts";
 import { FlagError, parsePositiveInt, parseTransport, REGISTRY_FLAG, repeated } from "./flags.ts";

@@ -2,8 +2,8 @@
  * What the bench prints after its table: where the run went, and what to do next with it. A run of the
  * stand-in also says what the stand-in answers: only the items of the dataset it was started with.
  */
-import type { Provenance } from "../models/index.ts";
-import { shownPath } from "../report/index.ts";
+import type { Provenance } from "../models/provenance.ts";
+import { shownPath } from "../report/paths.ts";
 
 export interface BenchEnd {
   runId: string;

@@ -5,25 +5,27 @@
 
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { EXPOSURES, parseFilter } from "../bench/dataset/index.ts";
-import type { BenchRequest, RunSummary } from "../bench/run/index.ts";
-import {
-  type BenchOptions,
-  estimateRun,
-  modelsOfMatrix,
-  parseShard,
-  type RunPlan,
-  resultsRoot,
-  runBench,
-  sequentialText,
-} from "../bench/run/index.ts";
-import { ITEM_METRICS, type MetricRates, type Rate, type SummaryRow } from "../bench/scoring/index.ts";
-import type { ConfigurationInput } from "../config/index.ts";
-import { readAgentFile } from "../config/index.ts";
+import { EXPOSURES } from "../bench/dataset/exposure.ts";
+import { parseFilter } from "../bench/dataset/select.ts";
+import { type BenchOptions, type RunPlan, runBench } from "../bench/run/bench.ts";
+import type { RunSummary } from "../bench/run/compare-configs.ts";
+import { estimateRun } from "../bench/run/estimate.ts";
+import { parseShard } from "../bench/run/matrix.ts";
+import { modelsOfMatrix } from "../bench/run/resolve-request.ts";
+import type { BenchRequest } from "../bench/run/run-file-types.ts";
+import { resultsRoot } from "../bench/run/store.ts";
+import { sequentialText } from "../bench/run/until-significant.ts";
+import { ITEM_METRICS, type MetricRates } from "../bench/scoring/metrics.ts";
+import type { Rate } from "../bench/scoring/rate.ts";
+import type { SummaryRow } from "../bench/scoring/summarize.ts";
+import { readAgentFile } from "../config/agent-file.ts";
+import type { ConfigurationInput } from "../config/configuration.ts";
 import { OnsetlabError } from "../errors.ts";
-import { FAULTS_ENV, type FaultConfig, parseFaults } from "../mcp/index.ts";
-import { checkRecordTarget, defaultCacheDir } from "../models/index.ts";
-import { INVALID_LIMIT, invalidText, rowsOverInvalidLimit, textCallWarnings } from "../report/index.ts";
+import { checkRecordTarget } from "../models/cassette.ts";
+import { defaultCacheDir } from "../models/request-cache.ts";
+import { INVALID_LIMIT, invalidText, rowsOverInvalidLimit } from "../report/invalid.ts";
+import { textCallWarnings } from "../report/text-calls.ts";
+import { FAULTS_ENV, type FaultConfig, parseFaults } from "../tool-protocol/faults.ts";
 import { benchEndLines } from "./bench-end.ts";
 import { conversationText } from "./conversation-text.ts";
 import { durationText, estimateText } from "./estimate-text.ts";

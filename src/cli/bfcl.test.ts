@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Command } from "commander";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { SAMPLE_MODEL, writeSample } from "../bfcl/testing/index.ts";
+import { SAMPLE_MODEL, writeSample } from "../bfcl/testing/sample.ts";
 import { registerBfclCommands } from "./bfcl.ts";
 
 const doc = {

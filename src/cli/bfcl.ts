@@ -8,18 +8,13 @@
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import type { Command } from "commander";
-import {
-  auditLiveCategory,
-  availableCategories,
-  checkCategories,
-  DEFAULT_BFCL_DATA_DIR,
-  DEFAULT_BFCL_V4_DATA_DIR,
-  resolveResultDirs,
-  scoreResultDir,
-  toJsonReports,
-  toTerminalReports,
-  writeBfclDataset,
-} from "../bfcl/index.ts";
+import { availableCategories } from "../bfcl/catalog.ts";
+import { checkCategories } from "../bfcl/dataset.ts";
+import { auditLiveCategory } from "../bfcl/live.ts";
+import { DEFAULT_BFCL_DATA_DIR, DEFAULT_BFCL_V4_DATA_DIR } from "../bfcl/paths.ts";
+import { toJsonReports, toTerminalReports } from "../bfcl/report.ts";
+import { resolveResultDirs, scoreResultDir } from "../bfcl/score-dir.ts";
+import { writeBfclDataset } from "../bfcl/write-dataset.ts";
 import { InputError } from "../errors.ts";
 import { REPO_ROOT } from "../paths.ts";
 import { reportError } from "./exit.ts";
@@ -154,9 +149,9 @@ export function registerBfclCommands(program: Command, io: BfclCliIo = processIo
     .action((paths: string[], flags: UpliftFlags) =>
       guarded(io, async () => {
         // Loaded on use: the agent and the MCP SDK behind these would slow every `bfcl score` start-up.
-        const { runUplift } = await import("../bfcl/index.ts");
-        const { summarizeUplift } = await import("../bfcl/index.ts");
-        const report = await import("../bfcl/index.ts");
+        const { runUplift } = await import("../bfcl/uplift.ts");
+        const { summarizeUplift } = await import("../bfcl/uplift-summary.ts");
+        const { renderUpliftFiles, upliftTerminal } = await import("../bfcl/uplift-report.ts");
         const dataDir = dataDirOf(flags.data);
         const concurrency = parsePositiveInt("--concurrency", flags.concurrency);
         const given = paths.map((p) => resolve(p));
@@ -176,11 +171,11 @@ export function registerBfclCommands(program: Command, io: BfclCliIo = processIo
         if (flags.report !== undefined) {
           const out = resolve(flags.report);
           mkdirSync(out, { recursive: true });
-          const files = Object.entries(report.renderUpliftFiles(models, summary, { resultDirs: given, dataDir }));
+          const files = Object.entries(renderUpliftFiles(models, summary, { resultDirs: given, dataDir }));
           for (const [name, text] of files) writeFileSync(join(out, name), text);
           io.stderr(`wrote ${files.map(([name]) => join(out, name)).join(", ")}\n`);
         }
-        io.stdout(flags.json ? `${JSON.stringify(summary, null, 2)}\n` : report.upliftTerminal(summary));
+        io.stdout(flags.json ? `${JSON.stringify(summary, null, 2)}\n` : upliftTerminal(summary));
       }),
     );
   return bfcl;

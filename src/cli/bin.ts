@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { logRedactor } from "../bench/run/index.ts";
+import { logRedactor } from "../bench/run/secrets.ts";
 import { reportError } from "./exit.ts";
 import { buildProgram } from "./program.ts";
 

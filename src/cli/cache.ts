@@ -4,7 +4,7 @@
  * `~/.cache/onsetlab/requests` (src/models/request-cache.ts).
  */
 import type { Command } from "commander";
-import { defaultCacheDir, type RequestCache, requestCacheAt } from "../models/index.ts";
+import { defaultCacheDir, type RequestCache, requestCacheAt } from "../models/request-cache.ts";
 import { compactTable } from "./table.ts";
 
 export function registerCacheCommands(program: Command): void {

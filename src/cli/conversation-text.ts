@@ -2,10 +2,10 @@
  * The conversation block of a run's summary (`pnpm bench --dataset <file of conversations>`) as tables:
  * one row per model × configuration, success per kind, success by turn index, the failure classes.
  */
-import type { ConversationRow } from "../bench/conversation/index.ts";
-import { CONVERSATION_KINDS } from "../bench/dataset/index.ts";
-import type { ConversationSummary } from "../bench/run/index.ts";
-import type { Rate } from "../bench/scoring/index.ts";
+import type { ConversationRow } from "../bench/conversation/score.ts";
+import { CONVERSATION_KINDS } from "../bench/dataset/types.ts";
+import type { ConversationSummary } from "../bench/run/compare-configs.ts";
+import type { Rate } from "../bench/scoring/rate.ts";
 import { compactTable } from "./table.ts";
 
 /** `27% (41/152)`, or `–` without a denominator. */

@@ -7,18 +7,14 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { Command } from "commander";
 import { mockServerFactories } from "../../mock-servers/index.ts";
-import type { ConversationItem, DatasetItem } from "../bench/dataset/index.ts";
-import {
-  checkDataset,
-  type DatasetCheckReport,
-  formatProblem,
-  readOnlyIn,
-  starterConversations,
-  starterItems,
-  starterSuite,
-} from "../bench/dataset/index.ts";
+import { checkDataset, type DatasetCheckReport } from "../bench/dataset/check.ts";
+import { formatProblem } from "../bench/dataset/errors.ts";
+import { starterConversations, starterItems, starterSuite } from "../bench/dataset/starter.ts";
+import { readOnlyIn } from "../bench/dataset/state-checks.ts";
+import type { ConversationItem, DatasetItem } from "../bench/dataset/types.ts";
 import { InputError } from "../errors.ts";
-import { ClientPool, loadRegistries } from "../mcp/index.ts";
+import { ClientPool } from "../mcp/pool.ts";
+import { loadRegistries } from "../mcp/registry.ts";
 import { FlagError, repeated } from "./flags.ts";
 import { startProgress } from "./progress.ts";
 import { cliTable } from "./table.ts";

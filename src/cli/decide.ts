@@ -7,8 +7,8 @@
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { z } from "zod";
-import { type DecideInput, type DecideOutput, decide } from "../agent/index.ts";
-import { loadModelsConfig, resolveConfiguration } from "../config/index.ts";
+import { type DecideInput, type DecideOutput, decide } from "../agent/decide.ts";
+import { loadModelsConfig, resolveConfiguration } from "../config/models-yaml.ts";
 import { FlagError } from "./flags.ts";
 import { compactTable } from "./table.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { BenchEstimate } from "../bench/run/index.ts";
+import type { BenchEstimate } from "../bench/run/estimate.ts";
 import { estimateText } from "./estimate-text.ts";
 
 const estimate: BenchEstimate = {

@@ -1,5 +1,5 @@
 /** `bench --estimate` on a terminal: per model the calls, the tokens, what the caches save, the speed and the ETA. */
-import type { BenchEstimate, ModelEstimate } from "../bench/run/index.ts";
+import type { BenchEstimate, ModelEstimate } from "../bench/run/estimate.ts";
 import { factLines } from "./wrap.ts";
 
 /** The estimate's lines, each wrapped within `width` (a terminal's) under its value's column. */

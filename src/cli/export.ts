@@ -7,9 +7,9 @@
 
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
-import { resultsRoot } from "../bench/run/index.ts";
-import { formatAgentFile } from "../config/index.ts";
-import { exportAgent, parseFormat } from "../export/index.ts";
+import { resultsRoot } from "../bench/run/store.ts";
+import { formatAgentFile } from "../config/agent-file.ts";
+import { exportAgent, parseFormat } from "../export/export.ts";
 import { FlagError } from "./flags.ts";
 
 interface ExportFlags {

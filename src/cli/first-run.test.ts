@@ -4,8 +4,9 @@
  */
 import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
-import { startStandin } from "../../mock-servers/ollama/index.ts";
-import { createSimProvider, groundedAnswer } from "../models/index.ts";
+import { startStandin } from "../../mock-servers/ollama/server.ts";
+import { groundedAnswer } from "../models/sim/answer.ts";
+import { createSimProvider } from "../models/sim/index.ts";
 import { benchEndLines } from "./bench-end.ts";
 import { runHint } from "./export.ts";
 import { TaskPace } from "./progress.ts";

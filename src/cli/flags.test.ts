@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EXPOSURES } from "../bench/dataset/index.ts";
+import { EXPOSURES } from "../bench/dataset/exposure.ts";
 import { FlagError, parseChoice } from "./flags.ts";
 
 describe("parseChoice", () => {

@@ -4,23 +4,14 @@
  */
 
 import type { Command } from "commander";
-import { resultsRoot } from "../bench/run/index.ts";
-import {
-  buildBaseline,
-  checkSameMatrix,
-  GateFailedError,
-  isComplete,
-  loadOutcomes,
-  loadRunSet,
-  mergeOutcomes,
-  policyFor,
-  RunSetError,
-  readBaseline,
-  renderGate,
-  runGate,
-  verdictTally,
-  writeBaseline,
-} from "../report/index.ts";
+import { resultsRoot } from "../bench/run/store.ts";
+import { buildBaseline, policyFor, readBaseline, writeBaseline } from "../report/baseline.ts";
+import { GateFailedError, RunSetError } from "../report/errors.ts";
+import { checkSameMatrix, runGate, verdictTally } from "../report/gate.ts";
+import { renderGate } from "../report/gate-text.ts";
+import { loadOutcomes, mergeOutcomes } from "../report/outcomes.ts";
+import { isComplete } from "../report/run-set.ts";
+import { loadRunSet } from "../report/runs.ts";
 
 interface GateFlags {
   baseline: string;

@@ -7,22 +7,23 @@
 import { once } from "node:events";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Command } from "commander";
-import { harnessRedactor, resultsRoot } from "../bench/run/index.ts";
+import { harnessRedactor } from "../bench/run/secrets.ts";
+import { resultsRoot } from "../bench/run/store.ts";
 import { InputError } from "../errors.ts";
-import { ownStopSignals } from "../mcp/index.ts";
+import { ownStopSignals } from "../mcp/pool.ts";
+import { conversationRunner } from "../serve/conversation-runs.ts";
+import { ConversationStore } from "../serve/conversation-store.ts";
+import { DEFAULT_MAX_BODY_BYTES } from "../serve/guard.ts";
 import {
-  benchQueryRunner,
-  ConversationStore,
-  conversationRunner,
   createMcpSession,
   DEFAULT_IDLE_TIMEOUT_S,
-  DEFAULT_MAX_BODY_BYTES,
-  HarnessService,
-  listen,
   type McpServices,
   mcpHttpApp,
   SHUTDOWN,
-} from "../serve/index.ts";
+} from "../serve/mcp-server.ts";
+import { benchQueryRunner } from "../serve/query-runner.ts";
+import { listen } from "../serve/server.ts";
+import { HarnessService } from "../serve/service.ts";
 import { FlagError, parsePort, parsePositiveInt } from "./flags.ts";
 
 interface McpFlags {

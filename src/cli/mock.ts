@@ -1,7 +1,10 @@
 import type { Command } from "commander";
 import { mockServerFactories } from "../../mock-servers/index.ts";
-import type { JsonSchema, RegistryShape } from "../mcp/index.ts";
-import { ClientPool, isReadOnlyTool, loadRegistries, type RegistryEntry, resetKind } from "../mcp/index.ts";
+import type { RegistryShape } from "../mcp/client-config.ts";
+import { ClientPool } from "../mcp/pool.ts";
+import { isReadOnlyTool, loadRegistries, type RegistryEntry } from "../mcp/registry.ts";
+import { resetKind } from "../mcp/registry-entry.ts";
+import type { JsonSchema } from "../tool-protocol/types.ts";
 import { parseTransport, REGISTRY_FLAG, repeated } from "./flags.ts";
 import { cliTable } from "./table.ts";
 

@@ -1,20 +1,14 @@
 /** `perf [harness|mcp|bfcl|multi-turn|multi-turn-run|fuzz|view|view-page|model-time] [--json]`: speed and memory figures, measured by scripts (never unit tests). */
 import { loadavg } from "node:os";
 import type { Command } from "commander";
-import {
-  formatConversationTime,
-  formatModelTime,
-  formatViewPagePerf,
-  formatViewPerf,
-  measureConversationTime,
-  measureHarness,
-  measureMcp,
-  measureModelTime,
-  measureView,
-  measureViewPage,
-} from "../bench/perf/index.ts";
-import { formatBfclPerf, measureBfclScoring } from "../bfcl/index.ts";
-import { loadRegistry } from "../mcp/index.ts";
+import { formatConversationTime, measureConversationTime } from "../bench/perf/conversation-time.ts";
+import { measureHarness } from "../bench/perf/harness.ts";
+import { measureMcp } from "../bench/perf/mcp.ts";
+import { formatModelTime, measureModelTime } from "../bench/perf/model-time.ts";
+import { formatViewPerf, measureView } from "../bench/perf/view.ts";
+import { formatViewPagePerf, measureViewPage } from "../bench/perf/view-page.ts";
+import { formatBfclPerf, measureBfclScoring } from "../bfcl/perf.ts";
+import { loadRegistry } from "../mcp/registry.ts";
 import { FlagError, parsePositiveInt } from "./flags.ts";
 
 const SUBJECTS = [
@@ -144,7 +138,7 @@ export function registerPerfCommand(program: Command): void {
         const agentInputs = parsePositiveInt("--agent-inputs", options.agentInputs);
         process.stderr.write(`fuzzing the parsers with ${inputs} outputs, the agent with ${agentInputs}…\n`);
         // loaded only here: the corpus is built with fast-check, a development dependency
-        const { formatFuzzReport, measureFuzz } = await import("../bench/perf/index.ts");
+        const { formatFuzzReport, measureFuzz } = await import("../bench/perf/fuzz.ts");
         const report = await measureFuzz({ inputs, agentInputs, seed: parsePositiveInt("--seed", options.seed) });
         write(report, formatFuzzReport(report));
         return;
@@ -173,14 +167,14 @@ export function registerPerfCommand(program: Command): void {
       }
       if (subject === "multi-turn") {
         process.stderr.write("measuring the BFCL v4 environments on ../shared/bfcl/v4 (every ground-truth call)…\n");
-        const { measureMultiTurn, formatMultiTurnPerf } = await import("../bfcl/index.ts");
+        const { measureMultiTurn, formatMultiTurnPerf } = await import("../bfcl/multi-turn/perf.ts");
         const report = measureMultiTurn({ runs: parsePositiveInt("--runs", options.runs ?? "3") });
         write(report, formatMultiTurnPerf(report));
         return;
       }
       if (subject === "multi-turn-run") {
         process.stderr.write("running BFCL's four multi-turn categories (800 entries) through the simulator…\n");
-        const { measureMultiTurnRun, formatMultiTurnRunPerf } = await import("../bench/perf/index.ts");
+        const { measureMultiTurnRun, formatMultiTurnRunPerf } = await import("../bench/perf/multi-turn-run.ts");
         const report = await measureMultiTurnRun({
           ...(options.config ? { configs: options.config.split(",").map((name) => name.trim()) } : {}),
         });

@@ -6,23 +6,17 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
-import { resultsRoot } from "../bench/run/index.ts";
-import {
-  bfclLeaderboardTable,
-  buildReport,
-  compareRunsTable,
-  DEFAULT_REFERENCE,
-  loadBfclFigures,
-  loadOutcomes,
-  loadRunSet,
-  markdownTable,
-  mergeOutcomes,
-  type RunSide,
-  renderCsv,
-  renderTerminal,
-  writeOutcomesFile,
-  writeReport,
-} from "../report/index.ts";
+import { resultsRoot } from "../bench/run/store.ts";
+import { DEFAULT_REFERENCE } from "../report/ablation.ts";
+import { bfclLeaderboardTable, loadBfclFigures } from "../report/bfcl.ts";
+import { compareRunsTable, type RunSide } from "../report/compare-runs.ts";
+import { renderCsv } from "../report/csv.ts";
+import { markdownTable } from "../report/markdown.ts";
+import { loadOutcomes, mergeOutcomes, writeOutcomesFile } from "../report/outcomes.ts";
+import { buildReport } from "../report/report.ts";
+import { loadRunSet } from "../report/runs.ts";
+import { renderTerminal } from "../report/terminal.ts";
+import { writeReport } from "../report/write.ts";
 import { FlagError } from "./flags.ts";
 import { terminalWidth, ttyWidth } from "./table.ts";
 import { factLines } from "./wrap.ts";

@@ -2,20 +2,14 @@
 
 import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
-import type { RunManifest, RunRecord, RunSummary } from "../bench/run/index.ts";
-import {
-  countRows,
-  findRecord,
-  RUN_FILES,
-  readJson,
-  readManifest,
-  resultsRoot,
-  runDir,
-  runFile,
-  upgradeSummary,
-} from "../bench/run/index.ts";
-import { inProcessSimulator } from "../models/index.ts";
-import { STANDIN_LABEL } from "../report/index.ts";
+import type { RunSummary } from "../bench/run/compare-configs.ts";
+import { readManifest } from "../bench/run/manifest.ts";
+import { findRecord } from "../bench/run/record-view.ts";
+import type { RunManifest, RunRecord } from "../bench/run/run-file-types.ts";
+import { upgradeSummary } from "../bench/run/run-format.ts";
+import { countRows, RUN_FILES, readJson, resultsRoot, runDir, runFile } from "../bench/run/store.ts";
+import { inProcessSimulator } from "../models/provenance.ts";
+import { STANDIN_LABEL } from "../report/provenance.ts";
 import { ttyWidth } from "./table.ts";
 import { formatTrace } from "./trace-print.ts";
 import { factLines } from "./wrap.ts";

@@ -5,21 +5,14 @@
  */
 
 import type { Command } from "commander";
-import type { RunManifest } from "../bench/run/index.ts";
-import {
-  countRows,
-  listRunIds,
-  mergeRuns,
-  pruneRuns,
-  readManifest,
-  removeRuns,
-  resultsRoot,
-  runDir,
-  runFile,
-} from "../bench/run/index.ts";
+import { readManifest } from "../bench/run/manifest.ts";
+import { mergeRuns } from "../bench/run/merge.ts";
+import { pruneRuns, removeRuns } from "../bench/run/remove.ts";
+import type { RunManifest } from "../bench/run/run-file-types.ts";
+import { countRows, listRunIds, resultsRoot, runDir, runFile } from "../bench/run/store.ts";
 import { InputError } from "../errors.ts";
-import type { ModelProvenance } from "../models/index.ts";
-import { shownPath } from "../report/index.ts";
+import type { ModelProvenance } from "../models/provenance.ts";
+import { shownPath } from "../report/paths.ts";
 import { showRun } from "./results-show.ts";
 import { compactTable } from "./table.ts";
 

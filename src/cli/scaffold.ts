@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import type { Command } from "commander";
-import { registryEntryFor, registryFileText } from "../../mock-servers/index.ts";
+import { registryEntryFor, registryFileText } from "../../mock-servers/registry-entries.ts";
 import { InputError } from "../errors.ts";
 import { REPO_ROOT } from "../paths.ts";
 
@@ -97,11 +97,11 @@ function registerInIndex(source: string, camel: string, name: string, file: stri
   const listEnd = source.indexOf("\n  ].map((spec) => [spec.name, spec as ServerSpec<unknown>]),");
   if (listEnd < 0) throw new ScaffoldError("SCAFFOLD_INDEX", `${file}: the list of server specs was not found`);
   const listed = `${source.slice(0, listEnd)}\n    ${camel}Server,${source.slice(listEnd)}`;
-  const line = `import { ${camel}Server } from "./${name}/index.ts";`;
+  const line = `import { ${camel}Server } from "./${name}/server.ts";`;
   const lines = listed.split("\n");
   const imports = lines.flatMap((text, at) => (/^import .* from "\.\/[^"]+";$/.test(text) ? [at] : []));
   const path = (text: string) => /from "([^"]+)"/.exec(text)![1]!;
-  const before = imports.find((at) => path(lines[at]!) > `./${name}/index.ts`);
+  const before = imports.find((at) => path(lines[at]!) > `./${name}/server.ts`);
   lines.splice(before ?? imports[imports.length - 1]! + 1, 0, line);
   return lines.join("\n");
 }

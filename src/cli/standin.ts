@@ -9,17 +9,15 @@
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import {
-  parseModelList,
-  type Rates,
-  ratesOf,
-  type ServedModel,
   STANDIN_TOKENIZERS,
   type StandinBehaviour,
   type StandinTokenizer,
-  startStandin,
-} from "../../mock-servers/ollama/index.ts";
-import { loadDataset } from "../bench/dataset/index.ts";
-import { createSimProvider } from "../models/index.ts";
+} from "../../mock-servers/ollama/behaviour.ts";
+import { type Rates, ratesOf } from "../../mock-servers/ollama/pacing.ts";
+import { parseModelList, type ServedModel } from "../../mock-servers/ollama/served-models.ts";
+import { startStandin } from "../../mock-servers/ollama/server.ts";
+import { loadDataset } from "../bench/dataset/load.ts";
+import { createSimProvider } from "../models/sim/index.ts";
 import { FlagError, parseChoice } from "./flags.ts";
 import { ttyWidth } from "./table.ts";
 import { factLines } from "./wrap.ts";

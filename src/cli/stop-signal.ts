@@ -5,8 +5,8 @@
  * the exit, so when the graceful stop takes longer than STOP_GRACE_MS, or on a second signal, the process exits
  * at once and loses nothing finished.
  */
-import { countRows, flushOpenAppenders, runFile } from "../bench/run/index.ts";
-import { ownStopSignals } from "../mcp/index.ts";
+import { countRows, flushOpenAppenders, runFile } from "../bench/run/store.ts";
+import { ownStopSignals } from "../mcp/pool.ts";
 
 /** Well within the 5 s a user waits after Ctrl-C before reaching for kill -9. */
 export const STOP_GRACE_MS = 3000;

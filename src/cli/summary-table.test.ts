@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { RunSummary } from "../bench/run/index.ts";
-import type { SummaryRow } from "../bench/scoring/index.ts";
-import { rate } from "../bench/scoring/index.ts";
+import type { RunSummary } from "../bench/run/compare-configs.ts";
+import { rate } from "../bench/scoring/rate.ts";
+import type { SummaryRow } from "../bench/scoring/summarize.ts";
 import { REPO_ROOT } from "../paths.ts";
 import { renderSummaryTable } from "./summary-table.ts";
 import { colorEnabled, terminalWidth } from "./table.ts";

@@ -4,20 +4,17 @@
  * columns; on a narrower terminal the table is cut into parts, each repeating the configuration.
  */
 
-import type { RunSummary } from "../bench/run/index.ts";
-import { customMetrics, invalidTotal, type Rate, type SummaryRow } from "../bench/scoring/index.ts";
-import {
-  filterBlindWarnings,
-  invalidWarnings,
-  NOT_APPLICABLE,
-  numberText,
-  percentText,
-  provenanceLabel,
-  stackedTable,
-  TERMINAL_WIDTH,
-  textCallsText,
-  textCallWarnings,
-} from "../report/index.ts";
+import type { RunSummary } from "../bench/run/compare-configs.ts";
+import { invalidTotal } from "../bench/scoring/invalid-total.ts";
+import { customMetrics } from "../bench/scoring/metric-registry.ts";
+import type { Rate } from "../bench/scoring/rate.ts";
+import type { SummaryRow } from "../bench/scoring/summarize.ts";
+import { filterBlindWarnings } from "../report/filter-blind.ts";
+import { NOT_APPLICABLE, numberText, percentText } from "../report/format.ts";
+import { invalidWarnings } from "../report/invalid.ts";
+import { provenanceLabel } from "../report/provenance.ts";
+import { stackedTable, TERMINAL_WIDTH } from "../report/terminal.ts";
+import { textCallsText, textCallWarnings } from "../report/text-calls.ts";
 import { factLines } from "./wrap.ts";
 
 const LEGEND = [

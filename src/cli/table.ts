@@ -3,7 +3,7 @@
  * forces it, FORCE_COLOR=0 forbids it): piped output, CI logs and files get plain text.
  */
 import Table from "cli-table3";
-import { BORDERLESS, TERMINAL_WIDTH } from "../report/index.ts";
+import { BORDERLESS, TERMINAL_WIDTH } from "../report/terminal.ts";
 
 export type TableOptions = Table.TableConstructorOptions;
 

@@ -3,9 +3,11 @@
  * servers, so every line checked here is one the pipeline actually produced.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { chatSpec, hubSpec, MemoryToolHost } from "../../mock-servers/kit/index.ts";
-import { type AgentConfigInput, runAgent } from "../agent/index.ts";
-import { type Script, ScriptedModel } from "../models/index.ts";
+import { MemoryToolHost } from "../../mock-servers/kit/memory-host.ts";
+import { chatSpec, hubSpec } from "../../mock-servers/kit/sample-servers.ts";
+import { runAgent } from "../agent/agent.ts";
+import type { AgentConfigInput } from "../agent/types.ts";
+import { type Script, ScriptedModel } from "../models/scripted.ts";
 import { formatTrace, type TracePrintOptions } from "./trace-print.ts";
 
 let host: MemoryToolHost;

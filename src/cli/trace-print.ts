@@ -3,8 +3,8 @@
  * decided and why — route, skill, filtered tools, plan, waves, tool calls, rescues, fallback, write
  * guard, answer, timings, model calls — and, for a dataset item, how the bench scores it.
  */
-import type { AgentResult, ModelCallRecord, PlanStep, ToolCallRecord } from "../agent/index.ts";
-import type { ItemScore } from "../bench/scoring/index.ts";
+import type { AgentResult, ModelCallRecord, PlanStep, ToolCallRecord } from "../agent/types.ts";
+import type { ItemScore } from "../bench/scoring/score-types.ts";
 import { factLines } from "./wrap.ts";
 
 export interface TracePrintOptions {

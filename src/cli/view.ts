@@ -7,15 +7,13 @@
 
 import { once } from "node:events";
 import type { Command } from "commander";
-import { harnessRedactor, resultsRoot } from "../bench/run/index.ts";
-import {
-  benchQueryRunner,
-  createApp,
-  DEFAULT_HOST,
-  DEFAULT_MAX_BODY_BYTES,
-  HarnessService,
-  listen,
-} from "../serve/index.ts";
+import { harnessRedactor } from "../bench/run/secrets.ts";
+import { resultsRoot } from "../bench/run/store.ts";
+import { createApp } from "../serve/app.ts";
+import { DEFAULT_MAX_BODY_BYTES } from "../serve/guard.ts";
+import { benchQueryRunner } from "../serve/query-runner.ts";
+import { DEFAULT_HOST, listen } from "../serve/server.ts";
+import { HarnessService } from "../serve/service.ts";
 import { parsePort, parsePositiveInt } from "./flags.ts";
 
 interface ViewFlags {

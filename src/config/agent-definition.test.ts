@@ -6,9 +6,9 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { AgentDefinition } from "../agent/index.ts";
-import { type DefinitionPromptInput, definitionPrompt } from "../agent/index.ts";
-import type { ToolDefinition } from "../mcp/index.ts";
+import type { AgentDefinition } from "../agent/definition.ts";
+import { type DefinitionPromptInput, definitionPrompt } from "../agent/definition-prompt.ts";
+import type { ToolDefinition } from "../tool-protocol/types.ts";
 import { loadAgentDefinition, parseAgentDefinition, withFiles } from "./agent-definition.ts";
 import { AgentDefinitionError } from "./errors.ts";
 

@@ -18,7 +18,6 @@
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { z } from "zod";
-import type { AgentConfigInput } from "../agent/index.ts";
 import {
   AGENT_PROTOCOLS,
   type AgentDefinition,
@@ -26,7 +25,8 @@ import {
   definitionHash,
   type InjectedFile,
   TemplateError,
-} from "../agent/index.ts";
+} from "../agent/definition.ts";
+import type { AgentConfigInput } from "../agent/types.ts";
 import { AgentDefinitionError } from "./errors.ts";
 import { limitsSchema, positiveInt, toLimits } from "./limits.ts";
 import { yamlValue } from "./yaml-text.ts";

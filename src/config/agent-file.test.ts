@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import schema from "../../docs/schemas/agent-file.schema.json" with { type: "json" };
-import { DEFAULT_AGENT_CONFIG, DEFAULT_LIMITS } from "../agent/index.ts";
-import { REGISTRY_FIELDS, RESET_KINDS } from "../mcp/index.ts";
+import { DEFAULT_AGENT_CONFIG, DEFAULT_LIMITS } from "../agent/types.ts";
+import { REGISTRY_FIELDS, RESET_KINDS } from "../mcp/registry.ts";
 import { AGENT_FILE_FORMAT, type AgentFile, formatAgentFile, isAgentFileModel, parseAgentFile } from "./agent-file.ts";
 import { loadModelsConfig, parseModelsConfig, resolveConfiguration, resolveModel } from "./models-yaml.ts";
 

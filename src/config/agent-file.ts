@@ -14,16 +14,11 @@ import { dirname } from "node:path";
 import { Ajv, type ErrorObject } from "ajv";
 import { stringify } from "yaml";
 import schema from "../../docs/schemas/agent-file.schema.json" with { type: "json" };
-import type { Registry, RegistryEntry } from "../mcp/index.ts";
-import type { ProviderEntry } from "../models/index.ts";
-import {
-  isOllamaEntry,
-  isOpenAIEntry,
-  isSimEntry,
-  type OllamaProviderEntry,
-  type OpenAIProviderEntry,
-  type SimProviderEntry,
-} from "../models/index.ts";
+import type { Registry, RegistryEntry } from "../mcp/registry.ts";
+import type { ProviderEntry } from "../models/entry.ts";
+import { isOllamaEntry, type OllamaProviderEntry } from "../models/providers/ollama.ts";
+import { isOpenAIEntry, type OpenAIProviderEntry } from "../models/providers/openai.ts";
+import { isSimEntry, type SimProviderEntry } from "../models/providers/sim.ts";
 import type { Configuration } from "./configuration.ts";
 import { AgentFileError } from "./errors.ts";
 import { yamlValue } from "./yaml-text.ts";

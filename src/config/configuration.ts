@@ -3,8 +3,8 @@
  * apart from models-yaml.ts, which finds the repository's models.yaml when loaded: the exported agent
  * bundle (agent.mjs) runs where there is no repository, and needs only `agentConfigOf`.
  */
-import type { AgentConfig, AgentConfigInput } from "../agent/index.ts";
-import type { Exposure } from "../bench/dataset/index.ts";
+import type { AgentConfig, AgentConfigInput } from "../agent/types.ts";
+import type { Exposure } from "../bench/dataset/exposure.ts";
 
 /** A configuration's axes as models.yaml gives them: the agent's, and the bench's `exposure`. */
 export interface ConfigurationInput extends AgentConfigInput {

@@ -1,6 +1,6 @@
 /** The limits as models.yaml and an agent definition's front matter write them (snake_case), and their mapping. */
 import { z } from "zod";
-import type { AgentLimits } from "../agent/index.ts";
+import type { AgentLimits } from "../agent/types.ts";
 import { dropUndefined } from "../json.ts";
 
 /** The file's key for each limit. `Record<keyof AgentLimits, …>`: a new limit fails to compile here. */

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_AGENT_CONFIG as AGENT_DEFAULTS, DEFAULT_LIMITS, ONSETLAB_AXES, PLUS_AXES } from "../agent/index.ts";
+import { DEFAULT_AGENT_CONFIG as AGENT_DEFAULTS, DEFAULT_LIMITS, ONSETLAB_AXES, PLUS_AXES } from "../agent/types.ts";
 import { ModelsConfigError, UnknownConfigurationError } from "./errors.ts";
 import {
   loadModelsConfig,

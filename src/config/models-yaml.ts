@@ -9,11 +9,14 @@
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
-import { DECODINGS, resolveAgentConfig } from "../agent/index.ts";
-import { DEFAULT_EXPOSURE, EXPOSURES } from "../bench/dataset/index.ts";
+import { DECODINGS, resolveAgentConfig } from "../agent/types.ts";
+import { DEFAULT_EXPOSURE, EXPOSURES } from "../bench/dataset/exposure.ts";
 import { dropUndefined } from "../json.ts";
-import type { GenerationOptions, ProviderEntry } from "../models/index.ts";
-import { definitionNamed, fromOllamaOptions, ollamaDefinition, providerDefinitions } from "../models/index.ts";
+import type { ProviderEntry } from "../models/entry.ts";
+import { fromOllamaOptions } from "../models/ollama-wire.ts";
+import { definitionNamed, providerDefinitions } from "../models/provider-registry.ts";
+import { ollamaDefinition } from "../models/providers/ollama.ts";
+import type { GenerationOptions } from "../models/types.ts";
 import { REPO_ROOT } from "../paths.ts";
 import { loadAgentDefinition } from "./agent-definition.ts";
 import { type AgentFile, isAgentFileValue, validateAgentFile } from "./agent-file.ts";

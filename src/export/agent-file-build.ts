@@ -5,27 +5,18 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
-import { mockWorldContext, RUN_FILES, runDir, versions } from "../bench/run/index.ts";
+import { mockWorldContext, versions } from "../bench/run/resolve-request.ts";
+import { RUN_FILES, runDir } from "../bench/run/store.ts";
 import {
   AGENT_FILE_FORMAT,
   type AgentFile,
   type AgentFileModel,
   isAgentFileModel,
-  loadModelsConfig,
-  type ModelEntry,
-  resolveConfiguration,
-  resolveModel,
   type ScoreRate,
-} from "../config/index.ts";
-import {
-  DEFAULT_REGISTRY,
-  entryBaseDir,
-  FIXTURE_PLACEHOLDER,
-  loadRegistry,
-  type Registry,
-  type RegistryEntry,
-  resetKind,
-} from "../mcp/index.ts";
+} from "../config/agent-file.ts";
+import { loadModelsConfig, type ModelEntry, resolveConfiguration, resolveModel } from "../config/models-yaml.ts";
+import { DEFAULT_REGISTRY, loadRegistry, type Registry, type RegistryEntry } from "../mcp/registry.ts";
+import { entryBaseDir, FIXTURE_PLACEHOLDER, resetKind } from "../mcp/registry-entry.ts";
 import { ExportFlagError } from "./errors.ts";
 import { refuseInlineSecrets } from "./secrets.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import type { AgentFile } from "../config/index.ts";
+import type { AgentFile } from "../config/agent-file.ts";
 import { composeFile, containerAgentFile, envExample } from "./docker.ts";
 import { huggingFaceId } from "./hf-ids.ts";
 

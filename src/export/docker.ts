@@ -6,8 +6,8 @@
  * and the agent starts once the model server is healthy.
  */
 import { stringify } from "yaml";
-import { type AgentFile, oneLine } from "../config/index.ts";
-import { passedThroughEnv } from "../mcp/index.ts";
+import { type AgentFile, oneLine } from "../config/agent-file.ts";
+import { passedThroughEnv } from "../mcp/registry-entry.ts";
 
 export type Engine = "ollama" | "vllm";
 

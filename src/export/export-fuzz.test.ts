@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { type AgentFile, formatAgentFile } from "../config/index.ts";
+import { type AgentFile, formatAgentFile } from "../config/agent-file.ts";
 import { seededRandom } from "../random.ts";
 import { composeFile, dockerReadme } from "./docker.ts";
 

@@ -7,8 +7,8 @@
 
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { type AgentFile, formatAgentFile } from "../config/index.ts";
-import { isSimulator } from "../models/index.ts";
+import { type AgentFile, formatAgentFile } from "../config/agent-file.ts";
+import { isSimulator } from "../models/decide-provenance.ts";
 import { type AgentFileRequest, buildAgentFile } from "./agent-file-build.ts";
 import { composeFile, containerAgentFile, dockerfile, dockerReadme, type Engine, envExample } from "./docker.ts";
 import { ExportFlagError } from "./errors.ts";

@@ -3,14 +3,19 @@
  * registry entries say), and one query at a time through the pipeline with its configuration. With
  * `dry_run` (the file's or the caller's), write tools answer with previews.
  */
-import { type AgentEventListener, type AgentResult, runAgent } from "../agent/index.ts";
-import { DryRunToolHost } from "../bench/run/index.ts";
-import { type AgentFile, agentConfigOf, agentFileRegistry } from "../config/index.ts";
-import type { ToolHost } from "../mcp/index.ts";
-import { ClientPool, passedThroughEnv } from "../mcp/index.ts";
-import type { ModelProvider } from "../models/index.ts";
-import { createProvider } from "../models/index.ts";
+
+import { runAgent } from "../agent/agent.ts";
+import type { AgentEventListener } from "../agent/events.ts";
+import type { AgentResult } from "../agent/types.ts";
+import { DryRunToolHost } from "../bench/run/dry-run.ts";
+import { type AgentFile, agentFileRegistry } from "../config/agent-file.ts";
+import { agentConfigOf } from "../config/configuration.ts";
+import { ClientPool } from "../mcp/pool.ts";
+import { passedThroughEnv } from "../mcp/registry-entry.ts";
+import { createProvider } from "../models/factory.ts";
+import type { ModelProvider } from "../models/types.ts";
 import { type Redactor, redactorOf } from "../redact.ts";
+import type { ToolHost } from "../tool-protocol/types.ts";
 
 export interface ExportedAgent {
   readonly file: AgentFile;

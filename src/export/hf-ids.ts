@@ -2,7 +2,7 @@
  * vLLM serves Hugging Face repositories, not Ollama tags: the known models of models.yaml mapped to the
  * instruct checkpoint Ollama's tag is quantised from. Anything else needs `--hf-id`.
  */
-import type { AgentFileModel } from "../config/index.ts";
+import type { AgentFileModel } from "../config/agent-file.ts";
 import { ExportFlagError } from "./errors.ts";
 
 export const HF_IDS: Readonly<Record<string, string>> = {

@@ -8,7 +8,7 @@
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { readAgentFile } from "../config/index.ts";
+import { readAgentFile } from "../config/agent-file.ts";
 import { InputError } from "../errors.ts";
 import { openAgent } from "./exported-agent.ts";
 import { serveAgent } from "./serve-agent.ts";

@@ -6,7 +6,8 @@
  */
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
-import { ApiError, agentRoutes, type QueryRunner } from "../serve/index.ts";
+import { agentRoutes, type QueryRunner } from "../serve/agent-routes.ts";
+import { ApiError } from "../serve/errors.ts";
 import type { ExportedAgent } from "./exported-agent.ts";
 
 export interface ServedAgent {

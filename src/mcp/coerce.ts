@@ -1,5 +1,5 @@
 import { tooDeep } from "../nesting.ts";
-import type { JsonSchema } from "../tool-protocol/index.ts";
+import type { JsonSchema } from "../tool-protocol/types.ts";
 
 export interface CoercionResult {
   args: Record<string, unknown>;

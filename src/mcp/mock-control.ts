@@ -6,7 +6,7 @@
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { type CallToolResult, CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
-import type { FaultConfig } from "../tool-protocol/index.ts";
+import type { FaultConfig } from "../tool-protocol/faults.ts";
 import { UnknownServerError } from "./errors.ts";
 import type { RegistryEntry } from "./registry.ts";
 

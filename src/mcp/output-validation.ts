@@ -1,7 +1,7 @@
 import { Ajv, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
 import { BoundedCache } from "../memo.ts";
-import type { JsonSchema } from "../tool-protocol/index.ts";
+import type { JsonSchema } from "../tool-protocol/types.ts";
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 

@@ -1,13 +1,7 @@
 import { type CallToolResult, CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
-import type {
-  CallOptions,
-  FaultConfig,
-  ToolAttempt,
-  ToolCallResult,
-  ToolDefinition,
-  ToolHost,
-} from "../tool-protocol/index.ts";
-import { classifyError, RETRY_DELAYS_MS } from "../tool-protocol/index.ts";
+import type { FaultConfig } from "../tool-protocol/faults.ts";
+import { classifyError, RETRY_DELAYS_MS } from "../tool-protocol/retry.ts";
+import type { CallOptions, ToolAttempt, ToolCallResult, ToolDefinition, ToolHost } from "../tool-protocol/types.ts";
 import { type InProcessFactory, openConnection, type ServerConnection, type TransportKind } from "./connection.ts";
 import { ServerResetError, ToolNameConflictError, UnknownServerError } from "./errors.ts";
 import { copyFixture, removeFixture, runResetCommand } from "./launch.ts";

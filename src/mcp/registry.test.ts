@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { ToolDefinition } from "../tool-protocol/index.ts";
+import type { ToolDefinition } from "../tool-protocol/types.ts";
 import { RegistryError } from "./errors.ts";
 import {
   canUndoWrites,

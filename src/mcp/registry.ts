@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { REPO_ROOT } from "../paths.ts";
-import type { ToolDefinition } from "../tool-protocol/index.ts";
+import type { ToolDefinition } from "../tool-protocol/types.ts";
 import { clientConfigEntries, type RegistryShape, registryShape } from "./client-config.ts";
 import { RegistryError } from "./errors.ts";
 import { FIXTURE_PLACEHOLDER, HEADER_VARIABLE, isRemote, resetKind } from "./registry-entry.ts";

@@ -2,7 +2,7 @@
  * A view of a ToolHost that shows and calls only some of its tools: an item's own function set, a
  * session's servers, an agent definition's allow-list. A tool left out does not exist for the caller.
  */
-import type { CallOptions, ToolCallResult, ToolDefinition, ToolHost } from "../tool-protocol/index.ts";
+import type { CallOptions, ToolCallResult, ToolDefinition, ToolHost } from "../tool-protocol/types.ts";
 
 /**
  * Part of a host's tools: those an item allows (BFCL-style items carry their own function set), or

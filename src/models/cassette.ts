@@ -21,7 +21,7 @@ import {
 import { dirname } from "node:path";
 import { z } from "zod";
 import { canonicalJson, dropUndefined } from "../json.ts";
-import type { JsonSchema } from "../mcp/index.ts";
+import type { JsonSchema } from "../tool-protocol/types.ts";
 import {
   CassetteExistsError,
   CassetteFormatError,

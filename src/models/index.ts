@@ -14,8 +14,7 @@ export {
   ProviderUnreachableError,
   ToolsUnsupportedError,
 } from "./errors.ts";
-export type { ProviderDeps } from "./factory.ts";
-export { createProvider, modelIdentity, providerId, seededEntry } from "./factory.ts";
+export { createProvider, modelIdentity, type ProviderDeps, providerId, seededEntry } from "./factory.ts";
 export { isTransient, STAGE_HEADER } from "./http.ts";
 export { fromOllamaOptions } from "./ollama-wire.ts";
 export { PrefixTracker } from "./prefix-tracker.ts";
@@ -30,7 +29,13 @@ export {
 } from "./prompt-size.ts";
 export { cachedAfter, callsText, type PromptInput, renderPrompt } from "./prompt-text.ts";
 export { isModelStage, type ModelStage, PROTOCOL } from "./protocol.ts";
-export { inProcessSimulator, isSimulatedProvenance, type ModelProvenance, type Provenance } from "./provenance.ts";
+export {
+  inProcessSimulator,
+  isDeterministicProvenance,
+  isSimulatedProvenance,
+  type ModelProvenance,
+  type Provenance,
+} from "./provenance.ts";
 export {
   definitionNamed,
   type ProviderFactory,
@@ -42,8 +47,7 @@ export { isOllamaEntry, type OllamaProviderEntry, ollamaDefinition } from "./pro
 export { isOpenAIEntry, type OpenAIProviderEntry } from "./providers/openai.ts";
 export { isSimEntry, type SimProviderEntry } from "./providers/sim.ts";
 export { type CacheCounters, defaultCacheDir, RequestCache, requestCacheAt } from "./request-cache.ts";
-export type { ScriptedReply } from "./scripted.ts";
-export { type Script, ScriptedModel } from "./scripted.ts";
+export { type Script, ScriptedModel, type ScriptedReply } from "./scripted.ts";
 export { groundedAnswer } from "./sim/answer.ts";
 export { simProfileNames } from "./sim/catalog.ts";
 export type { SimGoldItem } from "./sim/gold.ts";

@@ -4,7 +4,7 @@
  */
 
 import { dropUndefined } from "../json.ts";
-import type { JsonSchema } from "../mcp/index.ts";
+import type { JsonSchema } from "../tool-protocol/types.ts";
 import { parseToolArguments } from "./tool-arguments.ts";
 import type { ChatMessage, ChatTool, GenerationOptions, ModelTimings, ModelUsage, NativeToolCall } from "./types.ts";
 

@@ -1,6 +1,6 @@
 /** The model interface every provider implements (DESIGN §4). The agent depends on this file only. */
 
-import type { JsonSchema } from "../mcp/index.ts";
+import type { JsonSchema } from "../tool-protocol/types.ts";
 
 import type { ModelStage } from "./protocol.ts";
 

@@ -5,4 +5,16 @@ export { BracketEnds, type DecodedCall, type DecodeResult, decodeOutput, decodeP
 export { evaluate, PyEvalError } from "./evaluate.ts";
 export { JsonSyntaxError, parseTaggedJson } from "./json-tagged.ts";
 export { parseExpression } from "./parser.ts";
-export { dictField, fromJson, type PyValue, py, pyFloatRepr, pyRepr, pyStrRepr, toJson } from "./value.ts";
+export { unparse } from "./unparse.ts";
+export {
+  dictField,
+  fromJson,
+  type PyKind,
+  type PyValue,
+  py,
+  pyEquals,
+  pyFloatRepr,
+  pyRepr,
+  pyStrRepr,
+  toJson,
+} from "./value.ts";

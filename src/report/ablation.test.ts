@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type AgentConfigInput, ONSETLAB_AXES, PLUS_AXES, resolveAgentConfig as resolveAgent } from "../agent/index.ts";
-import type { ResolvedConfig } from "../bench/run/index.ts";
+import { type AgentConfigInput, ONSETLAB_AXES, PLUS_AXES, resolveAgentConfig as resolveAgent } from "../agent/types.ts";
+import type { ResolvedConfig } from "../bench/run/run-file-types.ts";
 import { againstReference, axisOf, differingKeys, settingText } from "./ablation.ts";
 import { syntheticRun } from "./testing/synthetic-run.ts";
 

@@ -5,8 +5,9 @@
  * "configuration − reference".
  */
 
-import type { ConfigComparison, ResolvedConfig } from "../bench/run/browser.ts";
-import type { PairedTest } from "../bench/scoring/browser.ts";
+import type { ConfigComparison } from "../bench/run/compare-configs.ts";
+import type { ResolvedConfig } from "../bench/run/run-file-types.ts";
+import type { PairedTest } from "../bench/scoring/compare.ts";
 import { canonicalJson } from "../json.ts";
 
 /** The configuration ablations are compared with, unless told otherwise. */

@@ -7,9 +7,9 @@
 
 import { existsSync, readFileSync } from "node:fs";
 import { Ajv } from "ajv";
-import type { ResolvedConfig } from "../bench/run/index.ts";
-import { writeJsonAtomic } from "../bench/run/index.ts";
-import { inProcessSimulator } from "../models/index.ts";
+import type { ResolvedConfig } from "../bench/run/run-file-types.ts";
+import { writeJsonAtomic } from "../bench/run/store.ts";
+import { inProcessSimulator } from "../models/provenance.ts";
 import { BaselineError } from "./errors.ts";
 import { BINARY_METRICS, type MetricName, POOLED_METRICS } from "./metrics.ts";
 import { checkAligned, OUTCOMES_SCHEMA, type Outcomes } from "./outcomes.ts";

@@ -7,7 +7,7 @@
  * BFCL mode it corresponds to: `native` (the server's tool calls) is FC mode; the text protocols
  * (jsonl, ReAct, ReWOO plans) read calls out of the model's text, like BFCL's prompt mode.
  */
-import { listRunIds } from "../bench/run/index.ts";
+import { listRunIds } from "../bench/run/store.ts";
 import { decodeBinary, loadOutcomes } from "./outcomes.ts";
 import { loadRun } from "./runs.ts";
 import { MODEL_CONFIG_COLUMNS, modelConfigCells, numberCell, type ReportTable, textCell } from "./table.ts";

@@ -4,7 +4,7 @@
  * rates measure the registry's order, not the model; the usual cause is tool names and descriptions
  * that share no word with the queries.
  */
-import type { SummaryRow } from "../bench/scoring/browser.ts";
+import type { SummaryRow } from "../bench/scoring/summarize.ts";
 
 export function filterBlindWarnings(rows: readonly SummaryRow[]): string[] {
   return rows

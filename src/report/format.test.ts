@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { rate } from "../bench/scoring/index.ts";
+import { rate } from "../bench/scoring/rate.ts";
 import { pointsIntervalText, pointsText, pValueText, rateText } from "./format.ts";
 
 describe("format", () => {

@@ -2,7 +2,7 @@
  * How numbers read in every report format (markdown, html, terminal): one place, so a page and its
  * markdown twin never disagree. Pure: the same value always gives the same text.
  */
-import type { Rate } from "../bench/scoring/browser.ts";
+import type { Rate } from "../bench/scoring/rate.ts";
 
 /** Shown where a value does not apply (n = 0) or was not measured. */
 export const NOT_APPLICABLE = "–";

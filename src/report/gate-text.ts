@@ -1,5 +1,5 @@
 /** The gate's verdict for people: one line per failing metric (old, new, interval, why), then a tally. */
-import type { Rate } from "../bench/scoring/index.ts";
+import type { Rate } from "../bench/scoring/rate.ts";
 import { intervalText, percentText, pointsIntervalText, pointsText, pValueText } from "./format.ts";
 import { type GateCheck, type GateResult, verdictTally } from "./gate.ts";
 import { metricInfo } from "./metrics.ts";

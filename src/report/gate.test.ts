@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ITEM_METRICS } from "../bench/scoring/index.ts";
+import { ITEM_METRICS } from "../bench/scoring/metrics.ts";
 import { type Baseline, buildBaseline, DEFAULT_POLICY, type GatePolicy } from "./baseline.ts";
 import { BaselineError } from "./errors.ts";
 import { checkSameMatrix, runGate } from "./gate.ts";

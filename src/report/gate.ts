@@ -4,7 +4,7 @@
  * live model's metric fails when it dropped by more than the tolerance AND the paired test says the
  * drop is real, or when it is beyond the baseline's absolute floor (ceiling).
  */
-import type { AgentDefinition } from "../agent/index.ts";
+import type { AgentDefinition } from "../agent/definition.ts";
 import { canonicalJson } from "../json.ts";
 import { differingKeys } from "./ablation.ts";
 import type { Baseline } from "./baseline.ts";

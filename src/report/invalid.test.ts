@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { SummaryRow } from "../bench/scoring/index.ts";
+import type { SummaryRow } from "../bench/scoring/summarize.ts";
 import { invalidText, invalidWarnings, rowsOverInvalidLimit } from "./invalid.ts";
 
 /** Only the fields the invalid checks read. */

@@ -2,8 +2,9 @@
  * Invalid items in words: the warning line every report and the terminal print under a row whose
  * items could not all be scored, and the share above which a run fails (`pnpm bench` exits 1).
  */
-import type { SummaryRow } from "../bench/scoring/browser.ts";
-import { invalidTotal } from "../bench/scoring/browser.ts";
+
+import { invalidTotal } from "../bench/scoring/invalid-total.ts";
+import type { SummaryRow } from "../bench/scoring/summarize.ts";
 
 /** A row with more than this share of its items invalid fails the run (unless --allow-invalid). */
 export const INVALID_LIMIT = 0.05;

@@ -10,4 +10,4 @@ export {
   metricInfo,
   POOLED_METRICS,
   type PooledMetric,
-} from "../bench/scoring/index.ts";
+} from "../bench/scoring/metrics.ts";

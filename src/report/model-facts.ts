@@ -3,7 +3,7 @@
  * `facts`), the windows its requests got, and the warm-up that loaded it — so a reader can tell which
  * build, quantization and window produced the numbers.
  */
-import type { RunModel } from "../bench/run/index.ts";
+import type { RunModel } from "../bench/run/run-file-types.ts";
 import { STANDIN_LABEL } from "./provenance.ts";
 
 export function modelFactsLine(model: RunModel): string | undefined {

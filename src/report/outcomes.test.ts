@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { PLAIN_RUN_FILES, RUN_FILES } from "../bench/run/index.ts";
-import { readRunLines, writeRunLines } from "../bench/run/testing/index.ts";
+import { PLAIN_RUN_FILES, RUN_FILES } from "../bench/run/store.ts";
+import { readRunLines, writeRunLines } from "../bench/run/testing/run-lines.ts";
 import { OutcomesError } from "./errors.ts";
 import { BINARY_METRICS, POOLED_METRICS } from "./metrics.ts";
 import {

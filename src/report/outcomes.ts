@@ -11,9 +11,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv } from "ajv";
-import type { RunRecord } from "../bench/run/index.ts";
-import { forEachRunRecord, RUN_FILES, runFile, writeJsonAtomic } from "../bench/run/index.ts";
-import { pooledRateOf, type Rate, rateOf } from "../bench/scoring/index.ts";
+import type { RunRecord } from "../bench/run/run-file-types.ts";
+import { forEachRunRecord } from "../bench/run/run-format.ts";
+import { RUN_FILES, runFile, writeJsonAtomic } from "../bench/run/store.ts";
+import { pooledRateOf, type Rate, rateOf } from "../bench/scoring/rate.ts";
 import { OutcomesError } from "./errors.ts";
 import { BINARY_METRICS, type BinaryMetric, POOLED_METRICS, type PooledMetric } from "./metrics.ts";
 import type { LoadedRun } from "./run-set.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mcnemarExact, pairedDifferenceCI } from "../bench/stats/index.ts";
+import { mcnemarExact, pairedDifferenceCI } from "../bench/stats/mcnemar.ts";
 import { type BinaryValue, decodeBinary, decodePooled, type PooledValue } from "./outcomes.ts";
 import { align, pairedBinary, pairedPooled } from "./paired.ts";
 

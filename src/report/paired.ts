@@ -4,8 +4,8 @@
  * pooled metrics (several trials per item) the sign test over items whose accuracy moved, which is
  * McNemar's test on those items.
  */
-import type { Rate } from "../bench/scoring/index.ts";
-import { countPair, mcnemarExact, type PairedDifference, pairedDifferenceCI } from "../bench/stats/index.ts";
+import type { Rate } from "../bench/scoring/rate.ts";
+import { countPair, mcnemarExact, type PairedDifference, pairedDifferenceCI } from "../bench/stats/mcnemar.ts";
 import { type BinaryValue, binaryRate, type PooledValue, pooledRate } from "./outcomes.ts";
 
 export interface PairedChange {

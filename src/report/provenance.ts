@@ -3,7 +3,7 @@
  * (stand-in)" for the simulator behind the stand-in server, "replayed from FILE" for a cassette;
  * nothing for a live model. Every label reads the models' Provenance (src/models/provenance.ts).
  */
-import { inProcessSimulator, isDeterministicProvenance, type Provenance } from "../models/browser.ts";
+import { inProcessSimulator, isDeterministicProvenance, type Provenance } from "../models/provenance.ts";
 import type { ModelSource } from "./run-set.ts";
 
 export const STANDIN_LABEL = "simulated (stand-in)";

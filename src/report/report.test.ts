@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { mcnemarExact } from "../bench/stats/index.ts";
+import { mcnemarExact } from "../bench/stats/mcnemar.ts";
 import { RunSetError } from "./errors.ts";
 import { buildReport } from "./report.ts";
 import type { RunSet } from "./run-set.ts";

@@ -4,9 +4,10 @@
  * report, byte for byte.
  */
 
-import type { RunSummary } from "../bench/run/index.ts";
-import { SUMMARY_FORMAT, sequentialText } from "../bench/run/index.ts";
-import { inProcessSimulator } from "../models/index.ts";
+import type { RunSummary } from "../bench/run/compare-configs.ts";
+import { SUMMARY_FORMAT } from "../bench/run/run-format.ts";
+import { sequentialText } from "../bench/run/until-significant.ts";
+import { inProcessSimulator } from "../models/provenance.ts";
 import { DEFAULT_REFERENCE } from "./ablation.ts";
 import { buildCharts, type Chart } from "./charts.ts";
 import { modelFactsLine } from "./model-facts.ts";

@@ -10,9 +10,10 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import type { RunSummary } from "../bench/run/index.ts";
-import { RUN_FILES, readJsonChecked, runFile, upgradeSummary } from "../bench/run/index.ts";
-import type { Rate } from "../bench/scoring/index.ts";
+import type { RunSummary } from "../bench/run/compare-configs.ts";
+import { upgradeSummary } from "../bench/run/run-format.ts";
+import { RUN_FILES, readJsonChecked, runFile } from "../bench/run/store.ts";
+import type { Rate } from "../bench/scoring/rate.ts";
 import { RunFilesError } from "./errors.ts";
 import { BINARY_METRICS, POOLED_METRICS } from "./metrics.ts";
 import { binaryRate, decodeBinary, decodePooled, pooledRate, readOutcomesFile, readRunRecords } from "./outcomes.ts";

@@ -4,8 +4,9 @@
  * numbers came from, and the checks that they belong together.
  */
 
-import type { RunManifest, RunSummary } from "../bench/run/browser.ts";
-import type { ModelProvenance } from "../models/browser.ts";
+import type { RunSummary } from "../bench/run/compare-configs.ts";
+import type { RunManifest } from "../bench/run/run-file-types.ts";
+import type { ModelProvenance } from "../models/provenance.ts";
 import { RunSetError } from "./errors.ts";
 
 export interface LoadedRun {

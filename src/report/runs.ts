@@ -4,7 +4,8 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { listRunIds, RUN_FILES, readManifest, runDir } from "../bench/run/index.ts";
+import { readManifest } from "../bench/run/manifest.ts";
+import { listRunIds, RUN_FILES, runDir } from "../bench/run/store.ts";
 import { RunSetError } from "./errors.ts";
 import { shownPath } from "./paths.ts";
 import { checkRunFiles, readSummary } from "./run-files-check.ts";

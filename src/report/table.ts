@@ -3,7 +3,7 @@
  * (markdown, csv, html, terminal). A cell keeps its raw numbers, so the csv carries exact values and
  * intervals while the pages show them rounded.
  */
-import type { Rate } from "../bench/scoring/browser.ts";
+import type { Rate } from "../bench/scoring/rate.ts";
 import { ReportTableError } from "./errors.ts";
 import { numberText, pointsIntervalText, pointsText, pValueText, type RateStyle, rateText } from "./format.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { rate } from "../bench/scoring/index.ts";
+import { rate } from "../bench/scoring/rate.ts";
 import { MODEL_CONFIG_COLUMNS, modelConfigCells, numberCell, type ReportTable, rateCell } from "./table.ts";
 import { renderTerminal } from "./terminal.ts";
 

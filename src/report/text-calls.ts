@@ -3,7 +3,7 @@
  * whose model made tool calls that came back in the answer's text (the server's chat template did not
  * parse them), and the cell that counts them.
  */
-import type { SummaryRow } from "../bench/scoring/browser.ts";
+import type { SummaryRow } from "../bench/scoring/summarize.ts";
 
 /** `12/9`: calls left as text and the items they were in; `–` when none (or not counted yet). */
 export function textCallsText(row: SummaryRow): string {

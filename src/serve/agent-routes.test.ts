@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AgentEvent } from "../agent/index.ts";
+import type { AgentEvent } from "../agent/events.ts";
 import { agentRoutes, type RunQueryResponse } from "./agent-routes.ts";
 import { benchQueryRunner } from "./query-runner.ts";
 

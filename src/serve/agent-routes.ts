@@ -7,8 +7,10 @@
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
-import type { AgentEvent, AgentResult, ConversationTurn } from "../agent/index.ts";
-import type { ItemScore } from "../bench/scoring/index.ts";
+import type { AgentEvent } from "../agent/events.ts";
+import type { ConversationTurn } from "../agent/history.ts";
+import type { AgentResult } from "../agent/types.ts";
+import type { ItemScore } from "../bench/scoring/score-types.ts";
 import type { SessionConversation, SessionInfo } from "./conversation-sessions.ts";
 import { ApiError, errorBody } from "./errors.ts";
 import type { RunLabel } from "./run-label.ts";

@@ -2,8 +2,8 @@
  * A record's score told check by check: each requirement of task success, whether it held, and why —
  * what a reader needs to see which check failed without reading the score's fields.
  */
-import type { ConversationRecord } from "../bench/conversation/index.ts";
-import type { RunRecord } from "../bench/run/index.ts";
+import type { ConversationRecord } from "../bench/conversation/run-conversation.ts";
+import type { RunRecord } from "../bench/run/run-file-types.ts";
 
 export interface Check {
   name: string;

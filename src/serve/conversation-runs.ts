@@ -5,7 +5,7 @@
  * with `turnFromResult` and the conversation written whole, so a refused request or a failed run leaves
  * what was stored as it was. A plain `query` (or `itemId`) runs alone, as before, and is not stored.
  */
-import { type ConversationTurn, turnFromResult } from "../agent/index.ts";
+import { type ConversationTurn, turnFromResult } from "../agent/history.ts";
 import type { ChatInputMessage, QueryHooks, QueryRunner, RunQueryRequest, RunQueryResponse } from "./agent-routes.ts";
 import type { ConversationStore, StoredConversation } from "./conversation-store.ts";
 import { ApiError } from "./errors.ts";

@@ -6,9 +6,9 @@
  * conversation left. Turns a conversation was started with (`messages`) were told, not run here: their
  * calls are never replayed.
  */
-import type { ConversationTurn } from "../agent/index.ts";
-import { isWriteTool } from "../agent/index.ts";
-import type { ClientPool } from "../mcp/index.ts";
+import type { ConversationTurn } from "../agent/history.ts";
+import { isWriteTool } from "../agent/write-guard.ts";
+import type { ClientPool } from "../mcp/pool.ts";
 
 /** How a turn's servers came to be: held from the turn before, fresh with the stored writes replayed, or fresh. */
 export type SessionState = "live" | "replayed" | "new";

@@ -7,8 +7,8 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import type { ConversationTurn } from "../agent/index.ts";
-import { writeJsonAtomic } from "../bench/run/index.ts";
+import type { ConversationTurn } from "../agent/history.ts";
+import { writeJsonAtomic } from "../bench/run/store.ts";
 import { ApiError } from "./errors.ts";
 
 export const CONVERSATIONS_FOLDER = "conversations";

@@ -2,7 +2,7 @@
  * Model and configuration names a request may give: a models.yaml entry or a provider-prefixed model,
  * and a configuration of models.yaml. Anything else is a 400 naming the field.
  */
-import type { ModelsConfig } from "../config/index.ts";
+import type { ModelsConfig } from "../config/models-yaml.ts";
 import { ApiError } from "./errors.ts";
 
 const PREFIXED_MODEL = /^(sim|openai|ollama):.+$/;

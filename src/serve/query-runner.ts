@@ -3,9 +3,9 @@
  * servers, with the request checked first so a bad model or configuration is a 400 naming its field.
  */
 
-import { conversationGold } from "../bench/conversation/index.ts";
-import { openQueryServers, runAgentQuery, UnknownItemError, UnknownToolError } from "../bench/run/index.ts";
-import { loadModelsConfig } from "../config/index.ts";
+import { conversationGold } from "../bench/conversation/gold.ts";
+import { openQueryServers, runAgentQuery, UnknownItemError, UnknownToolError } from "../bench/run/agent-query.ts";
+import { loadModelsConfig } from "../config/models-yaml.ts";
 import { DEFAULT_MAX_TOOL_CALLS, DEFAULT_TIMEOUT_S, type QueryRunner, type RunQueryRequest } from "./agent-routes.ts";
 import { ConversationSessions } from "./conversation-sessions.ts";
 import { ApiError } from "./errors.ts";

@@ -3,7 +3,7 @@
  * records index (RecordIndex parses every record; this only counts lines): each call reads only what was
  * appended since the last one.
  */
-import { countRowsFrom } from "../bench/run/index.ts";
+import { countRowsFrom } from "../bench/run/store.ts";
 import { GrowingFile } from "./growing-file.ts";
 
 export class RecordCount {

@@ -5,8 +5,9 @@
  * again when the file was replaced (a resume rewrites it without the records it runs again).
  */
 
-import type { RowLocation } from "../bench/run/index.ts";
-import { forEachRunRecord, type RunRecord, readRunRecord, type StoredRecord, withTrace } from "../bench/run/index.ts";
+import { type RunRecord, type StoredRecord, withTrace } from "../bench/run/run-file-types.ts";
+import { forEachRunRecord, readRunRecord } from "../bench/run/run-format.ts";
+import type { RowLocation } from "../bench/run/store.ts";
 import { GrowingFile } from "./growing-file.ts";
 
 export interface ItemRow {

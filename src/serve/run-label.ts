@@ -2,8 +2,8 @@
  * Whose answers a run's or a query's numbers are, as the API labels them: the simulator's, the
  * stand-in's (the simulator behind a real API), or a real model's. A stand-in's are never "live".
  */
-import { inProcessSimulator, type Provenance } from "../models/browser.ts";
-import { STANDIN_LABEL } from "../report/browser.ts";
+import { inProcessSimulator, type Provenance } from "../models/provenance.ts";
+import { STANDIN_LABEL } from "../report/provenance.ts";
 
 export const RUN_LABELS = ["simulated", STANDIN_LABEL, "live"] as const;
 

@@ -7,23 +7,21 @@
 
 import { existsSync, realpathSync } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
-import type { DatasetItem } from "../bench/dataset/index.ts";
-import { closeItems, loadDataset } from "../bench/dataset/index.ts";
-import type { RunManifest, RunSummary } from "../bench/run/index.ts";
-import {
-  type BenchProgress,
-  listRunIds,
-  modelsOfMatrix,
-  RUN_FILES,
-  readManifest,
-  runBench,
-  runFile,
-} from "../bench/run/index.ts";
-import { loadModelsConfig, matrixConfigs } from "../config/index.ts";
+import { closeItems } from "../bench/dataset/close-items.ts";
+import { loadDataset } from "../bench/dataset/load.ts";
+import type { DatasetItem } from "../bench/dataset/types.ts";
+import { type BenchProgress, runBench } from "../bench/run/bench.ts";
+import type { RunSummary } from "../bench/run/compare-configs.ts";
+import { readManifest } from "../bench/run/manifest.ts";
+import { modelsOfMatrix } from "../bench/run/resolve-request.ts";
+import type { RunManifest } from "../bench/run/run-file-types.ts";
+import { listRunIds, RUN_FILES, runFile } from "../bench/run/store.ts";
+import { loadModelsConfig, matrixConfigs } from "../config/models-yaml.ts";
 import { InputError } from "../errors.ts";
-import { isSimulator, simProfileNames } from "../models/index.ts";
+import { isSimulator } from "../models/decide-provenance.ts";
+import { simProfileNames } from "../models/sim/catalog.ts";
 import { REPO_ROOT } from "../paths.ts";
-import { readSummary } from "../report/index.ts";
+import { readSummary } from "../report/run-files-check.ts";
 import { type ItemDetail, recordChecks, turnChecks } from "./checks.ts";
 import { ApiError } from "./errors.ts";
 import { checkConfigName, checkModelName } from "./names.ts";

@@ -8,8 +8,9 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { benchRequest } from "../../test/support/bench-run.ts";
-import { RUN_FILES, runBench } from "../bench/run/index.ts";
-import { readRunLines } from "../bench/run/testing/index.ts";
+import { runBench } from "../bench/run/bench.ts";
+import { RUN_FILES } from "../bench/run/store.ts";
+import { readRunLines } from "../bench/run/testing/run-lines.ts";
 import { HarnessService } from "./service.ts";
 
 describe("a truncated run", () => {

@@ -6,6 +6,7 @@
 
 import { existsSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
+import { entryListing, namedImports } from "./entry-listing.ts";
 import { isInside, localImports } from "./source-imports.ts";
 
 /** Where the units live: src/ (folders of src/bench/ are units of their own) and mock-servers/. */
@@ -104,12 +105,16 @@ export function unitRoot(unit: string, roots: LayerRoots): string {
 }
 
 /**
- * The files through which a unit offers code to other units, relative to its folder: `index.ts`, its
- * public surface for Node code; `browser.ts`, the part of it the viewer's browser code may load (a
- * barrel pulls every module it names into the bundle, and the browser has no `node:fs`); and
- * `testing/index.ts`, its helpers for other units' tests and measurements, kept out of the shipped surface.
+ * A unit's entry files, relative to its folder: `index.ts` lists what other units may use, and
+ * `testing/index.ts` the unit's helpers for other units' tests, kept out of the shipped list.
  */
-export const ENTRY_FILES = { node: "index.ts", browser: "browser.ts", testing: "testing/index.ts" } as const;
+export const ENTRY_FILES = { shipped: "index.ts", testing: "testing/index.ts" } as const;
+
+/** The entry that must list a name another unit imports from `target`: the testing entry for a helper. */
+export function entryFor(unit: string, target: string, roots: LayerRoots): string {
+  const folder = unitRoot(unit, roots);
+  return join(folder, isInside(target, join(folder, "testing")) ? ENTRY_FILES.testing : ENTRY_FILES.shipped);
+}
 
 /** One import line that crosses from one unit to another. */
 export interface CrossImport {
@@ -117,8 +122,6 @@ export interface CrossImport {
   readonly to: string;
   readonly file: string;
   readonly specifier: string;
-  /** The absolute path the specifier points at. */
-  readonly target: string;
 }
 
 /** The import lines of `files` that cross units; `file` is relative to `base`. */
@@ -128,44 +131,41 @@ export function crossImports(files: readonly string[], roots: LayerRoots, base: 
     if (from === undefined) return [];
     return localImports(file).flatMap(({ specifier, target }) => {
       const to = unitOf(target, roots);
-      return to === undefined || to === from ? [] : [{ from, to, file: relative(base, file), specifier, target }];
+      return to === undefined || to === from ? [] : [{ from, to, file: relative(base, file), specifier }];
     });
   });
 }
 
 /**
- * The files the browser loads from `entryFiles`: each file they import at run time, and its imports in
- * turn (`import type` and `export type` lines load nothing and are not followed).
+ * Each name one unit imports from another that the other's entry does not list from that very file,
+ * one line each. A unit imports the file that defines a name (so a module loads what it uses, not the
+ * whole of another unit), and only names that unit's entry lists.
  */
-export function browserClosure(entryFiles: readonly string[]): Set<string> {
-  const loaded = new Set<string>();
-  const queue = [...entryFiles];
-  for (let file = queue.pop(); file !== undefined; file = queue.pop()) {
-    if (loaded.has(file)) continue;
-    loaded.add(file);
-    // a missing file is the compiler's error to report, not this reader's
-    for (const { target } of localImports(file, { types: false })) if (existsSync(target)) queue.push(target);
-  }
-  return loaded;
-}
-
-/**
- * Each import that reaches past another unit's entry files, one line each. A file the browser loads
- * (`browserFiles`) imports `browser.ts` entries only; every other file imports `index.ts` or `testing/index.ts`.
- */
-export function entryViolations(
-  imports: readonly CrossImport[],
-  roots: LayerRoots,
-  base: string,
-  browserFiles: ReadonlySet<string>,
-): string[] {
-  const lines = imports.flatMap(({ to, file, specifier, target }) => {
-    const folder = unitRoot(to, roots);
-    const browser = browserFiles.has(join(base, file));
-    const entries = browser ? [ENTRY_FILES.browser] : [ENTRY_FILES.node, ENTRY_FILES.testing];
-    if (entries.some((entry) => target === join(folder, entry))) return [];
-    const expected = entries.map((entry) => relative(base, join(folder, entry))).join(" or ");
-    return [`${file} imports ${specifier}: another unit's code is reached through ${expected}`];
+export function unlistedImports(files: readonly string[], roots: LayerRoots, base: string): string[] {
+  const listings = new Map<string, Map<string, string> | undefined>();
+  const listingOf = (entry: string) => {
+    if (!listings.has(entry)) listings.set(entry, existsSync(entry) ? entryListing(entry) : undefined);
+    return listings.get(entry);
+  };
+  const lines = files.flatMap((file) => {
+    const from = unitOf(file, roots);
+    if (from === undefined) return [];
+    return namedImports(file).flatMap(({ specifier, target, names }) => {
+      const to = unitOf(target, roots);
+      if (to === undefined || to === from) return [];
+      const entry = entryFor(to, target, roots);
+      const listing = listingOf(entry);
+      const where = `${relative(base, file)} imports`;
+      if (listing === undefined) return [`${where} ${specifier}: ${to} has no entry file ${relative(base, entry)}`];
+      return names.flatMap((name) => {
+        if (name === "*" || name === "default")
+          return [`${where} all of ${specifier}: import the names ${relative(base, entry)} lists`];
+        const listed = listing.get(name);
+        if (listed === target) return [];
+        const why = listed === undefined ? "does not list it" : `lists it from ${relative(base, listed)}`;
+        return [`${where} ${name} from ${specifier}: ${relative(base, entry)} ${why}`];
+      });
+    });
   });
   return [...new Set(lines)].sort();
 }

@@ -13,6 +13,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ScaffoldError, scaffoldServer } from "../../src/cli/scaffold.ts";
 import { ClientPool } from "../../src/mcp/pool.ts";
 import { loadRegistry } from "../../src/mcp/registry.ts";
+import { crossImports, Layering, readLayerTable, unlistedImports, violations } from "../../src/testing/layering.ts";
+import { sourceFiles } from "../../src/testing/source-imports.ts";
 import { REPO_ROOT } from "../support/bench-run.ts";
 
 const run = promisify(execFile);
@@ -75,6 +77,12 @@ describe("scaffold server", () => {
       ].sort(),
     );
     expect(files).toHaveLength(6);
+    // the new server keeps the layering: it imports the kit's files that the kit's entry lists
+    const roots = { src: join(root, "src"), mocks: join(root, "mock-servers") };
+    const server = sourceFiles(join(root, "mock-servers/weather-station"));
+    const layering = new Layering(readLayerTable(join(REPO_ROOT, "docs/architecture.md")));
+    expect(violations(crossImports(server, roots, root), layering)).toEqual([]);
+    expect(unlistedImports(server, roots, root)).toEqual([]);
     // a second time: the folder exists
     expect(() => scaffoldServer("weather-station", root)).toThrow(/exists already/);
 

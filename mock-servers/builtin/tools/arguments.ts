@@ -1,4 +1,4 @@
-import { ToolError } from "../../kit/index.ts";
+import { ToolError } from "../../kit/errors.ts";
 
 /**
  * Reads a parameter that only some operations need. The message mirrors the kit's schema errors

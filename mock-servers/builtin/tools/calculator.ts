@@ -1,5 +1,5 @@
-import type { ToolSpec } from "../../kit/index.ts";
-import { calculate, calculationOutputSchema, EXPRESSION_SYNTAX } from "../../lab/index.ts";
+import type { ToolSpec } from "../../kit/types.ts";
+import { calculate, calculationOutputSchema, EXPRESSION_SYNTAX } from "../../lab/calculate.ts";
 
 export const calculatorTool: ToolSpec<unknown> = {
   name: "calculator",

@@ -1,4 +1,4 @@
-import type { ToolSpec } from "../../kit/index.ts";
+import type { ToolSpec } from "../../kit/types.ts";
 import { SANDBOX_MEMORY_LIMIT_BYTES } from "../sandbox.ts";
 import { runSandboxBounded } from "../sandbox-workers.ts";
 

@@ -1,4 +1,6 @@
-import { seededRandom, ToolError, type ToolSpec } from "../../kit/index.ts";
+import { seededRandom } from "../../../src/random.ts";
+import { ToolError } from "../../kit/errors.ts";
+import type { ToolSpec } from "../../kit/types.ts";
 import { requireParameter } from "./arguments.ts";
 
 const OPERATIONS = ["integer", "float", "choice", "shuffle", "sample", "uuid", "password", "dice", "coin"] as const;

@@ -1,4 +1,4 @@
-import type { ToolSpec } from "../../kit/index.ts";
+import type { ToolSpec } from "../../kit/types.ts";
 import { requireParameter } from "./arguments.ts";
 
 const OPERATIONS = [

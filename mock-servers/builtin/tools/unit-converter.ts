@@ -1,5 +1,6 @@
-import { ToolError, type ToolSpec } from "../../kit/index.ts";
-import { tidyNumber } from "../../lab/index.ts";
+import { ToolError } from "../../kit/errors.ts";
+import type { ToolSpec } from "../../kit/types.ts";
+import { tidyNumber } from "../../lab/expression.ts";
 import {
   convertUnits,
   findUnit,

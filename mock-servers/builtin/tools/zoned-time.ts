@@ -1,5 +1,5 @@
 /** Wall-clock arithmetic in IANA time zones with Intl only (no date library): fields ↔ instants, strftime. */
-import { ToolError } from "../../kit/index.ts";
+import { ToolError } from "../../kit/errors.ts";
 
 export interface WallTime {
   year: number;

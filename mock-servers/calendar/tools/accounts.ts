@@ -1,4 +1,5 @@
-import { ToolError, type ToolSpec } from "../../kit/index.ts";
+import { ToolError } from "../../kit/errors.ts";
+import type { ToolSpec } from "../../kit/types.ts";
 import { primaryCalendar } from "../calendars.ts";
 import type { CalendarState } from "../state.ts";
 

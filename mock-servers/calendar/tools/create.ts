@@ -1,4 +1,5 @@
-import { ToolError, type ToolSpec } from "../../kit/index.ts";
+import { ToolError } from "../../kit/errors.ts";
+import type { ToolSpec } from "../../kit/types.ts";
 import { requireAccount, requireWriter, resolveCalendar } from "../calendars.ts";
 import { findInstance, renderEvent } from "../events.ts";
 import {

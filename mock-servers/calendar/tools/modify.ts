@@ -1,4 +1,5 @@
-import { ToolError, type ToolSpec } from "../../kit/index.ts";
+import { ToolError } from "../../kit/errors.ts";
+import type { ToolSpec } from "../../kit/types.ts";
 import { requireAccount, requireEventReader, requireWriter, resolveCalendar } from "../calendars.ts";
 import { findInstance, type Instance, instanceAt, mergePatch, renderEvent, selfAttendee } from "../events.ts";
 import {

@@ -1,4 +1,4 @@
-import type { ToolSpec } from "../../kit/index.ts";
+import type { ToolSpec } from "../../kit/types.ts";
 import { matchesGlob } from "../glob.ts";
 import { relativeTo } from "../paths.ts";
 import {

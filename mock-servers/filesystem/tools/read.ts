@@ -1,4 +1,5 @@
-import { ToolError, type ToolSpec } from "../../kit/index.ts";
+import { ToolError } from "../../kit/errors.ts";
+import type { ToolSpec } from "../../kit/types.ts";
 import { PATH_PARAM, resolveIn, TEXT_OUTPUT, textResult } from "../results.ts";
 import { bytesOf, type FilesystemState, requireFile, textOf } from "../tree.ts";
 

@@ -1,4 +1,5 @@
-import { ToolError, type ToolSpec } from "../../kit/index.ts";
+import { ToolError } from "../../kit/errors.ts";
+import type { ToolSpec } from "../../kit/types.ts";
 import { fencedDiff, unifiedDiff } from "../diff.ts";
 import { applyEdits, type FileEdit } from "../edits.ts";
 import { isWithin, parentOf } from "../paths.ts";

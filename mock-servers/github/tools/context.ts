@@ -1,4 +1,4 @@
-import { ToolError } from "../../kit/index.ts";
+import { ToolError } from "../../kit/errors.ts";
 import { githubTool, type PageArgs } from "../define.ts";
 import { findOrg, requireAccount, requireOrg } from "../lookup.ts";
 import { paginate, sortByKey } from "../paging.ts";

@@ -1,4 +1,4 @@
-import { ToolError } from "../../kit/index.ts";
+import { ToolError } from "../../kit/errors.ts";
 import { githubTool, type RepoArgs } from "../define.ts";
 import { commitToBranch, defaultBranchSha, readBlob, resolveRef, type TreeEdits, treeSha } from "../git.ts";
 import { requireBranch, requirePermission, requireRepo } from "../lookup.ts";

@@ -1,4 +1,4 @@
-import { ToolError } from "../../kit/index.ts";
+import { ToolError } from "../../kit/errors.ts";
 import { githubTool, type PageArgs, type RepoArgs } from "../define.ts";
 import { type IssueSearchArgs, searchIssueLike } from "../issue-search.ts";
 import { findOrg, requireAccount, requireIssue, requireIssueOrPull, requireRepo } from "../lookup.ts";

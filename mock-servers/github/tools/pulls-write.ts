@@ -1,4 +1,4 @@
-import { ToolError } from "../../kit/index.ts";
+import { ToolError } from "../../kit/errors.ts";
 import { githubTool, type RepoArgs } from "../define.ts";
 import { ancestors, createCommit, mergeTrees } from "../git.ts";
 import { newId, timestamp } from "../ids.ts";

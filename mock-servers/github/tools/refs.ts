@@ -1,4 +1,4 @@
-import { ToolError } from "../../kit/index.ts";
+import { ToolError } from "../../kit/errors.ts";
 import { githubTool, type PageArgs, type RepoArgs } from "../define.ts";
 import { commitChanges, history, withPatch } from "../git.ts";
 import { findAccount, permissionOf, requireBranch, requirePermission, requireRepo } from "../lookup.ts";

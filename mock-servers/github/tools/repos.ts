@@ -1,4 +1,4 @@
-import { ToolError } from "../../kit/index.ts";
+import { ToolError } from "../../kit/errors.ts";
 import { githubTool, type PageArgs, type RepoArgs } from "../define.ts";
 import defaultLabels from "../fixtures/default-labels.json" with { type: "json" };
 import { applyEdits, createCommit } from "../git.ts";

@@ -1,4 +1,4 @@
-import { ToolError } from "../../kit/index.ts";
+import { ToolError } from "../../kit/errors.ts";
 import { githubTool, type RepoArgs } from "../define.ts";
 import { newId, sha1, timestamp } from "../ids.ts";
 import { requirePermission, requirePull, requireRepo } from "../lookup.ts";

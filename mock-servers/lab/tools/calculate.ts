@@ -1,4 +1,4 @@
-import type { ToolSpec } from "../../kit/index.ts";
+import type { ToolSpec } from "../../kit/types.ts";
 import { calculate, calculationOutputSchema, EXPRESSION_SYNTAX } from "../calculate.ts";
 import type { LabState } from "../state.ts";
 

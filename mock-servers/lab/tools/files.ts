@@ -1,4 +1,5 @@
-import { ToolError, type ToolSpec } from "../../kit/index.ts";
+import { ToolError } from "../../kit/errors.ts";
+import type { ToolSpec } from "../../kit/types.ts";
 import { entriesOf, LAB_ROOT, parentOf, resolveLabPath } from "../paths.ts";
 import type { LabState } from "../state.ts";
 

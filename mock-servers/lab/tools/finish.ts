@@ -1,4 +1,4 @@
-import type { ToolSpec } from "../../kit/index.ts";
+import type { ToolSpec } from "../../kit/types.ts";
 import type { LabState } from "../state.ts";
 
 export const finishTool: ToolSpec<LabState> = {

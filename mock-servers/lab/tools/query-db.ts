@@ -1,4 +1,4 @@
-import type { ToolSpec } from "../../kit/index.ts";
+import type { ToolSpec } from "../../kit/types.ts";
 import { DATABASE_SCHEMA } from "../schema.ts";
 import { assertSingleSelect } from "../sql-guard.ts";
 import { runQueryBounded } from "../sql-workers.ts";

@@ -1,5 +1,7 @@
 import type { Ajv } from "ajv";
-import { createAjv, ToolError, type ToolSpec } from "../../kit/index.ts";
+import { ToolError } from "../../kit/errors.ts";
+import type { ToolSpec } from "../../kit/types.ts";
+import { createAjv } from "../../kit/validation.ts";
 import { splitSentences } from "../sentences.ts";
 import type { LabState } from "../state.ts";
 

@@ -1,4 +1,4 @@
-import type { ToolSpec } from "../../kit/index.ts";
+import type { ToolSpec } from "../../kit/types.ts";
 import { draftFromRequest, insertBlocks, isTrashed, liveChildren, renderBlock, TEXT_BLOCK_TYPES } from "../blocks.ts";
 import { validationError } from "../errors.ts";
 import { normalizeId } from "../ids.ts";

@@ -1,4 +1,4 @@
-import type { ToolSpec } from "../../kit/index.ts";
+import type { ToolSpec } from "../../kit/types.ts";
 import { nextId } from "../ids.ts";
 import { paginate, parseJsonParam, requireContainer, requirePage } from "../lookup.ts";
 import { renderComment } from "../render.ts";

@@ -1,4 +1,4 @@
-import type { ToolSpec } from "../../kit/index.ts";
+import type { ToolSpec } from "../../kit/types.ts";
 import { validationError } from "../errors.ts";
 import { nextId } from "../ids.ts";
 import { paginate, parseJsonParam, requireDatabase, requireDataSource, requirePage } from "../lookup.ts";

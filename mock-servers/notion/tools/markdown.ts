@@ -1,4 +1,4 @@
-import type { ToolSpec } from "../../kit/index.ts";
+import type { ToolSpec } from "../../kit/types.ts";
 import { validationError } from "../errors.ts";
 import { parseJsonParam, requirePage } from "../lookup.ts";
 import { pageMarkdown, rewritePage } from "../markdown.ts";

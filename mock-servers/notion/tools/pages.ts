@@ -1,4 +1,4 @@
-import type { ToolSpec } from "../../kit/index.ts";
+import type { ToolSpec } from "../../kit/types.ts";
 import { type BlockDraft, draftFromRequest } from "../blocks.ts";
 import { notFound, validationError } from "../errors.ts";
 import { normalizeId } from "../ids.ts";

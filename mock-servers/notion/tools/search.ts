@@ -1,4 +1,4 @@
-import type { ToolSpec } from "../../kit/index.ts";
+import type { ToolSpec } from "../../kit/types.ts";
 import { pageTitleOf } from "../blocks.ts";
 import { paginate, parseJsonParam } from "../lookup.ts";
 import { renderDataSource, renderPage } from "../render.ts";

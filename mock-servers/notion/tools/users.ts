@@ -1,4 +1,4 @@
-import type { ToolSpec } from "../../kit/index.ts";
+import type { ToolSpec } from "../../kit/types.ts";
 import { notFound } from "../errors.ts";
 import { normalizeId } from "../ids.ts";
 import { paginate } from "../lookup.ts";

@@ -1,4 +1,4 @@
-import type { JsonSchema, ToolSpec } from "../../kit/index.ts";
+import type { JsonSchema, ToolSpec } from "../../kit/types.ts";
 import { faviconOf, type SearchState } from "../corpus.ts";
 import { type PageFormat, renderPage } from "../page-format.ts";
 import { requestIdFor, responseTime } from "../request-meta.ts";

@@ -1,4 +1,5 @@
-import { ToolError, type ToolSpec } from "../../kit/index.ts";
+import { ToolError } from "../../kit/errors.ts";
+import type { ToolSpec } from "../../kit/types.ts";
 import { faviconOf, findDocument, parseUrl, type SearchState } from "../corpus.ts";
 import { type PageFormat, plainText, renderPage } from "../page-format.ts";
 import { CHUNKS_PER_SOURCE, relevantChunks } from "../passages.ts";

@@ -1,4 +1,4 @@
-import type { ToolSpec } from "../../kit/index.ts";
+import type { ToolSpec } from "../../kit/types.ts";
 import { faviconOf, type SearchState } from "../corpus.ts";
 import { searchCorpus } from "../engine.ts";
 import { dateWindow, type TimeRange } from "../filters.ts";

@@ -1,4 +1,4 @@
-import type { ToolSpec } from "../../kit/index.ts";
+import type { ToolSpec } from "../../kit/types.ts";
 import { paginate, requireChannel } from "../lookup.ts";
 import { messageSchema, responseMetadataSchema } from "../schemas.ts";
 import type { SlackState } from "../state.ts";

@@ -1,4 +1,5 @@
-import { ToolError, type ToolSpec } from "../../kit/index.ts";
+import { ToolError } from "../../kit/errors.ts";
+import type { ToolSpec } from "../../kit/types.ts";
 import emojiFixture from "../fixtures/emoji.json" with { type: "json" };
 import { findMessage, requireChannel, requireTimestamp, requireWritableChannel } from "../lookup.ts";
 import { messageSchema, postResultSchema } from "../schemas.ts";

@@ -3,7 +3,7 @@
  * belong to each API); when several APIs have tools, or none has, the query's words decide.
  */
 
-import type { ToolDefinition } from "../../mcp/index.ts";
+import type { ToolDefinition } from "../../tool-protocol/types.ts";
 import type { SkillChoice } from "../types.ts";
 import { SKILLS, type Skill } from "./catalog.ts";
 

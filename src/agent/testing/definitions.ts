@@ -1,6 +1,6 @@
 /** ToolDefinitions for unit tests: the names, parameters and annotations of the real servers, no server behind them. */
 
-import type { JsonSchema, ToolAnnotationsInfo, ToolDefinition } from "../../mcp/index.ts";
+import type { JsonSchema, ToolAnnotationsInfo, ToolDefinition } from "../../tool-protocol/types.ts";
 
 export function defineTool(
   server: string,

@@ -1,6 +1,12 @@
 /** A ToolHost with scripted handlers, for unit tests of the executor, runner and loops (no MCP underneath). */
 
-import type { CallOptions, ToolCallResult, ToolDefinition, ToolErrorKind, ToolHost } from "../../mcp/index.ts";
+import type {
+  CallOptions,
+  ToolCallResult,
+  ToolDefinition,
+  ToolErrorKind,
+  ToolHost,
+} from "../../tool-protocol/types.ts";
 
 export type FakeOutcome =
   | { ok: true; data: unknown }

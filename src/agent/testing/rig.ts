@@ -1,7 +1,7 @@
 /** Builders shared by the agent's unit tests. */
 
-import type { ToolDefinition, ToolHost } from "../../mcp/index.ts";
-import { type Script, ScriptedModel } from "../../models/index.ts";
+import { type Script, ScriptedModel } from "../../models/scripted.ts";
+import type { ToolDefinition, ToolHost } from "../../tool-protocol/types.ts";
 import { RunRecorder } from "../recorder.ts";
 import { ToolRunner } from "../tool-runner.ts";
 import { WriteGuard } from "../write-guard.ts";

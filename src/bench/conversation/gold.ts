@@ -3,8 +3,8 @@
  * (the latest in a prompt that holds the history); an `ask` turn has two — its text, answered with the
  * question for the missing value (category `clarify`), and its reply, answered with the turn's calls.
  */
-import type { SimGoldItem } from "../../models/index.ts";
-import { type ConversationItem, turnAsItem } from "../dataset/index.ts";
+import type { SimGoldItem } from "../../models/sim/gold.ts";
+import { type ConversationItem, turnAsItem } from "../dataset/types.ts";
 
 export function conversationGold(conversation: ConversationItem): SimGoldItem[] {
   return conversation.turns.flatMap((turn, index) => {

@@ -2,7 +2,7 @@
 
 export { conversationGold } from "./gold.ts";
 export { modelUser, type UserPlayer } from "./model-user.ts";
-export { type ConversationRecord, joinRuns, runConversation } from "./run-conversation.ts";
+export { type ConversationRecord, joinRuns, runConversation, type TurnRecord } from "./run-conversation.ts";
 export {
   CONVERSATION_FAILURES,
   type ConversationRow,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { scoreItem } from "../scoring/index.ts";
-import { CREATE_ISSUE, call, item, TOOLS, trace } from "../scoring/testing/index.ts";
+import { scoreItem } from "../scoring/score-item.ts";
+import { CREATE_ISSUE, call, item, TOOLS, trace } from "../scoring/testing/fixtures.ts";
 import { conversationItemScore } from "./item-score.ts";
 import type { ConversationRecord, TurnRecord } from "./run-conversation.ts";
 

@@ -7,8 +7,8 @@
  * was missing gets `asked_needlessly`, so the failure tables count it (its conversation class is in the
  * summary's conversation block too).
  */
-import type { Category } from "../dataset/index.ts";
-import type { FailureKind, ItemScore, Requirement, RequirementName } from "../scoring/index.ts";
+import type { Category } from "../dataset/types.ts";
+import type { FailureKind, ItemScore, Requirement, RequirementName } from "../scoring/score-types.ts";
 import type { ConversationRecord } from "./run-conversation.ts";
 
 export function conversationItemScore(record: ConversationRecord, category: Category): ItemScore {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { resolveAgentConfig } from "../../agent/index.ts";
-import { FakeToolHost, SAMPLE_TOOLS, succeed } from "../../agent/testing/index.ts";
-import { ScriptedModel } from "../../models/index.ts";
-import type { ConversationItem } from "../dataset/index.ts";
+import { SAMPLE_TOOLS } from "../../agent/testing/definitions.ts";
+import { FakeToolHost, succeed } from "../../agent/testing/fake-host.ts";
+import { resolveAgentConfig } from "../../agent/types.ts";
+import { ScriptedModel } from "../../models/scripted.ts";
+import type { ConversationItem } from "../dataset/types.ts";
 import { modelUser, SCRIPTED_USER, userPlayerMessages } from "./model-user.ts";
 import { runConversation } from "./run-conversation.ts";
 

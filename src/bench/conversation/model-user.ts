@@ -6,8 +6,8 @@
  * playing the user is itself a source of error (tau2-bench found the simulated user at fault in up to
  * 30% of failed runs): a run says when one did.
  */
-import type { ModelProvider } from "../../models/index.ts";
-import type { ConversationItem } from "../dataset/index.ts";
+import type { ModelProvider } from "../../models/types.ts";
+import type { ConversationItem } from "../dataset/types.ts";
 import { replyTo } from "./scripted-user.ts";
 
 export interface UserReplyInput {

@@ -9,18 +9,17 @@
  * prompt cache can serve the shared prefix. Turn checks are pluggable (`scoreTurn`): the default grades
  * a turn as the single-turn item it is (dataset/types.ts `turnAsItem`) with the bench's scorer.
  */
-import {
-  type AgentConfig,
-  type AgentResult,
-  type ConversationTurn,
-  runAgent,
-  turnFromResult,
-} from "../../agent/index.ts";
-import type { ToolDefinition, ToolHost } from "../../mcp/index.ts";
-import type { InvalidReason, ModelProvider } from "../../models/index.ts";
-import type { ConversationItem, ConversationTurnSpec, StateCheckSpec, StateOutcome } from "../dataset/index.ts";
-import { turnAsItem } from "../dataset/index.ts";
-import { type ItemScore, scoreItem } from "../scoring/index.ts";
+
+import { runAgent } from "../../agent/agent.ts";
+import { type ConversationTurn, turnFromResult } from "../../agent/history.ts";
+import type { AgentConfig, AgentResult } from "../../agent/types.ts";
+import type { InvalidReason, ModelProvider } from "../../models/types.ts";
+import type { ToolDefinition, ToolHost } from "../../tool-protocol/types.ts";
+import type { StateOutcome } from "../dataset/state-checks.ts";
+import type { ConversationItem, ConversationTurnSpec, StateCheckSpec } from "../dataset/types.ts";
+import { turnAsItem } from "../dataset/types.ts";
+import { scoreItem } from "../scoring/score-item.ts";
+import type { ItemScore } from "../scoring/score-types.ts";
 import { SCRIPTED_USER, type UserPlayer } from "./model-user.ts";
 import { askedUser } from "./scripted-user.ts";
 

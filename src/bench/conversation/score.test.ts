@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { type AgentConfig, type AgentResult, DEFAULT_AGENT_CONFIG } from "../../agent/index.ts";
-import { scoreItem } from "../scoring/index.ts";
-import { CREATE_ISSUE, call, item, TOOLS, trace } from "../scoring/testing/index.ts";
+import { type AgentConfig, type AgentResult, DEFAULT_AGENT_CONFIG } from "../../agent/types.ts";
+import { scoreItem } from "../scoring/score-item.ts";
+import { CREATE_ISSUE, call, item, TOOLS, trace } from "../scoring/testing/fixtures.ts";
 import type { ConversationRecord } from "./run-conversation.ts";
 import { scoreConversation } from "./score.ts";
 

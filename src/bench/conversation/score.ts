@@ -4,10 +4,11 @@
  * failing turn, turns completed, and the failure class. Per row (model × configuration): success overall,
  * on the conversations whose gold tools were all shown, per kind, by turn index, pass^k / pass@k.
  */
-import type { AgentResult } from "../../agent/index.ts";
-import type { ConversationKind } from "../dataset/index.ts";
-import { CONVERSATION_KINDS } from "../dataset/index.ts";
-import { type Rate, type RepeatRates, rate, repeatRates } from "../scoring/index.ts";
+import type { AgentResult } from "../../agent/types.ts";
+import type { ConversationKind } from "../dataset/types.ts";
+import { CONVERSATION_KINDS } from "../dataset/types.ts";
+import { type Rate, rate } from "../scoring/rate.ts";
+import { type RepeatRates, repeatRates } from "../scoring/repeats.ts";
 import type { ConversationRecord, TurnRecord } from "./run-conversation.ts";
 
 /**

@@ -7,8 +7,8 @@
  * sentence of its answer ends with a question mark. A run that called a tool acted (even if it then asks
  * something); an answer that only contains a question mark inside a sentence (a quoted title) answered.
  */
-import type { AgentResult } from "../../agent/index.ts";
-import type { ConversationTurnSpec } from "../dataset/index.ts";
+import type { AgentResult } from "../../agent/types.ts";
+import type { ConversationTurnSpec } from "../dataset/types.ts";
 
 /** The scripted user's answer to a question it did not need to be asked. */
 export const GO_AHEAD = "Please go ahead with what you have.";

@@ -3,9 +3,10 @@
  * record it gets back is a standard record (the whole conversation's trace, every turn's state checks,
  * the conversation as one item score: item-score.ts) with the conversation itself beside it.
  */
-import type { AgentResult } from "../../agent/index.ts";
-import type { Category, StateOutcome } from "../dataset/index.ts";
-import type { ItemScore } from "../scoring/index.ts";
+import type { AgentResult } from "../../agent/types.ts";
+import type { StateOutcome } from "../dataset/state-checks.ts";
+import type { Category } from "../dataset/types.ts";
+import type { ItemScore } from "../scoring/score-types.ts";
 import { conversationItemScore } from "./item-score.ts";
 import { type ConversationRecord, joinRuns, type RunConversationInput, runConversation } from "./run-conversation.ts";
 

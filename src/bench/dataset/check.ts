@@ -6,8 +6,10 @@
  * not change a user's real data. Problems are collected, never thrown one at a time.
  */
 import { mockServerFactories, mockServerSpecs } from "../../../mock-servers/index.ts";
-import type { ToolDefinition } from "../../mcp/index.ts";
-import { ClientPool, canUndoWrites, loadRegistries, type Registry, resetKind } from "../../mcp/index.ts";
+import { ClientPool } from "../../mcp/pool.ts";
+import { canUndoWrites, loadRegistries, type Registry } from "../../mcp/registry.ts";
+import { resetKind } from "../../mcp/registry-entry.ts";
+import type { ToolDefinition } from "../../tool-protocol/types.ts";
 import { type Coverage, labelProblems, measureCoverage, unmetMinimums } from "./coverage.ts";
 import { crossCheck } from "./crosscheck.ts";
 import type { DatasetProblem } from "./errors.ts";

@@ -2,7 +2,7 @@
  * What the dataset covers (per category, server, difficulty; share of writes) and whether it meets the
  * sizes issue 3 sets, so that a 10-point difference between configurations is measurable.
  */
-import type { ToolDefinition } from "../../mcp/index.ts";
+import type { ToolDefinition } from "../../tool-protocol/types.ts";
 import type { DatasetProblem } from "./errors.ts";
 import { CATEGORIES, type Category, type DatasetItem, type LoadedItem } from "./types.ts";
 

@@ -15,7 +15,7 @@ import {
   isMatcher,
   mayOmit,
 } from "../../gold-value.ts";
-import type { ToolDefinition } from "../../mcp/index.ts";
+import type { ToolDefinition } from "../../tool-protocol/types.ts";
 import type { DatasetProblem } from "./errors.ts";
 import { datasetRegex } from "./regex.ts";
 import { isToolCallCheck } from "./state-checks.ts";

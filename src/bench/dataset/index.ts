@@ -8,6 +8,7 @@ export { DatasetError, formatProblem } from "./errors.ts";
 export { DEFAULT_EXPOSURE, EXPOSURES, type Exposure } from "./exposure.ts";
 export { requireSuiteServers } from "./known-tools.ts";
 export { loadAll, loadConversations, loadDataset, readDataset, resolveDatasetFiles } from "./load.ts";
+export { datasetRegex } from "./regex.ts";
 export { type ItemCount, type ItemSelection, narrowItems, parseFilter, selectItems, selectionHash } from "./select.ts";
 export { starterConversations, starterItems, starterSuite } from "./starter.ts";
 export {
@@ -19,7 +20,6 @@ export {
   type StateOutcome,
 } from "./state-checks.ts";
 export { loadSuite, type Suite, suiteOf } from "./suite.ts";
-export type { LoadedItem } from "./types.ts";
 export {
   type AnswerCheck,
   CATEGORIES,
@@ -32,6 +32,8 @@ export {
   type DatasetItem,
   type Difficulty,
   type ExpectedCall,
+  type ExpectedRoute,
+  type LoadedItem,
   type StateCheckSpec,
   turnAsItem,
 } from "./types.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadRegistry, type Registry } from "../../mcp/index.ts";
+import { loadRegistry, type Registry } from "../../mcp/registry.ts";
 import { unknownToolProblems } from "./known-tools.ts";
 import type { DatasetItem, LoadedItem } from "./types.ts";
 

@@ -5,7 +5,7 @@
  * A suite that connects only some servers must connect every server its items need.
  * (`dataset check` does the full cross-check against the connected servers' schemas: crosscheck.ts.)
  */
-import type { Registry } from "../../mcp/index.ts";
+import type { Registry } from "../../mcp/registry.ts";
 import { DatasetError, type DatasetProblem } from "./errors.ts";
 import { checkServer } from "./state-checks.ts";
 import type { Suite } from "./suite.ts";

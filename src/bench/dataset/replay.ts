@@ -12,9 +12,13 @@
  * and the replay checks their provenance instead of substituting: every identifier a gold call sends
  * must appear in the query or in an earlier gold result — else no model could know it.
  */
-import { DEFAULT_LIMITS, type Evidence, formatEvidence, observationText } from "../../agent/index.ts";
+
+import { type Evidence, formatEvidence } from "../../agent/solver.ts";
+import { observationText } from "../../agent/tool-runner.ts";
+import { DEFAULT_LIMITS } from "../../agent/types.ts";
 import { goldArgs } from "../../gold-value.ts";
-import type { ClientPool, ToolDefinition } from "../../mcp/index.ts";
+import type { ClientPool } from "../../mcp/pool.ts";
+import type { ToolDefinition } from "../../tool-protocol/types.ts";
 import { checkAnswer } from "./answer-check.ts";
 import { type CheckVerdict, checkLabel, checkServer, isToolCallCheck, runToolCallCheck } from "./state-checks.ts";
 import { type LoadedConversation, type LoadedItem, turnAsItem } from "./types.ts";

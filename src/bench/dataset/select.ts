@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { InputError } from "../../errors.ts";
-import { loadRegistry, type Registry } from "../../mcp/index.ts";
+import { loadRegistry, type Registry } from "../../mcp/registry.ts";
 import { seededRandom, shuffled } from "../../random.ts";
 import { DatasetError } from "./errors.ts";
 import { unknownToolProblems } from "./known-tools.ts";

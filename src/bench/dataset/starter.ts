@@ -4,7 +4,7 @@
  * `dataset check` guides the author through finishing it (todo.ts).
  */
 import { expectedForm } from "../../gold-value.ts";
-import type { JsonSchema, ToolDefinition } from "../../mcp/index.ts";
+import type { JsonSchema, ToolDefinition } from "../../tool-protocol/types.ts";
 import { TODO_MARK, TODO_TAG } from "./todo.ts";
 import type { ConversationItem, DatasetItem } from "./types.ts";
 

@@ -4,8 +4,8 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import { JSONPath } from "jsonpath-plus";
-import type { ToolDefinition, ToolHost } from "../../mcp/index.ts";
-import { isReadOnlyTool, type Registry } from "../../mcp/index.ts";
+import { isReadOnlyTool, type Registry } from "../../mcp/registry.ts";
+import type { ToolDefinition, ToolHost } from "../../tool-protocol/types.ts";
 import { datasetRegex } from "./regex.ts";
 import type { StateCheckSpec, ToolCallStateCheck, ToolResultExpectation } from "./types.ts";
 

@@ -9,10 +9,13 @@
  * turns whose every model call the request cache answered.
  */
 import { join } from "node:path";
-import type { ConversationRecord } from "../conversation/index.ts";
-import { CONVERSATION_CONFIGS, conversationGold } from "../conversation/index.ts";
-import { loadConversations } from "../dataset/index.ts";
-import { forEachRunRecord, RUN_FILES, runBench } from "../run/index.ts";
+import { conversationGold } from "../conversation/gold.ts";
+import type { ConversationRecord } from "../conversation/run-conversation.ts";
+import { CONVERSATION_CONFIGS } from "../conversation/task.ts";
+import { loadConversations } from "../dataset/load.ts";
+import { runBench } from "../run/bench.ts";
+import { forEachRunRecord } from "../run/run-format.ts";
+import { RUN_FILES } from "../run/store.ts";
 import { withLaptopStandin } from "./model-time.ts";
 
 /** Prompt tokens evaluated / sent on the conversation dataset must stay at or under this. */

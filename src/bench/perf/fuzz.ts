@@ -7,27 +7,26 @@
 
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { chatSpec, hubSpec, MemoryToolHost } from "../../../mock-servers/kit/index.ts";
-import type { Strategy } from "../../agent/index.ts";
-import {
-  cleanAnswer,
-  findTextCalls,
-  MAX_OUTPUT_CHARS,
-  parseActionInput,
-  parseCallArguments,
-  parseJsonl,
-  parseLooseJson,
-  parseLooseValue,
-  parsePlan,
-  parseReactOutput,
-  parseRouterAnswer,
-  runAgent,
-} from "../../agent/index.ts";
-import { type FuzzInput, fuzzCorpus, SAMPLE_TOOLS } from "../../agent/testing/index.ts";
-import { parseToolArguments, ScriptedModel } from "../../models/index.ts";
-import { decodeOutput } from "../../python/index.ts";
-import { readPlanText } from "../scoring/index.ts";
-import { percentile } from "../stats/index.ts";
+import { MemoryToolHost } from "../../../mock-servers/kit/memory-host.ts";
+import { chatSpec, hubSpec } from "../../../mock-servers/kit/sample-servers.ts";
+import { runAgent } from "../../agent/agent.ts";
+import { parseCallArguments, parseLooseValue } from "../../agent/call-syntax.ts";
+import { parseJsonl } from "../../agent/jsonl.ts";
+import { parseActionInput, parseLooseJson } from "../../agent/loose-json.ts";
+import { parsePlan } from "../../agent/plan-parser.ts";
+import { parseReactOutput } from "../../agent/react.ts";
+import { MAX_OUTPUT_CHARS } from "../../agent/recorder.ts";
+import { parseRouterAnswer } from "../../agent/router.ts";
+import { cleanAnswer } from "../../agent/solver.ts";
+import { SAMPLE_TOOLS } from "../../agent/testing/definitions.ts";
+import { type FuzzInput, fuzzCorpus } from "../../agent/testing/fuzz-corpus.ts";
+import { findTextCalls } from "../../agent/text-calls.ts";
+import type { Strategy } from "../../agent/types.ts";
+import { ScriptedModel } from "../../models/scripted.ts";
+import { parseToolArguments } from "../../models/tool-arguments.ts";
+import { decodeOutput } from "../../python/decode-output.ts";
+import { readPlanText } from "../scoring/plan-text.ts";
+import { percentile } from "../stats/percentile.ts";
 
 const toolNames = new Set(SAMPLE_TOOLS.map((tool) => tool.name));
 

@@ -8,10 +8,11 @@ import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadModelsConfig, matrixConfigs } from "../../config/index.ts";
-import { loadDataset } from "../dataset/index.ts";
-import { forEachJsonl, runBench, runFile } from "../run/index.ts";
-import { percentile } from "../stats/index.ts";
+import { loadModelsConfig, matrixConfigs } from "../../config/models-yaml.ts";
+import { loadDataset } from "../dataset/load.ts";
+import { runBench } from "../run/bench.ts";
+import { forEachJsonl, runFile } from "../run/store.ts";
+import { percentile } from "../stats/percentile.ts";
 
 export interface HarnessPerfOptions {
   /** Runs of the in-memory matrix (rounded up to whole repeats of model × configs × items). */

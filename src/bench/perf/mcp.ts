@@ -1,7 +1,7 @@
 import { mockServerFactories } from "../../../mock-servers/index.ts";
-import type { Registry } from "../../mcp/index.ts";
-import { ClientPool } from "../../mcp/index.ts";
-import { percentile } from "../stats/index.ts";
+import { ClientPool } from "../../mcp/pool.ts";
+import type { Registry } from "../../mcp/registry.ts";
+import { percentile } from "../stats/percentile.ts";
 
 export interface McpPerfReport {
   /** Time to connect every registry server over stdio (spawn + handshake + tool listing), ms. */

@@ -13,10 +13,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Standin, type StandinStatsReport, startStandin } from "../../../mock-servers/ollama/index.ts";
-import { createSimProvider, type SimGoldItem } from "../../models/index.ts";
-import { loadDataset } from "../dataset/index.ts";
-import { type BenchEstimate, type BenchOptions, estimateRun, forEachJsonl, RUN_FILES, runBench } from "../run/index.ts";
+import { type Standin, type StandinStatsReport, startStandin } from "../../../mock-servers/ollama/server.ts";
+import type { SimGoldItem } from "../../models/sim/gold.ts";
+import { createSimProvider } from "../../models/sim/index.ts";
+import { loadDataset } from "../dataset/load.ts";
+import { type BenchOptions, runBench } from "../run/bench.ts";
+import { type BenchEstimate, estimateRun } from "../run/estimate.ts";
+import { forEachJsonl, RUN_FILES } from "../run/store.ts";
 
 export interface ModelTimeOptions {
   /** Items of the matrix (`--limit`). */

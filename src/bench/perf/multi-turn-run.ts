@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { runBench } from "../run/index.ts";
+import { runBench } from "../run/bench.ts";
 
 export interface MultiTurnRunPerf {
   readonly model: string;

@@ -10,9 +10,12 @@ import { existsSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { OnsetlabError } from "../../errors.ts";
-import { benchQueryRunner, createApp, HarnessService, listen, VIEW_DIR } from "../../serve/index.ts";
-import { CHROMIUM, launchChromium } from "../../view/index.ts";
-import { percentile } from "../stats/index.ts";
+import { createApp, VIEW_DIR } from "../../serve/app.ts";
+import { benchQueryRunner } from "../../serve/query-runner.ts";
+import { listen } from "../../serve/server.ts";
+import { HarnessService } from "../../serve/service.ts";
+import { CHROMIUM, launchChromium } from "../../view/chromium.ts";
+import { percentile } from "../stats/percentile.ts";
 import { PERF_VIEW_ROOT, perfViewRun } from "./view.ts";
 
 export interface ViewPageOptions {

@@ -8,9 +8,14 @@
 import { copyFileSync, linkSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { benchQueryRunner, createApp, HarnessService, type ItemPage, listen } from "../../serve/index.ts";
-import { RUN_FILES, readManifest, runBench, writeJsonAtomic } from "../run/index.ts";
-import { percentile } from "../stats/index.ts";
+import { createApp } from "../../serve/app.ts";
+import { benchQueryRunner } from "../../serve/query-runner.ts";
+import { listen } from "../../serve/server.ts";
+import { HarnessService, type ItemPage } from "../../serve/service.ts";
+import { runBench } from "../run/bench.ts";
+import { readManifest } from "../run/manifest.ts";
+import { RUN_FILES, writeJsonAtomic } from "../run/store.ts";
+import { percentile } from "../stats/percentile.ts";
 
 export interface ViewPerfOptions {
   /** Records the run must have (default 5000). */

@@ -5,23 +5,28 @@
  */
 
 import { mockServerFactories } from "../../../mock-servers/index.ts";
-import { type AgentEventListener, type AgentResult, type ConversationTurn, runAgent } from "../../agent/index.ts";
-import {
-  agentConfigOf,
-  type Configuration,
-  loadModelsConfig,
-  type ModelEntry,
-  resolveConfiguration,
-  resolveModel,
-} from "../../config/index.ts";
+import { runAgent } from "../../agent/agent.ts";
+import type { AgentEventListener } from "../../agent/events.ts";
+import type { ConversationTurn } from "../../agent/history.ts";
+import type { AgentResult } from "../../agent/types.ts";
+import { agentConfigOf, type Configuration } from "../../config/configuration.ts";
+import { loadModelsConfig, type ModelEntry, resolveConfiguration, resolveModel } from "../../config/models-yaml.ts";
 import { InputError } from "../../errors.ts";
-import type { ToolHost } from "../../mcp/index.ts";
-import { ClientPool, loadRegistries, type Registry, RestrictedToolHost } from "../../mcp/index.ts";
-import type { Provenance, SimGoldItem } from "../../models/index.ts";
-import { createProvider, isSimulator, provenanceOf, requestCacheAt } from "../../models/index.ts";
-import type { ConversationItem, DatasetItem } from "../dataset/index.ts";
-import { closeItems, loadAll, resolveDatasetFiles, suiteOf } from "../dataset/index.ts";
-import { type ItemScore, scoreItem } from "../scoring/index.ts";
+import { ClientPool } from "../../mcp/pool.ts";
+import { loadRegistries, type Registry } from "../../mcp/registry.ts";
+import { RestrictedToolHost } from "../../mcp/restricted-host.ts";
+import { isSimulator, provenanceOf } from "../../models/decide-provenance.ts";
+import { createProvider } from "../../models/factory.ts";
+import type { Provenance } from "../../models/provenance.ts";
+import { requestCacheAt } from "../../models/request-cache.ts";
+import type { SimGoldItem } from "../../models/sim/gold.ts";
+import type { ToolHost } from "../../tool-protocol/types.ts";
+import { closeItems } from "../dataset/close-items.ts";
+import { loadAll, resolveDatasetFiles } from "../dataset/load.ts";
+import { suiteOf } from "../dataset/suite.ts";
+import type { ConversationItem, DatasetItem } from "../dataset/types.ts";
+import { scoreItem } from "../scoring/score-item.ts";
+import type { ItemScore } from "../scoring/score-types.ts";
 import { DryRunToolHost, dryRunItem } from "./dry-run.ts";
 import { runStateChecks } from "./environment.ts";
 import { ModelOutageWatch } from "./model-outage.ts";

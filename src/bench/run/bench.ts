@@ -8,27 +8,21 @@
 
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { loadBfclDataset } from "../../bfcl/index.ts";
-import { type ConfigurationInput, loadModelsConfig, type ModelEntry, type ModelsConfig } from "../../config/index.ts";
+import { loadBfclDataset } from "../../bfcl/dataset.ts";
+import type { ConfigurationInput } from "../../config/configuration.ts";
+import { loadModelsConfig, type ModelEntry, type ModelsConfig } from "../../config/models-yaml.ts";
 import { InputError } from "../../errors.ts";
-import type { ResetKind } from "../../mcp/index.ts";
-import { resetKind } from "../../mcp/index.ts";
-import { type CacheCounters, isSimulator, type RequestCache, requestCacheAt } from "../../models/index.ts";
+import type { ResetKind } from "../../mcp/registry.ts";
+import { resetKind } from "../../mcp/registry-entry.ts";
+import { isSimulator } from "../../models/decide-provenance.ts";
+import { type CacheCounters, type RequestCache, requestCacheAt } from "../../models/request-cache.ts";
 import { hash32, seededRandom, shuffled } from "../../random.ts";
-import { CONVERSATION_CONFIGS } from "../conversation/index.ts";
-import {
-  type ConversationItem,
-  conversationSessionItem,
-  type DatasetItem,
-  type ItemSelection,
-  narrowItems,
-  requireSuiteServers,
-  type Suite,
-  selectItems,
-  selectionHash,
-  suiteOf,
-} from "../dataset/index.ts";
-import { loadMetricModules } from "../scoring/index.ts";
+import { CONVERSATION_CONFIGS } from "../conversation/task.ts";
+import { requireSuiteServers } from "../dataset/known-tools.ts";
+import { type ItemSelection, narrowItems, selectItems, selectionHash } from "../dataset/select.ts";
+import { type Suite, suiteOf } from "../dataset/suite.ts";
+import { type ConversationItem, conversationSessionItem, type DatasetItem } from "../dataset/types.ts";
+import { loadMetricModules } from "../scoring/metric-registry.ts";
 import { isBfclDataset } from "./bfcl-environment.ts";
 import { multiTurnDatasetOf } from "./bfcl-multi-turn-environment.ts";
 import type { RunSummary } from "./compare-configs.ts";

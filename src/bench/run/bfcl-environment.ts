@@ -3,15 +3,12 @@
  * repeat across questions with other docs), so each query gets its own in-process MCP server built from
  * its function docs, opened for it and closed after. Nothing to reset, no end state to check.
  */
-import {
-  BFCL_SERVER,
-  type BfclDataOptions,
-  bfclFunctionToTool,
-  openBfclHost,
-  questionOfItem,
-} from "../../bfcl/index.ts";
-import type { ToolDefinition } from "../../mcp/index.ts";
-import type { DatasetItem } from "../dataset/index.ts";
+
+import { type BfclDataOptions, questionOfItem } from "../../bfcl/dataset.ts";
+import { openBfclHost } from "../../bfcl/host.ts";
+import { BFCL_SERVER, bfclFunctionToTool } from "../../bfcl/import.ts";
+import type { ToolDefinition } from "../../tool-protocol/types.ts";
+import type { DatasetItem } from "../dataset/types.ts";
 import type { ItemSession, ToolEnvironment } from "./environment.ts";
 
 /** `--dataset bfcl:…` (a BFCL spec) rather than dataset files. */

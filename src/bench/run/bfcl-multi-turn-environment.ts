@@ -4,18 +4,14 @@
  * BFCL's checker), and its conversation runs on that run's session — the turn's tools (miss_func's
  * held-back functions from their turn on), no scripted reply, every turn graded by BFCL's checker.
  */
-import {
-  BFCL_SERVER,
-  MultiTurnDataset,
-  type MultiTurnRun,
-  multiTurnCategoriesOf,
-  withBfclTurnLimits,
-} from "../../bfcl/index.ts";
-import type { ToolDefinition, ToolHost } from "../../mcp/index.ts";
+import { BFCL_SERVER } from "../../bfcl/import.ts";
+import { multiTurnCategoriesOf } from "../../bfcl/multi-turn/conversation.ts";
+import { MultiTurnDataset, type MultiTurnRun, withBfclTurnLimits } from "../../bfcl/multi-turn/conversation-run.ts";
 import { BoundedCache } from "../../memo.ts";
-import { runConversationTask } from "../conversation/index.ts";
-import type { ConversationItem, DatasetItem } from "../dataset/index.ts";
-import type { ItemScore } from "../scoring/index.ts";
+import type { ToolDefinition, ToolHost } from "../../tool-protocol/types.ts";
+import { runConversationTask } from "../conversation/task.ts";
+import type { ConversationItem, DatasetItem } from "../dataset/types.ts";
+import type { ItemScore } from "../scoring/score-types.ts";
 import type { ItemSession, ToolEnvironment } from "./environment.ts";
 import { type TaskBodyInput, type TaskBodyOutcome, throwIfStopped } from "./execute.ts";
 

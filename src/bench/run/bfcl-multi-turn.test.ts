@@ -10,19 +10,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { benchRequest } from "../../../test/support/bench-run.ts";
-import {
-  ADDITIONAL_FUNCTION_PROMPT,
-  DEFAULT_BFCL_V4_DATA_DIR,
-  MultiTurnDataset,
-  multiTurnCategoriesOf,
-  truthCall,
-  withBfclTurnLimits,
-} from "../../bfcl/index.ts";
-import { sharedBfclPresent } from "../../bfcl/testing/index.ts";
-import { loadModelsConfig, resolveConfiguration, resolveModel } from "../../config/index.ts";
-import type { SimGoldItem } from "../../models/index.ts";
-import { createProvider } from "../../models/index.ts";
-import { runConversation } from "../conversation/index.ts";
+import { ADDITIONAL_FUNCTION_PROMPT, multiTurnCategoriesOf, truthCall } from "../../bfcl/multi-turn/conversation.ts";
+import { MultiTurnDataset, withBfclTurnLimits } from "../../bfcl/multi-turn/conversation-run.ts";
+import { DEFAULT_BFCL_V4_DATA_DIR } from "../../bfcl/paths.ts";
+import { sharedBfclPresent } from "../../bfcl/testing/shared.ts";
+import { loadModelsConfig, resolveConfiguration, resolveModel } from "../../config/models-yaml.ts";
+import { createProvider } from "../../models/factory.ts";
+import type { SimGoldItem } from "../../models/sim/gold.ts";
+import { runConversation } from "../conversation/run-conversation.ts";
 import { resolveWork, runBench } from "./bench.ts";
 import type { BenchRequest } from "./run-file-types.ts";
 import { forEachRunRecord } from "./run-format.ts";

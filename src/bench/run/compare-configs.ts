@@ -4,10 +4,11 @@
  * differences are real.
  */
 
-import type { MultiTurnRow } from "../../bfcl/index.ts";
-import type { ModelProvenance } from "../../models/index.ts";
-import type { ConversationRow } from "../conversation/index.ts";
-import { type Comparison, compare, groupBy, type ScoredRecord, type Summary } from "../scoring/index.ts";
+import type { MultiTurnRow } from "../../bfcl/multi-turn/conversation-run.ts";
+import type { ModelProvenance } from "../../models/provenance.ts";
+import type { ConversationRow } from "../conversation/score.ts";
+import { type Comparison, compare } from "../scoring/compare.ts";
+import { groupBy, type ScoredRecord, type Summary } from "../scoring/summarize.ts";
 import type { SUMMARY_FORMAT } from "./run-format.ts";
 import type { SequentialOutcome } from "./until-significant.ts";
 

@@ -5,10 +5,11 @@
  * the run would silently measure free decoding under a constrained name: one request with a schema that
  * admits a single answer tells, and the run stops (exit 2) naming the configurations.
  */
-import type { Configuration, ModelEntry } from "../../config/index.ts";
+import type { Configuration } from "../../config/configuration.ts";
+import type { ModelEntry } from "../../config/models-yaml.ts";
 import { InputError } from "../../errors.ts";
-import type { ChatResponse, ModelProvider } from "../../models/index.ts";
-import { ModelError } from "../../models/index.ts";
+import { ModelError } from "../../models/errors.ts";
+import type { ChatResponse, ModelProvider } from "../../models/types.ts";
 
 /** A configuration asks for constrained decoding where it cannot have it. */
 export class ConstrainedDecodingError extends InputError {}

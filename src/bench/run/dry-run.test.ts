@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mockServerFactories } from "../../../mock-servers/index.ts";
-import { type AgentResult, runAgent } from "../../agent/index.ts";
-import { ClientPool, loadRegistry } from "../../mcp/index.ts";
-import { createSimProvider } from "../../models/index.ts";
-import type { DatasetItem } from "../dataset/index.ts";
-import { loadDataset } from "../dataset/index.ts";
+import { runAgent } from "../../agent/agent.ts";
+import type { AgentResult } from "../../agent/types.ts";
+import { ClientPool } from "../../mcp/pool.ts";
+import { loadRegistry } from "../../mcp/registry.ts";
+import { createSimProvider } from "../../models/sim/index.ts";
+import { loadDataset } from "../dataset/load.ts";
+import type { DatasetItem } from "../dataset/types.ts";
 import { DryRunToolHost, dryRunItem } from "./dry-run.ts";
 import { mockWorldContext } from "./resolve-request.ts";
 

@@ -4,9 +4,10 @@
  * agent is unchanged: it sees a successful result, and the trace marks the call `dryRun: true`.
  */
 
-import { isWriteTool } from "../../agent/index.ts";
-import type { CallOptions, ToolCallResult, ToolDefinition, ToolHost } from "../../mcp/index.ts";
-import type { DatasetItem, Exposure } from "../dataset/index.ts";
+import { isWriteTool } from "../../agent/write-guard.ts";
+import type { CallOptions, ToolCallResult, ToolDefinition, ToolHost } from "../../tool-protocol/types.ts";
+import type { Exposure } from "../dataset/exposure.ts";
+import type { DatasetItem } from "../dataset/types.ts";
 import type { ItemSession, ToolEnvironment } from "./environment.ts";
 
 /** What a previewed call returns as structured data. */

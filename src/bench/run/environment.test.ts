@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadRegistry } from "../../mcp/index.ts";
-import type { DatasetItem } from "../dataset/index.ts";
+import { loadRegistry } from "../../mcp/registry.ts";
+import type { DatasetItem } from "../dataset/types.ts";
 import { MockEnvironment } from "./environment.ts";
 import { sessionServers } from "./session.ts";
 

@@ -5,15 +5,18 @@
  * through a view of the pool (session.ts), never a connection of its own.
  */
 import { mockServerFactories } from "../../../mock-servers/index.ts";
-import type { FaultConfig, Registry, ToolDefinition, ToolHost } from "../../mcp/index.ts";
-import { ClientPool, type ResetsRun, RestrictedToolHost } from "../../mcp/index.ts";
+import { ClientPool, type ResetsRun } from "../../mcp/pool.ts";
+import type { Registry } from "../../mcp/registry.ts";
+import { RestrictedToolHost } from "../../mcp/restricted-host.ts";
 import { cached } from "../../memo.ts";
-import type { Exposure } from "../dataset/index.ts";
-import { isToolCallCheck, runToolCallCheck, type StateOutcome } from "../dataset/index.ts";
+import type { FaultConfig } from "../../tool-protocol/faults.ts";
+import type { ToolDefinition, ToolHost } from "../../tool-protocol/types.ts";
+import type { Exposure } from "../dataset/exposure.ts";
+import { isToolCallCheck, runToolCallCheck, type StateOutcome } from "../dataset/state-checks.ts";
 
-export type { StateOutcome } from "../dataset/index.ts";
+export type { StateOutcome } from "../dataset/state-checks.ts";
 
-import type { DatasetItem, StateCheckSpec } from "../dataset/index.ts";
+import type { DatasetItem, StateCheckSpec } from "../dataset/types.ts";
 import { sessionServers } from "./session.ts";
 
 /** One query's lease on a set of servers. */

@@ -6,9 +6,11 @@
  * model the counts are exactly those of the real run. Nothing is written.
  */
 
-import type { ModelEntry } from "../../config/index.ts";
-import type { ChatRequest, CompletionRequest, GenerationOptions, ModelProvider } from "../../models/index.ts";
-import { callsText, createSimProvider, isSimulator, type PromptInput } from "../../models/index.ts";
+import type { ModelEntry } from "../../config/models-yaml.ts";
+import { isSimulator } from "../../models/decide-provenance.ts";
+import { callsText, type PromptInput } from "../../models/prompt-text.ts";
+import { createSimProvider } from "../../models/sim/index.ts";
+import type { ChatRequest, CompletionRequest, GenerationOptions, ModelProvider } from "../../models/types.ts";
 import type { Work } from "./bench.ts";
 import { ModelOutageWatch } from "./model-outage.ts";
 import { itemGold, runGold } from "./providers.ts";

@@ -11,23 +11,13 @@
  * model's are exact (no timed request: the simulator answers at once).
  */
 
-import { loadModelsConfig, type ModelEntry } from "../../config/index.ts";
-import {
-  cachedAfter,
-  createProvider,
-  estimateTokens,
-  isDeterministic,
-  isSimulator,
-  type ModelIdentity,
-  modelIdentity,
-  type RequestCache,
-  renderPrompt,
-  requestCacheAt,
-  requestHash,
-  seededEntry,
-  sharedPrefixChars,
-  wholeTokens,
-} from "../../models/index.ts";
+import { loadModelsConfig, type ModelEntry } from "../../config/models-yaml.ts";
+import { isDeterministic, type ModelIdentity, requestHash } from "../../models/caching-provider.ts";
+import { isSimulator } from "../../models/decide-provenance.ts";
+import { createProvider, modelIdentity, seededEntry } from "../../models/factory.ts";
+import { estimateTokens, sharedPrefixChars, wholeTokens } from "../../models/prompt-size.ts";
+import { cachedAfter, renderPrompt } from "../../models/prompt-text.ts";
+import { type RequestCache, requestCacheAt } from "../../models/request-cache.ts";
 import { type BenchOptions, resolveWork, type Work } from "./bench.ts";
 import { type DryPass, type DryRequest, dryPass } from "./estimate-requests.ts";
 import { measureServerSpeed, type ServerSpeed } from "./server-speed.ts";

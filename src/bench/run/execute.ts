@@ -3,11 +3,14 @@
  * leased set of servers, then its state checks and its score. The queries in flight in one thread pull
  * tasks from one queue; every finished task is handed to `onRecord` at once.
  */
-import { type AgentConfig, type AgentResult, runAgent } from "../../agent/index.ts";
-import { agentConfigOf, type Configuration } from "../../config/index.ts";
+
+import { runAgent } from "../../agent/agent.ts";
+import type { AgentConfig, AgentResult } from "../../agent/types.ts";
+import { agentConfigOf, type Configuration } from "../../config/configuration.ts";
 import { OnsetlabError } from "../../errors.ts";
-import type { ModelProvider } from "../../models/index.ts";
-import type { DatasetItem, Exposure } from "../dataset/index.ts";
+import type { ModelProvider } from "../../models/types.ts";
+import type { Exposure } from "../dataset/exposure.ts";
+import type { DatasetItem } from "../dataset/types.ts";
 import type { ItemSession, StateOutcome, ToolEnvironment } from "./environment.ts";
 import type { Task } from "./matrix.ts";
 

@@ -8,9 +8,14 @@ export {
   UnknownItemError,
   UnknownToolError,
 } from "./agent-query.ts";
-export type { BenchOutcome } from "./bench.ts";
-export { type BenchOptions, type BenchProgress, type RunPlan, runBench } from "./bench.ts";
-export { type ConversationSummary, compareConfigurations, type RunSummary } from "./compare-configs.ts";
+export { type BenchOptions, type BenchOutcome, type BenchProgress, type RunPlan, runBench } from "./bench.ts";
+export {
+  type ConfigComparison,
+  type ConversationSummary,
+  compareConfigurations,
+  type PromptCacheUse,
+  type RunSummary,
+} from "./compare-configs.ts";
 export { DryRunToolHost } from "./dry-run.ts";
 export { type BenchEstimate, estimateRun, type ModelEstimate } from "./estimate.ts";
 export { readManifest } from "./manifest.ts";

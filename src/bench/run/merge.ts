@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, w
 import { join } from "node:path";
 import { InputError } from "../../errors.ts";
 import { canonicalJson } from "../../json.ts";
-import { selectItems, selectionHash } from "../dataset/index.ts";
+import { selectItems, selectionHash } from "../dataset/select.ts";
 import type { RunSummary } from "./compare-configs.ts";
 import { readManifest } from "./manifest.ts";
 import { contentHash } from "./record-content.ts";

@@ -5,10 +5,11 @@
  * model cannot run (native without tools; constrained decoding the server ignores, constrained-probe.ts)
  * stops the run here, before anything is written.
  */
-import type { Configuration, ModelEntry } from "../../config/index.ts";
+import type { Configuration } from "../../config/configuration.ts";
+import type { ModelEntry } from "../../config/models-yaml.ts";
 import { InputError, OnsetlabError } from "../../errors.ts";
-import type { ModelFacts, ModelProvider, WarmUp } from "../../models/index.ts";
-import { ModelError } from "../../models/index.ts";
+import { ModelError } from "../../models/errors.ts";
+import type { ModelFacts, ModelProvider, WarmUp } from "../../models/types.ts";
 import { refuseUnconstrained } from "./constrained-probe.ts";
 
 /** What run.json keeps of a model's probe. */

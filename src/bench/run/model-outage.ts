@@ -7,15 +7,15 @@
  * are retried by the provider; a server error that outlasts them makes its item invalid instead.)
  */
 import { OnsetlabError } from "../../errors.ts";
-import type { ModelProvider } from "../../models/index.ts";
 import {
   CassetteMissError,
-  isTransient,
   ModelNotFoundError,
   ProviderHttpError,
   ProviderUnreachableError,
   ToolsUnsupportedError,
-} from "../../models/index.ts";
+} from "../../models/errors.ts";
+import { isTransient } from "../../models/http.ts";
+import type { ModelProvider } from "../../models/types.ts";
 
 type Outage = Error;
 

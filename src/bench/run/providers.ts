@@ -4,18 +4,17 @@
  * record says what it shared with the previous request to that server.
  */
 
-import { type ModelEntry, type ModelsConfig, resolveModel } from "../../config/index.ts";
-import type { ModelProvider, RequestCache, SimGoldItem } from "../../models/index.ts";
-import {
-  createProvider,
-  isOllamaEntry,
-  isOpenAIEntry,
-  isSimulator,
-  PrefixTracker,
-  provenanceOf,
-} from "../../models/index.ts";
-import { conversationGold } from "../conversation/index.ts";
-import type { ConversationItem, DatasetItem } from "../dataset/index.ts";
+import { type ModelEntry, type ModelsConfig, resolveModel } from "../../config/models-yaml.ts";
+import { isSimulator, provenanceOf } from "../../models/decide-provenance.ts";
+import { createProvider } from "../../models/factory.ts";
+import { PrefixTracker } from "../../models/prefix-tracker.ts";
+import { isOllamaEntry } from "../../models/providers/ollama.ts";
+import { isOpenAIEntry } from "../../models/providers/openai.ts";
+import type { RequestCache } from "../../models/request-cache.ts";
+import type { SimGoldItem } from "../../models/sim/gold.ts";
+import type { ModelProvider } from "../../models/types.ts";
+import { conversationGold } from "../conversation/gold.ts";
+import type { ConversationItem, DatasetItem } from "../dataset/types.ts";
 import { multiTurnDatasetOf } from "./bfcl-multi-turn-environment.ts";
 import type { ModelOutageWatch } from "./model-outage.ts";
 

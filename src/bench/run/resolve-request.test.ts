@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_REGISTRY, loadRegistry } from "../../mcp/index.ts";
+import { DEFAULT_REGISTRY, loadRegistry } from "../../mcp/registry.ts";
 import { REPO_ROOT } from "../../paths.ts";
 import { requestRegistry } from "./resolve-request.ts";
 

@@ -7,8 +7,9 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { isAbsolute, join, relative } from "node:path";
-import type { AgentDefinition } from "../../agent/index.ts";
-import type { Configuration, ConfigurationInput } from "../../config/index.ts";
+import type { AgentDefinition } from "../../agent/definition.ts";
+import { withFiles } from "../../config/agent-definition.ts";
+import type { Configuration, ConfigurationInput } from "../../config/configuration.ts";
 import {
   loadModelsConfig,
   type ModelEntry,
@@ -17,15 +18,17 @@ import {
   matrixModels,
   resolveConfiguration,
   withAgentConfigurations,
-  withFiles,
-} from "../../config/index.ts";
+} from "../../config/models-yaml.ts";
 import { InputError } from "../../errors.ts";
-import { loadRegistries, type Registry } from "../../mcp/index.ts";
+import { loadRegistries, type Registry } from "../../mcp/registry.ts";
 import { cached } from "../../memo.ts";
-import { isSimulator, probedProvenance, provenanceOf, providerId } from "../../models/index.ts";
+import { isSimulator, probedProvenance, provenanceOf } from "../../models/decide-provenance.ts";
+import { providerId } from "../../models/factory.ts";
 import { REPO_ROOT } from "../../paths.ts";
-import type { ItemCount } from "../dataset/index.ts";
-import { resolveDatasetFiles, type Suite, suiteOf, worldContext } from "../dataset/index.ts";
+import { resolveDatasetFiles } from "../dataset/load.ts";
+import type { ItemCount } from "../dataset/select.ts";
+import { type Suite, suiteOf } from "../dataset/suite.ts";
+import { worldContext } from "../dataset/world-clock.ts";
 import type { ModelProbe } from "./model-facts.ts";
 import type { BenchRequest, RunManifest, RunModel } from "./run-file-types.ts";
 

@@ -13,7 +13,7 @@
 import { existsSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { OnsetlabError } from "../../errors.ts";
-import type { SpanLine } from "../../trace/index.ts";
+import type { SpanLine } from "../../trace/jsonl-exporter.ts";
 import type { RunRecord, StoredRecord } from "./run-file-types.ts";
 import { forEachJsonl, JsonlGzAppender, lineBytes, RUN_FILES, runFile } from "./store.ts";
 

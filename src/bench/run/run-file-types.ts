@@ -2,14 +2,16 @@
  * The shapes of a run's files: run.json (`RunManifest`, with the `BenchRequest` a resume repeats) and each
  * line of records.jsonl.gz (`RunRecord`). docs/schemas/ has their JSON Schemas, checked against real runs.
  */
-import type { AgentResult } from "../../agent/index.ts";
-import type { MultiTurnRunVerdict } from "../../bfcl/index.ts";
-import type { Configuration } from "../../config/index.ts";
-import type { FaultConfig, ResetKind } from "../../mcp/index.ts";
-import type { ModelFacts, Provenance, WarmUp } from "../../models/index.ts";
-import { type ConversationRecord, joinRuns } from "../conversation/index.ts";
-import type { Suite } from "../dataset/index.ts";
-import type { ItemScore } from "../scoring/index.ts";
+import type { AgentResult } from "../../agent/types.ts";
+import type { MultiTurnRunVerdict } from "../../bfcl/multi-turn/conversation-run.ts";
+import type { Configuration } from "../../config/configuration.ts";
+import type { ResetKind } from "../../mcp/registry.ts";
+import type { Provenance } from "../../models/provenance.ts";
+import type { ModelFacts, WarmUp } from "../../models/types.ts";
+import type { FaultConfig } from "../../tool-protocol/faults.ts";
+import { type ConversationRecord, joinRuns } from "../conversation/run-conversation.ts";
+import type { Suite } from "../dataset/suite.ts";
+import type { ItemScore } from "../scoring/score-types.ts";
 import type { TaskRecord } from "./execute.ts";
 import type { Shard } from "./matrix.ts";
 import { RECORD_FORMAT, type RUN_FORMAT } from "./run-format.ts";

@@ -18,10 +18,10 @@
  *   bench the agent never used (the record's `session.exposure` keeps it); one without `toolSelection`
  *   ranked the tools, as run.json's.
  */
-import type { AgentConfig, ToolSelection } from "../../agent/index.ts";
-import type { Provenance } from "../../models/index.ts";
-import { INVALID_REASONS } from "../../models/index.ts";
-import { FAILURE_KINDS, type FailureKind } from "../scoring/index.ts";
+import type { AgentConfig, ToolSelection } from "../../agent/types.ts";
+import type { Provenance } from "../../models/provenance.ts";
+import { INVALID_REASONS } from "../../models/types.ts";
+import { FAILURE_KINDS, type FailureKind } from "../scoring/score-types.ts";
 import type { RunSummary } from "./compare-configs.ts";
 import { forEachJsonl, type RowLocation, readRow } from "./jsonl-read.ts";
 import type { RunManifest, RunModel, StoredRecord } from "./run-file-types.ts";

@@ -2,9 +2,10 @@
  * The secrets of this harness: every variable a models.yaml entry names in `api_key_env` and every
  * variable a registry server passes through (`env`). Their values are redacted where data leaves.
  */
-import { loadModelsConfig } from "../../config/index.ts";
-import { loadRegistries, passedThroughEnv } from "../../mcp/index.ts";
-import { isOpenAIEntry } from "../../models/index.ts";
+import { loadModelsConfig } from "../../config/models-yaml.ts";
+import { loadRegistries } from "../../mcp/registry.ts";
+import { passedThroughEnv } from "../../mcp/registry-entry.ts";
+import { isOpenAIEntry } from "../../models/providers/openai.ts";
 import { Redactor, redactorOf } from "../../redact.ts";
 
 function secretNames(modelsFile?: string, registryFiles?: readonly string[]): string[] {

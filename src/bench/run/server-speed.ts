@@ -6,7 +6,7 @@
  * whole, with prompt evaluation assumed ten times as fast as generation.
  */
 import { randomUUID } from "node:crypto";
-import type { ModelProvider } from "../../models/index.ts";
+import type { ModelProvider } from "../../models/types.ts";
 
 export interface ServerSpeed {
   promptTokensPerSec: number;

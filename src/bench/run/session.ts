@@ -7,7 +7,8 @@
  */
 
 import { hash32, seededRandom } from "../../random.ts";
-import type { DatasetItem, Exposure } from "../dataset/index.ts";
+import type { Exposure } from "../dataset/exposure.ts";
+import type { DatasetItem } from "../dataset/types.ts";
 
 /** The built-in tools' server: connected in every session, as OnsetLab always has its built-ins. */
 export const BUILTIN_SERVER = "builtin";

@@ -4,11 +4,12 @@
  * since a thread hands a finished task's lines on right after it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chatSpec, hubSpec, MemoryToolHost } from "../../../mock-servers/kit/index.ts";
-import type { AgentResult } from "../../agent/index.ts";
-import { runAgent } from "../../agent/index.ts";
-import { ScriptedModel } from "../../models/index.ts";
-import type { SpanLine } from "../../trace/index.ts";
+import { MemoryToolHost } from "../../../mock-servers/kit/memory-host.ts";
+import { chatSpec, hubSpec } from "../../../mock-servers/kit/sample-servers.ts";
+import { runAgent } from "../../agent/agent.ts";
+import type { AgentResult } from "../../agent/types.ts";
+import { ScriptedModel } from "../../models/scripted.ts";
+import type { SpanLine } from "../../trace/jsonl-exporter.ts";
 import { startQueryTracer, startRunTracer } from "./spans.ts";
 
 let host: MemoryToolHost;

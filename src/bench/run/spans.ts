@@ -14,8 +14,8 @@ import {
 } from "@opentelemetry/api";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { BasicTracerProvider } from "@opentelemetry/sdk-trace-base";
-import type { AgentResult } from "../../agent/index.ts";
-import { JsonlSpanProcessor, type SpanLine } from "../../trace/index.ts";
+import type { AgentResult } from "../../agent/types.ts";
+import { JsonlSpanProcessor, type SpanLine } from "../../trace/jsonl-exporter.ts";
 
 /** The run span, open while the run lasts: its ids are the parent every query span names. */
 export interface RunTracer {

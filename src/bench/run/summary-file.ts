@@ -1,8 +1,9 @@
 import { join } from "node:path";
-import { type MultiTurnRunVerdict, multiTurnCategoriesOf, summariseMultiTurn } from "../../bfcl/index.ts";
-import { type ConversationScore, scoreConversation, summariseRow } from "../conversation/index.ts";
-import type { DatasetItem } from "../dataset/index.ts";
-import { type ScoredRecord, summarize, validRecords } from "../scoring/index.ts";
+import { multiTurnCategoriesOf } from "../../bfcl/multi-turn/conversation.ts";
+import { type MultiTurnRunVerdict, summariseMultiTurn } from "../../bfcl/multi-turn/conversation-run.ts";
+import { type ConversationScore, scoreConversation, summariseRow } from "../conversation/score.ts";
+import type { DatasetItem } from "../dataset/types.ts";
+import { type ScoredRecord, summarize, validRecords } from "../scoring/summarize.ts";
 import {
   type ConversationSummary,
   compareConfigurations,

@@ -3,7 +3,7 @@
  * call is refused without reaching a server, its error naming the limit, and the budget notes that it was
  * reached. The agent then ends the run with what it has, as it does after any failed call.
  */
-import type { CallOptions, ToolCallResult, ToolDefinition, ToolHost } from "../../mcp/index.ts";
+import type { CallOptions, ToolCallResult, ToolDefinition, ToolHost } from "../../tool-protocol/types.ts";
 
 export class ToolCallBudget implements ToolHost {
   private made = 0;

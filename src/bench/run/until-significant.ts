@@ -6,13 +6,9 @@
  * one fixed-size test. With a margin, the run also stops once the repeated confidence interval of the
  * difference at that look's boundary (Jennison & Turnbull 1989, JRSS B 51:305) lies inside ±margin.
  */
-import {
-  countPair,
-  groupSequentialBoundaries,
-  type PairedCounts,
-  type PairedDifference,
-  pairedDifferenceCI,
-} from "../stats/index.ts";
+
+import { groupSequentialBoundaries } from "../stats/group-sequential.ts";
+import { countPair, type PairedCounts, type PairedDifference, pairedDifferenceCI } from "../stats/mcnemar.ts";
 
 export interface SequentialRequest {
   a: string;

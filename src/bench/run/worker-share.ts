@@ -4,21 +4,20 @@
  * the files (the main one) only appends text. The same code runs in the main thread and in each worker
  * thread (threads.ts).
  */
-import type { Configuration } from "../../config/index.ts";
-import { loadModelsConfig, resolveModel } from "../../config/index.ts";
-import type { ToolDefinition } from "../../mcp/index.ts";
-import type { ModelProvider } from "../../models/index.ts";
-import { createProvider } from "../../models/index.ts";
-import { CONVERSATION_CATEGORY, modelUser, runConversationTask, type UserPlayer } from "../conversation/index.ts";
-import {
-  type ConversationItem,
-  DatasetError,
-  type DatasetItem,
-  readOnlyIn,
-  toolCallCheckProblems,
-  turnAsItem,
-} from "../dataset/index.ts";
-import { type ItemScore, scoreItem, ToolCatalog } from "../scoring/index.ts";
+import type { Configuration } from "../../config/configuration.ts";
+import { loadModelsConfig, resolveModel } from "../../config/models-yaml.ts";
+import { createProvider } from "../../models/factory.ts";
+import type { ModelProvider } from "../../models/types.ts";
+import type { ToolDefinition } from "../../tool-protocol/types.ts";
+import { modelUser, type UserPlayer } from "../conversation/model-user.ts";
+import { CONVERSATION_CATEGORY, runConversationTask } from "../conversation/task.ts";
+import { toolCallCheckProblems } from "../dataset/crosscheck.ts";
+import { DatasetError } from "../dataset/errors.ts";
+import { readOnlyIn } from "../dataset/state-checks.ts";
+import { type ConversationItem, type DatasetItem, turnAsItem } from "../dataset/types.ts";
+import { scoreItem } from "../scoring/score-item.ts";
+import type { ItemScore } from "../scoring/score-types.ts";
+import { ToolCatalog } from "../scoring/tool-catalog.ts";
 import { BfclEnvironment } from "./bfcl-environment.ts";
 import { MultiTurnEnvironment, multiTurnBody, multiTurnDatasetOf } from "./bfcl-multi-turn-environment.ts";
 import { DryRunEnvironment, dryRunItem } from "./dry-run.ts";

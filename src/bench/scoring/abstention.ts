@@ -1,6 +1,6 @@
 /** Abstention: on `irrelevant` items no call at all; on `missing_info` items no call to a forbidden tool. */
 
-import type { DatasetItem } from "../dataset/browser.ts";
+import type { DatasetItem } from "../dataset/types.ts";
 import type { CountedCall, ProposedCall } from "./calls.ts";
 import type { AbstentionScore } from "./score-types.ts";
 import type { ToolCatalog } from "./tool-catalog.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AnswerCheck } from "../dataset/index.ts";
+import type { AnswerCheck } from "../dataset/types.ts";
 import { AnswerCheckSpecError, scoreAnswer } from "./answer.ts";
 
 describe("scoreAnswer", () => {

@@ -1,8 +1,8 @@
 /** The answer check as a score: the dataset's own check (contains / anyOf / notContains / regex). */
 
 import { InputError } from "../../errors.ts";
-import type { AnswerCheck } from "../dataset/index.ts";
-import { checkAnswer } from "../dataset/index.ts";
+import { checkAnswer } from "../dataset/answer-check.ts";
+import type { AnswerCheck } from "../dataset/types.ts";
 import type { AnswerScore } from "./score-types.ts";
 
 /** An item whose answer check cannot run (a regex that does not compile): a dataset bug, named by item id. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fromJson, type PyValue, py } from "../../python/index.ts";
+import { fromJson, type PyValue, py } from "../../python/value.ts";
 import {
   ArgMatchSpecError,
   type ArgVerdict,

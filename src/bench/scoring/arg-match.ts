@@ -22,17 +22,8 @@
  */
 
 import { InputError } from "../../errors.ts";
-import {
-  dictField,
-  fromJson,
-  type PyKind,
-  type PyValue,
-  py,
-  pyEquals,
-  pyRepr,
-  pyStrRepr,
-} from "../../python/browser.ts";
-import { datasetRegex } from "../dataset/browser.ts";
+import { dictField, fromJson, type PyKind, type PyValue, py, pyEquals, pyRepr, pyStrRepr } from "../../python/value.ts";
+import { datasetRegex } from "../dataset/regex.ts";
 
 // ─── string normalisation ───────────────────────────────────────────────────────────────────────
 

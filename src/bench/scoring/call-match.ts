@@ -10,7 +10,7 @@
  * Counted calls left unpaired are the extra calls.
  */
 
-import type { ExpectedCall } from "../dataset/index.ts";
+import type { ExpectedCall } from "../dataset/types.ts";
 import { type CallArgsVerdict, matchJsonArgs } from "./arg-match.ts";
 import { assign } from "./assignment.ts";
 import type { CountedCall } from "./calls.ts";

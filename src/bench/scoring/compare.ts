@@ -12,7 +12,7 @@ import {
   type PairedCounts,
   type PairedDifference,
   pairedDifferenceCI,
-} from "../stats/index.ts";
+} from "../stats/mcnemar.ts";
 import { type Rate, rate } from "./rate.ts";
 import type { ItemScore } from "./score-types.ts";
 import type { ScoredRecord } from "./summarize.ts";

@@ -44,7 +44,7 @@
  * missing_info, the value the user never gave) is not also missing_required.
  */
 
-import type { DatasetItem } from "../dataset/index.ts";
+import type { DatasetItem } from "../dataset/types.ts";
 import { abstentionForbids } from "./abstention.ts";
 import type { ArgErrorType, CallArgsVerdict } from "./arg-match.ts";
 import type { CallMatching, Pairing } from "./call-match.ts";

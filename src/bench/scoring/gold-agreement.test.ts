@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { goldArgs } from "../../gold-value.ts";
-import { goldCalls, type SimGoldItem } from "../../models/index.ts";
+import type { SimGoldItem } from "../../models/sim/gold.ts";
+import { goldCalls } from "../../models/sim/index.ts";
 import { matchJsonArgs } from "./arg-match.ts";
 
 const ADD_OBSERVATIONS = {

@@ -7,7 +7,7 @@
  */
 import { InputError } from "../../errors.ts";
 import { importUserModule } from "../../load-module.ts";
-import type { DatasetItem } from "../dataset/index.ts";
+import type { DatasetItem } from "../dataset/types.ts";
 import { type BinaryOutcome, type Direction, ITEM_METRICS, type PooledOutcome } from "./metrics.ts";
 import type { ItemScore } from "./score-types.ts";
 

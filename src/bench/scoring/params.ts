@@ -1,6 +1,6 @@
 /** Parameter accuracy: per argument, and per whole call (name and every argument right). */
 
-import type { DatasetItem } from "../dataset/index.ts";
+import type { DatasetItem } from "../dataset/types.ts";
 import type { CallMatching } from "./call-match.ts";
 import type { CountedCall } from "./calls.ts";
 import type { ArgResult, ParamScore } from "./score-types.ts";

@@ -14,7 +14,7 @@
  * Steps of tools that do not exist, and every step of an item without gold calls, get no gold call.
  */
 
-import type { DatasetItem, ExpectedCall } from "../dataset/browser.ts";
+import type { DatasetItem, ExpectedCall } from "../dataset/types.ts";
 import { goldFit, lackedParams, type StepArgs } from "./plan-step-args.ts";
 import type { ToolCatalog } from "./tool-catalog.ts";
 

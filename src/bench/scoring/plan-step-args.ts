@@ -4,8 +4,8 @@
  * the gold pairing (plan-gold-pairing.ts) and the per-step error checks (planner-output.ts).
  */
 
-import { fromJson, type PyValue } from "../../python/browser.ts";
-import type { ExpectedCall } from "../dataset/browser.ts";
+import { fromJson, type PyValue } from "../../python/value.ts";
+import type { ExpectedCall } from "../dataset/types.ts";
 import { type ArgVerdict, checkArgValue, type ExpectedArgs, expectedArgsFromJson } from "./arg-match.ts";
 import type { PlanTextStep } from "./plan-text.ts";
 import type { ToolCatalog } from "./tool-catalog.ts";

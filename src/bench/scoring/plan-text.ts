@@ -9,8 +9,11 @@
  */
 
 import { OnsetlabError } from "../../errors.ts";
-import type { PyNode } from "../../python/browser.ts";
-import { evaluate, parseExpression, toJson, unparse } from "../../python/browser.ts";
+import type { PyNode } from "../../python/ast.ts";
+import { evaluate } from "../../python/evaluate.ts";
+import { parseExpression } from "../../python/parser.ts";
+import { unparse } from "../../python/unparse.ts";
+import { toJson } from "../../python/value.ts";
 
 export interface PlanTextStep {
   /** `#E2`, or null for a call written without a header. */

@@ -41,7 +41,7 @@
  */
 
 import { canonicalJson } from "../../json.ts";
-import type { DatasetItem, ExpectedCall } from "../dataset/browser.ts";
+import type { DatasetItem, ExpectedCall } from "../dataset/types.ts";
 import { abstentionForbids } from "./abstention.ts";
 import { expectedArgsFromJson } from "./arg-match.ts";
 import { pairStepsWithGold } from "./plan-gold-pairing.ts";

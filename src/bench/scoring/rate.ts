@@ -1,6 +1,6 @@
 /** A proportion with its Wilson 95% interval, as every rate in a summary is reported. */
 
-import { wilson } from "../stats/browser.ts";
+import { wilson } from "../stats/wilson.ts";
 
 /** `value = k / n`; all three numbers null when n = 0 (nothing was measured). */
 export interface Rate {

@@ -1,7 +1,7 @@
 /** Rescue rate: did the first plan fail, what recovered it, and did the rescue inject wrong values. */
 
-import { fromJson } from "../../python/index.ts";
-import type { DatasetItem } from "../dataset/index.ts";
+import { fromJson } from "../../python/value.ts";
+import type { DatasetItem } from "../dataset/types.ts";
 import { checkArgValue, expectedArgsFromJson } from "./arg-match.ts";
 import type { RescueScore, WrongInjection } from "./score-types.ts";
 import type { ToolCatalog } from "./tool-catalog.ts";

@@ -1,6 +1,6 @@
 /** Routing: the router's decision against the item's expected route (only when the router ran). */
 
-import type { DatasetItem } from "../dataset/index.ts";
+import type { DatasetItem } from "../dataset/types.ts";
 import type { RoutingScore } from "./score-types.ts";
 import type { TraceView } from "./types.ts";
 

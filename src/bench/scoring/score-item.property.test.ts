@@ -2,7 +2,7 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { DatasetItem } from "../dataset/index.ts";
+import type { DatasetItem } from "../dataset/types.ts";
 import { classifyPlannerOutput } from "./planner-output.ts";
 import { scoreItem } from "./score-item.ts";
 import { CREATE_ISSUE, item, TOOLS } from "./testing/fixtures.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { DatasetItem, StateCheckSpec } from "../dataset/index.ts";
+import type { DatasetItem, StateCheckSpec } from "../dataset/types.ts";
 import { scoreItem } from "./score-item.ts";
 import type { FailureKind, ItemScore } from "./score-types.ts";
 import { CREATE_ISSUE, call, failedCall, item, TOOLS, trace } from "./testing/fixtures.ts";

@@ -1,7 +1,7 @@
 /** Scores one item × model × configuration: every metric module over one trace. Pure; never throws on a trace. */
 
-import { INVALID_REASONS, type InvalidReason } from "../../models/index.ts";
-import type { DatasetItem } from "../dataset/index.ts";
+import { INVALID_REASONS, type InvalidReason } from "../../models/types.ts";
+import type { DatasetItem } from "../dataset/types.ts";
 import { scoreAbstention } from "./abstention.ts";
 import { scoreAnswer } from "./answer.ts";
 import { matchCalls } from "./call-match.ts";

@@ -3,8 +3,8 @@
  * undefined, no NaN — a metric that does not apply to the item is `null`), written into every record.
  */
 
-import type { InvalidReason } from "../../models/browser.ts";
-import type { Category, ExpectedRoute } from "../dataset/browser.ts";
+import type { InvalidReason } from "../../models/types.ts";
+import type { Category, ExpectedRoute } from "../dataset/types.ts";
 import type { ArgErrorType } from "./arg-match.ts";
 import type { PlannerClassification } from "./planner-output.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { StateCheckSpec } from "../dataset/index.ts";
+import type { StateCheckSpec } from "../dataset/types.ts";
 import { scoreState } from "./state.ts";
 
 const exists: StateCheckSpec = {

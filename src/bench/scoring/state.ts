@@ -1,8 +1,8 @@
 /** End state: the state checks (named or tool-call) as the runner ran them, with `negate` applied here. */
 
 import { canonicalJson } from "../../json.ts";
-import type { StateCheckSpec } from "../dataset/index.ts";
-import { checkLabel, checkServer } from "../dataset/index.ts";
+import { checkLabel, checkServer } from "../dataset/state-checks.ts";
+import type { StateCheckSpec } from "../dataset/types.ts";
 import type { StateCheckResult, StateScore } from "./score-types.ts";
 import type { StateCheckOutcome } from "./types.ts";
 

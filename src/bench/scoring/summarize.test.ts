@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { wilson } from "../stats/index.ts";
+import { wilson } from "../stats/wilson.ts";
 import { compare, DuplicatePairKeyError } from "./compare.ts";
 import { scoreItem } from "./score-item.ts";
 import { type ScoredRecord, summarize } from "./summarize.ts";

@@ -5,9 +5,10 @@
  * interval, so the same records always give the same summary.
  */
 
-import { INVALID_REASONS, type InvalidReason } from "../../models/index.ts";
-import { CATEGORIES, type DatasetItem } from "../dataset/index.ts";
-import { bootstrapPercentileCIs, type PercentileEstimate, percentile } from "../stats/index.ts";
+import { INVALID_REASONS, type InvalidReason } from "../../models/types.ts";
+import { CATEGORIES, type DatasetItem } from "../dataset/types.ts";
+import { bootstrapPercentileCIs, type PercentileEstimate } from "../stats/bootstrap.ts";
+import { percentile } from "../stats/percentile.ts";
 import { type CustomItemMetric, customMetrics } from "./metric-registry.ts";
 import { ITEM_METRICS, type ItemMetric, type MetricRates } from "./metrics.ts";
 import { PLANNER_ERROR_TYPES, type PlannerErrorType } from "./planner-output.ts";

@@ -12,7 +12,7 @@
  * - answer (items with an answer check): answer.ts.
  */
 
-import type { DatasetItem } from "../dataset/index.ts";
+import type { DatasetItem } from "../dataset/types.ts";
 import type { CallMatching } from "./call-match.ts";
 import type { CountedCall } from "./calls.ts";
 import type { AbstentionScore, AnswerScore, Requirement, StateScore } from "./score-types.ts";

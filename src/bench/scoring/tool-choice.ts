@@ -1,6 +1,6 @@
 /** Tool choice: the first tool the model chose, the set of tools it called, and invented tool names. */
 
-import type { DatasetItem } from "../dataset/index.ts";
+import type { DatasetItem } from "../dataset/types.ts";
 import type { CallMatching } from "./call-match.ts";
 import type { CountedCall, ProposedCall } from "./calls.ts";
 import type { ToolChoiceScore } from "./score-types.ts";

@@ -6,8 +6,8 @@
  * MCP layer's `ToolDefinition`.
  */
 
-import type { InvalidReason } from "../../models/index.ts";
-import type { StateCheckSpec } from "../dataset/index.ts";
+import type { InvalidReason } from "../../models/types.ts";
+import type { StateCheckSpec } from "../dataset/types.ts";
 
 /** One turn of a loop protocol (ReAct, jsonl, native, the ReAct fallback). */
 export interface IterationView {

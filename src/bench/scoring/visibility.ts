@@ -4,7 +4,7 @@
  * cannot be chosen except by a lucky guess of its name, so a run that missed it measures the filter
  * and the session's servers, not the model: failures.ts calls that `tool_not_shown`.
  */
-import type { DatasetItem } from "../dataset/index.ts";
+import type { DatasetItem } from "../dataset/types.ts";
 import type { VisibilityScore } from "./score-types.ts";
 import type { TraceView } from "./types.ts";
 

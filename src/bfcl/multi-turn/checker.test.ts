@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseTaggedJson } from "../../python/index.ts";
+import { parseTaggedJson } from "../../python/json-tagged.ts";
 import { checkDecodedTurns, scoreMultiTurnResult } from "./checker.ts";
 import { decodeExecuteStep } from "./decode-execute.ts";
 import type { MultiTurnEntry } from "./entries.ts";

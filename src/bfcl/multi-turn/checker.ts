@@ -13,7 +13,7 @@
  * counted apart (`callsInEmptyTurns`), a figure of this project's, not a verdict.
  */
 
-import type { PyValue } from "../../python/index.ts";
+import type { PyValue } from "../../python/value.ts";
 import { type DecodeMode, decodeExecuteStep, isEmptyExecuteResponse } from "./decode-execute.ts";
 import { isLongContext, type MultiTurnEntry } from "./entries.ts";
 import { EnvironmentSet } from "./execute.ts";

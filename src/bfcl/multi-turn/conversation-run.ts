@@ -8,14 +8,16 @@
  * held-back ones until their turn (the pool lists a server's tools once, at connect).
  */
 
-import type { AgentConfig, AgentResult } from "../../agent/index.ts";
-import { MAX_CALLS_PER_TURN } from "../../agent/index.ts";
-import type { ConversationItem } from "../../bench/dataset/index.ts";
-import { turnAsItem } from "../../bench/dataset/index.ts";
-import { type FailureKind, type ItemScore, type Rate, rate, scoreItem } from "../../bench/scoring/index.ts";
-import type { ToolDefinition, ToolHost } from "../../mcp/index.ts";
-import { RestrictedToolHost } from "../../mcp/index.ts";
-import type { SimGoldItem } from "../../models/index.ts";
+import { MAX_CALLS_PER_TURN } from "../../agent/tool-runner.ts";
+import type { AgentConfig, AgentResult } from "../../agent/types.ts";
+import type { ConversationItem } from "../../bench/dataset/types.ts";
+import { turnAsItem } from "../../bench/dataset/types.ts";
+import { type Rate, rate } from "../../bench/scoring/rate.ts";
+import { scoreItem } from "../../bench/scoring/score-item.ts";
+import type { FailureKind, ItemScore } from "../../bench/scoring/score-types.ts";
+import { RestrictedToolHost } from "../../mcp/restricted-host.ts";
+import type { SimGoldItem } from "../../models/sim/gold.ts";
+import type { ToolDefinition, ToolHost } from "../../tool-protocol/types.ts";
 import { BfclInputError } from "../errors.ts";
 import { type BfclHost, openServerHost } from "../host.ts";
 import { DEFAULT_BFCL_V4_DATA_DIR } from "../paths.ts";

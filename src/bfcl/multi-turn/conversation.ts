@@ -6,10 +6,12 @@
  * values (`literalArgs`), found by a turn's user text in the history.
  */
 
-import type { ConversationItem, ConversationKind, ConversationTurnSpec } from "../../bench/dataset/index.ts";
+import type { ConversationItem, ConversationKind, ConversationTurnSpec } from "../../bench/dataset/types.ts";
 import { expectedForm } from "../../gold-value.ts";
-import type { SimGoldItem } from "../../models/index.ts";
-import { evaluate, parseExpression, toJson } from "../../python/index.ts";
+import type { SimGoldItem } from "../../models/sim/gold.ts";
+import { evaluate } from "../../python/evaluate.ts";
+import { parseExpression } from "../../python/parser.ts";
+import { toJson } from "../../python/value.ts";
 import { BfclInputError } from "../errors.ts";
 import { DEFAULT_BFCL_V4_DATA_DIR } from "../paths.ts";
 import {

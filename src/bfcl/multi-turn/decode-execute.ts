@@ -9,7 +9,9 @@
  * A step that cannot be decoded throws, as BFCL's does; the runner then drops it.
  */
 
-import { decodePromptOutput, type PyValue, parseTaggedJson, pyRepr } from "../../python/index.ts";
+import { decodePromptOutput } from "../../python/decode-output.ts";
+import { parseTaggedJson } from "../../python/json-tagged.ts";
+import { type PyValue, pyRepr } from "../../python/value.ts";
 
 export type DecodeMode = "prompt" | "fc";
 

@@ -6,7 +6,7 @@
  */
 
 import { readFileSync } from "node:fs";
-import { parseTaggedJson } from "../../python/index.ts";
+import { parseTaggedJson } from "../../python/json-tagged.ts";
 import { BfclInputError } from "../errors.ts";
 import { v4AnswersFile, v4QuestionsFile } from "../paths.ts";
 import { asDict, asList, fromPyValue, type PyDict, str, type V } from "./py.ts";

@@ -7,8 +7,10 @@
  * (an unknown function, a wrong argument, an error raised inside a method).
  */
 
-import type { PyNode, PyValue } from "../../python/index.ts";
-import { evaluate, PyEvalError, parseExpression } from "../../python/index.ts";
+import type { PyNode } from "../../python/ast.ts";
+import { evaluate, PyEvalError } from "../../python/evaluate.ts";
+import { parseExpression } from "../../python/parser.ts";
+import type { PyValue } from "../../python/value.ts";
 import { BfclInputError } from "../errors.ts";
 import type { Environment } from "./environment.ts";
 import { asDict, canonical, deepCopy, dict, fromPyValue, PyDict, PyException, resultString, type V } from "./py.ts";

@@ -11,8 +11,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO_ROOT } from "../../paths.ts";
-import type { PyValue } from "../../python/index.ts";
-import { parseTaggedJson } from "../../python/index.ts";
+import { parseTaggedJson } from "../../python/json-tagged.ts";
+import type { PyValue } from "../../python/value.ts";
 import { asDict, asList, fromPyValue, PyDict, PyOpaque, type V } from "./py.ts";
 
 export const LONG_CONTEXT_FILE = join(REPO_ROOT, "src", "bfcl", "multi-turn", "long-context.json");

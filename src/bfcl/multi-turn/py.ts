@@ -8,7 +8,7 @@
  * ints are JS numbers, floats are `PyFloat`, dicts are `PyDict` (a Map keyed by string or int).
  */
 
-import { type PyValue, pyFloatRepr, pyStrRepr } from "../../python/index.ts";
+import { type PyValue, pyFloatRepr, pyStrRepr } from "../../python/value.ts";
 
 export class PyFloat {
   constructor(readonly value: number) {}

@@ -10,8 +10,8 @@
  */
 
 import { basename } from "node:path";
-import type { PyValue } from "../../python/index.ts";
-import { parseTaggedJson } from "../../python/index.ts";
+import { parseTaggedJson } from "../../python/json-tagged.ts";
+import type { PyValue } from "../../python/value.ts";
 import { loadResults, type RecordedResult } from "../data.ts";
 import { BfclInputError } from "../errors.ts";
 import type { BfclVerdict } from "../types.ts";

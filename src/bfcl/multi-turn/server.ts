@@ -18,7 +18,7 @@ import {
   McpError,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import { fromJson, type PyValue, py, pyRepr } from "../../python/index.ts";
+import { fromJson, type PyValue, py, pyRepr } from "../../python/value.ts";
 import { BfclInputError } from "../errors.ts";
 import { bfclFunctionToTool } from "../import.ts";
 import { DEFAULT_BFCL_V4_DATA_DIR } from "../paths.ts";

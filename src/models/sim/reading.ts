@@ -4,7 +4,7 @@
  * same reading.
  */
 
-import type { JsonSchema } from "../../mcp/index.ts";
+import type { JsonSchema } from "../../tool-protocol/types.ts";
 import { PROTOCOL } from "../protocol.ts";
 import type { ChatMessage, ChatTool, ModelStage } from "../types.ts";
 import type { GoldIndex, SimGoldItem } from "./gold.ts";

@@ -4,7 +4,7 @@
  * anyOf/oneOf, properties/required, items/minItems, minLength, minimum).
  */
 
-import type { JsonSchema } from "../../mcp/index.ts";
+import type { JsonSchema } from "../../tool-protocol/types.ts";
 
 /** Past this depth a schema (a recursive one) gets `null`. */
 const MAX_DEPTH = 16;

@@ -3,9 +3,10 @@
  * that axis, per model, each with the paired test (McNemar exact) of its difference to the reference.
  */
 
-import type { ResolvedConfig } from "../../bench/run/browser.ts";
-import type { PairedTest, SummaryRow } from "../../bench/scoring/browser.ts";
-import { rate } from "../../bench/scoring/browser.ts";
+import type { ResolvedConfig } from "../../bench/run/run-file-types.ts";
+import type { PairedTest } from "../../bench/scoring/compare.ts";
+import { rate } from "../../bench/scoring/rate.ts";
+import type { SummaryRow } from "../../bench/scoring/summarize.ts";
 import { ABLATION_AXES, type AblationAxis, againstReference, axisOf, settingText } from "../ablation.ts";
 import { byRunOrder, type LoadedRun, type RunSet } from "../run-set.ts";
 import {

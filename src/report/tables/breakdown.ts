@@ -1,6 +1,7 @@
 /** Task success per category and per server: one row per model × configuration, one column per group. */
-import type { SummaryRow } from "../../bench/scoring/browser.ts";
-import { rate } from "../../bench/scoring/browser.ts";
+
+import { rate } from "../../bench/scoring/rate.ts";
+import type { SummaryRow } from "../../bench/scoring/summarize.ts";
 import { byRunOrder, type RunSet } from "../run-set.ts";
 import {
   type Column,

@@ -4,9 +4,9 @@
  * per kind; then the turns right by turn index (the chart of where conversations break); then the
  * failure class at each conversation's first failing turn.
  */
-import { CONVERSATION_FAILURES, type ConversationRow } from "../../bench/conversation/index.ts";
-import { CONVERSATION_KINDS } from "../../bench/dataset/index.ts";
-import { rate } from "../../bench/scoring/index.ts";
+import { CONVERSATION_FAILURES, type ConversationRow } from "../../bench/conversation/score.ts";
+import { CONVERSATION_KINDS } from "../../bench/dataset/types.ts";
+import { rate } from "../../bench/scoring/rate.ts";
 import type { RunSet } from "../run-set.ts";
 import {
   type Column,

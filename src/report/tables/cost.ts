@@ -3,7 +3,7 @@
  * (model, tools, harness overhead), as the run measured it. Provider timings of simulated models are
  * the simulator's own figures.
  */
-import type { PromptCacheUse } from "../../bench/run/browser.ts";
+import type { PromptCacheUse } from "../../bench/run/compare-configs.ts";
 import { percentText } from "../format.ts";
 import { byRunOrder, type RunSet } from "../run-set.ts";
 import { checkTable, MODEL_CONFIG_COLUMNS, modelConfigCells, numberCell, type ReportTable } from "../table.ts";

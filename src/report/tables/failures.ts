@@ -3,8 +3,10 @@
  * problems runs got past (what rescue, fallback and the write guard repaired). Only kinds that occur
  * get a column.
  */
-import type { FailureTableRow } from "../../bench/scoring/browser.ts";
-import { FAILURE_KINDS, type FailureKind, rate } from "../../bench/scoring/browser.ts";
+
+import { rate } from "../../bench/scoring/rate.ts";
+import { FAILURE_KINDS, type FailureKind } from "../../bench/scoring/score-types.ts";
+import type { FailureTableRow } from "../../bench/scoring/summarize.ts";
 import { byRunOrder, type RunSet } from "../run-set.ts";
 import {
   type Column,

@@ -1,6 +1,8 @@
 /** The leaderboard: one row per model × configuration, best task success first. */
-import type { CustomMetricInfo, SummaryRow } from "../../bench/scoring/browser.ts";
-import { invalidTotal, rate } from "../../bench/scoring/browser.ts";
+
+import { invalidTotal } from "../../bench/scoring/invalid-total.ts";
+import { rate } from "../../bench/scoring/rate.ts";
+import type { CustomMetricInfo, SummaryRow } from "../../bench/scoring/summarize.ts";
 import { filterBlindWarnings } from "../filter-blind.ts";
 import { invalidWarnings } from "../invalid.ts";
 import { byRunOrder, type RunSet } from "../run-set.ts";

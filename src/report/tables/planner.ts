@@ -1,5 +1,5 @@
 /** Planner error rates: the share of ReWOO plans showing each error type (types that never occur are left out). */
-import { PLANNER_ERROR_TYPES } from "../../bench/scoring/browser.ts";
+import { PLANNER_ERROR_TYPES } from "../../bench/scoring/planner-output.ts";
 import { byRunOrder, type RunSet } from "../run-set.ts";
 import {
   type Column,

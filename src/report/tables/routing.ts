@@ -2,7 +2,7 @@
  * The routing confusion matrix: per model × configuration whose router ran, one row per expected route
  * with the counts of each predicted route and the share routed right.
  */
-import { rate } from "../../bench/scoring/browser.ts";
+import { rate } from "../../bench/scoring/rate.ts";
 import { byRunOrder, type RunSet } from "../run-set.ts";
 import {
   type Column,

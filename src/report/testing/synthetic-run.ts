@@ -5,18 +5,15 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type AgentConfigInput, resolveAgentConfig } from "../../agent/index.ts";
-import type { RunManifest } from "../../bench/run/index.ts";
-import {
-  compareConfigurations,
-  RUN_FILES,
-  RUN_FORMAT,
-  type RunSummary,
-  SUMMARY_FORMAT,
-} from "../../bench/run/index.ts";
-import { writeRunLines } from "../../bench/run/testing/index.ts";
-import { type ScoredRecord, scoreItem, summarize } from "../../bench/scoring/index.ts";
-import { CREATE_ISSUE, call, item, TOOLS, trace } from "../../bench/scoring/testing/index.ts";
+import { type AgentConfigInput, resolveAgentConfig } from "../../agent/types.ts";
+import { compareConfigurations, type RunSummary } from "../../bench/run/compare-configs.ts";
+import type { RunManifest } from "../../bench/run/run-file-types.ts";
+import { RUN_FORMAT, SUMMARY_FORMAT } from "../../bench/run/run-format.ts";
+import { RUN_FILES } from "../../bench/run/store.ts";
+import { writeRunLines } from "../../bench/run/testing/run-lines.ts";
+import { scoreItem } from "../../bench/scoring/score-item.ts";
+import { type ScoredRecord, summarize } from "../../bench/scoring/summarize.ts";
+import { CREATE_ISSUE, call, item, TOOLS, trace } from "../../bench/scoring/testing/fixtures.ts";
 import type { LoadedRun } from "../run-set.ts";
 
 export interface SyntheticConfig {

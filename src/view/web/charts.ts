@@ -15,9 +15,12 @@ import {
   type Plugin,
   Tooltip,
 } from "chart.js";
-import type { SummaryRow } from "../../bench/scoring/browser.ts";
-import type { RunSet } from "../../report/browser.ts";
-import { failureRows, occurringKinds, PALETTE, percentText, rateText, summaryRows } from "../../report/browser.ts";
+import type { SummaryRow } from "../../bench/scoring/summarize.ts";
+import { percentText, rateText } from "../../report/format.ts";
+import type { RunSet } from "../../report/run-set.ts";
+import { PALETTE } from "../../report/svg.ts";
+import { failureRows, occurringKinds } from "../../report/tables/failures.ts";
+import { summaryRows } from "../../report/tables/leaderboard.ts";
 import { el } from "./dom.ts";
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip, Legend);

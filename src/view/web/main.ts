@@ -1,5 +1,5 @@
 /** The viewer's entry: a header, and the page the hash names, rendered again on every hash change. */
-import { TABLE_STYLE } from "../../report/browser.ts";
+import { TABLE_STYLE } from "../../report/html.ts";
 import { el, mount } from "./dom.ts";
 import { comparePage } from "./pages/compare.ts";
 import { itemPage } from "./pages/item.ts";

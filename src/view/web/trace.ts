@@ -4,7 +4,7 @@
  * calls with arguments and results, rescues, fallback turns, write-guard blocks, the answer. Used by the
  * item page (a record from a run) and the playground (the result of a query it ran).
  */
-import type { AgentResult, LoopIteration, ModelCallRecord, ToolCallRecord } from "../../agent/browser.ts";
+import type { AgentResult, LoopIteration, ModelCallRecord, ToolCallRecord } from "../../agent/types.ts";
 import { badge, copyable, el, jsonText } from "./dom.ts";
 
 const block = (id: string, title: string, ...children: (Node | string | null | false)[]) =>

@@ -1,13 +1,8 @@
 /** The API's response bodies: the server's own types (type imports only: nothing of the server is bundled). */
-export type {
-  Check,
-  ComparePage,
-  ItemDetail,
-  ItemPage,
-  RunDetail,
-  RunListEntry,
-  RunQueryResponse,
-} from "../../serve/browser.ts";
+
+export type { RunQueryResponse } from "../../serve/agent-routes.ts";
+export type { Check, ItemDetail } from "../../serve/checks.ts";
+export type { ComparePage, ItemPage, RunDetail, RunListEntry } from "../../serve/service.ts";
 
 export interface ModelInfo {
   name: string;

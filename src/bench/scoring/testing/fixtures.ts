@@ -4,7 +4,7 @@
  * does not care about.
  */
 
-import type { DatasetItem } from "../../dataset/index.ts";
+import type { DatasetItem } from "../../dataset/types.ts";
 import type { ToolCallView, ToolView, TraceView } from "../types.ts";
 
 const str = { type: "string" };

@@ -2,7 +2,7 @@
  * Two configurations (of one run, or B from another run) item by item: how many items each passes
  * alone, and the items themselves, filtered by category, server and failure class and paged by the server.
  */
-import { FAILURE_KINDS } from "../../../bench/scoring/browser.ts";
+import { FAILURE_KINDS } from "../../../bench/scoring/score-types.ts";
 import { getJson, withQuery } from "../api.ts";
 import { badge, crumbs, dataTable, el, mount } from "../dom.ts";
 import type { PageRender } from "../main.ts";

@@ -3,7 +3,7 @@
  * user's text, the scripted user's reply when the agent asked, the turn's checks and its trace (one
  * trace per run of the agent: two when it asked). The record's item page hands it over (item.ts).
  */
-import type { ConversationRecord, TurnRecord } from "../../../bench/conversation/browser.ts";
+import type { ConversationRecord, TurnRecord } from "../../../bench/conversation/run-conversation.ts";
 import { badge, el, mount } from "../dom.ts";
 import { traceView } from "../trace.ts";
 import type { Check, ItemDetail } from "../types.ts";

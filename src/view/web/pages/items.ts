@@ -2,7 +2,7 @@
  * A run's items, filtered and paged by the server (`GET /runs/:id/items`): the page never holds more
  * than one page of rows. The filters live in the page's address, so a filtered list can be linked.
  */
-import { FAILURE_KINDS } from "../../../bench/scoring/browser.ts";
+import { FAILURE_KINDS } from "../../../bench/scoring/score-types.ts";
 import { getJson, withQuery } from "../api.ts";
 import { badge, dataTable, el, mount } from "../dom.ts";
 import { href, type Route } from "../route.ts";

@@ -1,7 +1,7 @@
 /** A running bench's progress, kept current by the run's server-sent events: done of total, and task success so far per configuration. */
-import type { BenchProgress } from "../../../bench/run/browser.ts";
-import { rate } from "../../../bench/scoring/browser.ts";
-import { rateText } from "../../../report/browser.ts";
+import type { BenchProgress } from "../../../bench/run/bench.ts";
+import { rate } from "../../../bench/scoring/rate.ts";
+import { rateText } from "../../../report/format.ts";
 import { eventSource } from "../api.ts";
 import { el, mount } from "../dom.ts";
 

@@ -3,7 +3,7 @@
  * (POST /run streamed as server-sent events). The simulator answers only the dataset's own queries:
  * with a `sim:` model the page says so and offers the dataset queries closest to what was typed.
  */
-import type { AgentEvent } from "../../../agent/browser.ts";
+import type { AgentEvent } from "../../../agent/events.ts";
 import { getJson, postEvents, withQuery } from "../api.ts";
 import { badge, copyable, el, jsonText, mount } from "../dom.ts";
 import type { PageRender } from "../main.ts";

@@ -4,25 +4,19 @@
  * items, filtered and paged by the server.
  */
 
-import type { ReportTable } from "../../../report/browser.ts";
-import {
-  ablationTables,
-  breakdownTable,
-  costTable,
-  DEFAULT_REFERENCE,
-  failureTable,
-  labelled,
-  leaderboardTable,
-  plannerTable,
-  provenanceLabel,
-  type RunSet,
-  recoveredTable,
-  renderNotes,
-  renderTable,
-  routingTable,
-  runSetOf,
-} from "../../../report/browser.ts";
-import { runLabel } from "../../../serve/browser.ts";
+import { DEFAULT_REFERENCE } from "../../../report/ablation.ts";
+import { renderNotes, renderTable } from "../../../report/html.ts";
+import { labelled, provenanceLabel } from "../../../report/provenance.ts";
+import { type RunSet, runSetOf } from "../../../report/run-set.ts";
+import type { ReportTable } from "../../../report/table.ts";
+import { ablationTables } from "../../../report/tables/ablations.ts";
+import { breakdownTable } from "../../../report/tables/breakdown.ts";
+import { costTable } from "../../../report/tables/cost.ts";
+import { failureTable, recoveredTable } from "../../../report/tables/failures.ts";
+import { leaderboardTable } from "../../../report/tables/leaderboard.ts";
+import { plannerTable } from "../../../report/tables/planner.ts";
+import { routingTable } from "../../../report/tables/routing.ts";
+import { runLabel } from "../../../serve/run-label.ts";
 import { getJson } from "../api.ts";
 import { chartFigure, runCharts } from "../charts.ts";
 import { badge, crumbs, el, mount, whenText } from "../dom.ts";

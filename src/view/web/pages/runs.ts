@@ -1,5 +1,5 @@
 /** The runs list (newest first) and a form that starts a bench in the server process. */
-import { percentText } from "../../../report/browser.ts";
+import { percentText } from "../../../report/format.ts";
 import { getJson, postJson } from "../api.ts";
 import { badge, type Child, dataTable, el, mount, whenText } from "../dom.ts";
 import type { PageRender } from "../main.ts";

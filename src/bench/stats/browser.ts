@@ -1,3 +1,0 @@
-/** What the viewer's browser code may load from the statistics: Wilson intervals. */
-
-export { wilson } from "./wilson.ts";
