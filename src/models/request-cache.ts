@@ -179,6 +179,9 @@ export class RequestCache {
     try {
       await this.db.put(key, encodeEntry(key, answer));
     } catch (error) {
+      // lmdb also rejects the failed batch's own commit promise, which no put returned (seen on a full
+      // tmpfs): left unhandled, it ends the process after the notice below
+      this.db.committed.then(undefined, () => {});
       if (!this.writable) return;
       this.writable = false;
       const say = (failure: unknown) => {

@@ -178,6 +178,38 @@ describe("a failed commit as lmdb reports it", () => {
   });
 });
 
+describe("a failed commit on a full disk", () => {
+  it("leaves lmdb's rejected batch promise handled, so the run goes on after the notice", async () => {
+    const notices: string[] = [];
+    const cache = open(mkdtempSync(join(tmpdir(), "onsetlab-cache-batch-")), notices);
+    const db = cache["db" as keyof RequestCache] as unknown as {
+      put: () => Promise<boolean>;
+      committed: PromiseLike<boolean>;
+    };
+    // as lmdb does when a commit fails: the put's promise and the batch's commit promise both reject
+    let batch: Promise<boolean> | undefined;
+    vi.spyOn(db, "put").mockImplementation(() => {
+      const failure = new Error("Commit failed (see commitError for details)");
+      batch = Promise.reject(failure);
+      return Promise.reject(failure);
+    });
+    vi.spyOn(db, "committed", "get").mockImplementation(() => batch!);
+    const unhandled: unknown[] = [];
+    const listen = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", listen);
+    try {
+      const sent = await cache.answer("m", "h0", async () => answer("one"));
+      expect(sent.answer.response.text).toBe("one");
+      // unhandled rejections are reported once the microtasks of this turn have run
+      await new Promise((settled) => setImmediate(settled));
+      expect(unhandled).toEqual([]);
+      expect(notices).toHaveLength(1);
+    } finally {
+      process.off("unhandledRejection", listen);
+    }
+  });
+});
+
 describe("the key", () => {
   const config = loadModelsConfig();
   const request = { stage: "native" as const, messages: [{ role: "user" as const, content: "hi" }] };
