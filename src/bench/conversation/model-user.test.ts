@@ -5,26 +5,11 @@ import { resolveAgentConfig } from "../../agent/types.ts";
 import { ScriptedModel } from "../../models/scripted.ts";
 import { createSimProvider } from "../../models/sim/index.ts";
 import type { ChatRequest } from "../../models/types.ts";
-import type { ConversationItem } from "../dataset/types.ts";
 import { conversationGold } from "./gold.ts";
 import { modelUser, SCRIPTED_USER, type UserReplyInput, userPlayerMessages } from "./model-user.ts";
 import { runConversation } from "./run-conversation.ts";
 import { GO_AHEAD } from "./scripted-user.ts";
-
-const CONVERSATION: ConversationItem = {
-  id: "cv-test-clarify",
-  category: "conversation",
-  kind: "clarify",
-  servers: ["github"],
-  turns: [
-    {
-      user: "List the open issues.",
-      calls: [{ tool: "list_issues", args: { owner: "acme", repo: "api" } }],
-      ask: { reply: "acme/api", missing: ["owner", "repo"] },
-    },
-    { user: "Thanks, that's all.", calls: [] },
-  ],
-};
+import { CLARIFY_CONVERSATION } from "./testing/clarify.ts";
 
 const QUESTION = "Which repository do you mean?";
 
@@ -38,7 +23,7 @@ async function converse(user?: ReturnType<typeof modelUser>) {
     ],
   });
   const record = await runConversation({
-    conversation: CONVERSATION,
+    conversation: CLARIFY_CONVERSATION,
     session: {
       tools: new FakeToolHost(SAMPLE_TOOLS, { list_issues: () => succeed([{ number: 1, title: "Pool exhausted" }]) }),
       runStateChecks: async () => [],
@@ -75,28 +60,28 @@ describe("a model playing the user", () => {
     expect(record.userModel).toBeUndefined();
     expect(record.turns[0]).toMatchObject({ asked: true, reply: "acme/api" });
     expect(record.turns[0]?.replyBy).toBeUndefined();
-    await expect(SCRIPTED_USER.reply({ conversation: CONVERSATION, index: 1, question: "?" })).resolves.toBe(
+    await expect(SCRIPTED_USER.reply({ conversation: CLARIFY_CONVERSATION, index: 1, question: "?" })).resolves.toBe(
       "Please go ahead with what you have.",
     );
   });
 
   it("puts the agent's question last, as the message the user model answers", () => {
-    const messages = userPlayerMessages({ conversation: CONVERSATION, index: 1, question: "Anything else?" });
+    const messages = userPlayerMessages({ conversation: CLARIFY_CONVERSATION, index: 1, question: "Anything else?" });
     expect(messages.at(-1)).toEqual({ role: "user", content: "Anything else?" });
     expect(messages[0]?.content).toContain("You are on turn 2");
   });
 });
 
 describe("the simulator playing the user (the user stage)", () => {
-  const ASKED: UserReplyInput = { conversation: CONVERSATION, index: 0, question: QUESTION };
+  const ASKED: UserReplyInput = { conversation: CLARIFY_CONVERSATION, index: 0, question: QUESTION };
   const request = (input: UserReplyInput): ChatRequest => ({ stage: "user", messages: userPlayerMessages(input) });
-  const sim = (profile: string, seed: number, gold = conversationGold(CONVERSATION)) =>
+  const sim = (profile: string, seed: number, gold = conversationGold(CLARIFY_CONVERSATION)) =>
     createSimProvider({ profile, seed, gold });
   // what an agent's answer looks like in the simulator's protocols: none may come back as the user's words
   const AGENT_LIKE = /#E\d|Action:|Final Answer:|"type":"tool_call"|^(ACTION|DIRECT)$|Simulated:/;
 
   it("answers as the user: the script's answer on an ask turn, the go-ahead elsewhere, no tool call", async () => {
-    for (const gold of [conversationGold(CONVERSATION), []]) {
+    for (const gold of [conversationGold(CLARIFY_CONVERSATION), []]) {
       const model = sim("oracle", 1, gold);
       const asked = await model.chat(request(ASKED));
       expect(asked).toMatchObject({ text: "acme/api", toolCalls: [] });

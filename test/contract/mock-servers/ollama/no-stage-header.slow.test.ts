@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Standin, startStandin } from "../../../../mock-servers/ollama/server.ts";
 import type { Strategy } from "../../../../src/agent/types.ts";
 import { modelUser, type UserReplyInput } from "../../../../src/bench/conversation/model-user.ts";
+import { CLARIFY_CONVERSATION } from "../../../../src/bench/conversation/testing/clarify.ts";
 import { loadDataset } from "../../../../src/bench/dataset/load.ts";
 import type { ClientPool } from "../../../../src/mcp/pool.ts";
 import { STAGE_HEADER } from "../../../../src/models/http.ts";
@@ -91,18 +92,8 @@ describe(`without the stage header, ${items.length} github items × ${strategies
 });
 
 describe("without the stage header, a model playing the user", () => {
-  const conversation = {
-    id: "cv-standin-user",
-    category: "conversation" as const,
-    kind: "clarify" as const,
-    servers: ["github"],
-    turns: [
-      { user: "List the open issues.", calls: [], ask: { reply: "acme/api" } },
-      { user: "Close the first one.", calls: [] },
-    ],
-  };
   const questions: UserReplyInput[] = ["Which repository?", "Which repo do you mean?", "Owner and repo?"].flatMap(
-    (question) => [0, 1].map((index) => ({ conversation, index, question })),
+    (question) => [0, 1].map((index) => ({ conversation: CLARIFY_CONVERSATION, index, question })),
   );
   const replies = (model: ModelProvider) =>
     Promise.all(questions.map((input) => modelUser("user", model).reply(input)));

@@ -8,6 +8,7 @@ import { buildSelectorPrompt } from "../../../../src/agent/selector.ts";
 import { buildSolverPrompt } from "../../../../src/agent/solver.ts";
 import { sampleTool } from "../../../../src/agent/testing/definitions.ts";
 import { userPlayerMessages } from "../../../../src/bench/conversation/model-user.ts";
+import { CLARIFY_CONVERSATION } from "../../../../src/bench/conversation/testing/clarify.ts";
 import { STAGE_HEADER } from "../../../../src/models/http.ts";
 
 const tools = ["list_issues", "get_me"].map(sampleTool);
@@ -41,14 +42,11 @@ describe("inferStage", () => {
   });
 
   it("reads a model playing a conversation's user (model-user.ts's prompt) as the user stage", () => {
-    const conversation = {
-      id: "cv",
-      category: "conversation" as const,
-      kind: "clarify" as const,
-      servers: ["github"],
-      turns: [{ user: "List the open issues.", calls: [], ask: { reply: "acme/api" } }],
-    };
-    const messages = userPlayerMessages({ conversation, index: 0, question: "Which repository?" });
+    const messages = userPlayerMessages({
+      conversation: CLARIFY_CONVERSATION,
+      index: 0,
+      question: "Which repository?",
+    });
     expect(inferStage({ kind: "chat", messages })).toBe("user");
     expect(complete(messages.map((message) => message.content).join("\n\n"))).toBe("user");
   });
