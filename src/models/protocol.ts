@@ -3,8 +3,8 @@
  * the markers the agent's prompts end with or ask for. The agent builds its prompts with them
  * (src/agent), the simulator writes its answers with them (sim/), and the stand-in Ollama reads a
  * request's stage from them (mock-servers/ollama/stage.ts). A model playing a conversation's user
- * (src/bench/conversation/model-user.ts) gets a prompt of its own, the `user` stage. Each side parses with its own code: a
- * shared parser would hide a disagreement the end-to-end tests are there to find.
+ * (src/bench/conversation/model-user.ts) gets a prompt of its own, the `user` stage. Each side parses
+ * with its own code: a shared parser would hide a disagreement the end-to-end tests are there to find.
  */
 
 /** Which pipeline stage a request comes from; the simulator answers in that stage's protocol. */
