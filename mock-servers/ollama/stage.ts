@@ -3,7 +3,8 @@
  * `x-onsetlab-stage` header the providers send is a hint only: behind a proxy, or from any other
  * client, the stage is read from the request's shape — the prompt endings and markers the agent's
  * prompts have (a plan ends with `#E1 =`, ReAct with `Thought:`, the router asks ACTION or DIRECT, the
- * selector ends with `Tools needed:`, the solver with `Answer:`), native tools, or the text JSON protocol's system prompt.
+ * selector ends with `Tools needed:`, the solver with `Answer:`, a model playing the user is told so first),
+ * native tools, or the text JSON protocol's system prompt.
  */
 
 import type { IncomingHttpHeaders } from "node:http";
@@ -36,6 +37,7 @@ const ROUTE_QUESTION = new RegExp(`Reply ${PROTOCOL.routeAction}\\b.*\\b${PROTOC
 /** A text prompt's stage by its ending and markers; anything else is answered as a plain question. */
 function completionStage(prompt: string): ModelStage {
   const end = prompt.trimEnd();
+  if (prompt.trimStart().startsWith(PROTOCOL.userPlay)) return "user";
   if (/#E\d+ =$/.test(end)) return "planner"; // PROTOCOL.planStep(n)
   if (end === PROTOCOL.thought || end.endsWith(`\n${PROTOCOL.thought}`)) {
     return prompt.includes(`\n${PROTOCOL.earlierAttemptFailed}\n`) ? "fallback" : "react";

@@ -20,7 +20,9 @@ export function thinkingFor(stage: ModelStage, input: StandinInput): string {
   const topic = asked.trim().split("\n").at(-1)?.slice(0, 160) ?? "";
   const lines = [
     `The request ends with: "${topic}".`,
-    `It reads like the ${stage} step of a tool-using assistant, so the answer has to follow that format exactly.`,
+    stage === "user"
+      ? "It asks me to play the user of a conversation, so the answer is what that user would say."
+      : `It reads like the ${stage} step of a tool-using assistant, so the answer has to follow that format exactly.`,
     "First I check which tools are offered and which parameters each one requires.",
     "Then I match the values in the request to those parameters, without inventing any ids or names.",
     "If something is missing I should say so instead of guessing.",

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AgentConfigInput } from "../../src/agent/index.ts";
+import type { ConversationItem } from "../../src/bench/dataset/types.ts";
 import { runBench } from "../../src/bench/run/bench.ts";
 import type { RunSummary } from "../../src/bench/run/compare-configs.ts";
 import type { Shard } from "../../src/bench/run/matrix.ts";
@@ -195,6 +196,43 @@ describe("--user-model in a run", () => {
     expect(replies.length).toBeGreaterThan(0);
     for (const turn of replies) expect(turn.replyBy).toBe("sim:oracle");
     for (const record of records) expect(record.conversation!.userModel).toBe("sim:oracle");
+  });
+
+  it("sim:slm-3b as the user: it answers as the user, and task success stays within a few points of the scripted user's", async () => {
+    // every conversation with a turn that needs a question: where the user is asked something
+    const clarifying = readJsonl<ConversationItem>(DATASET)
+      .rows.filter((conversation) => conversation.turns.some((turn) => turn.ask))
+      .map((conversation) => conversation.id);
+    const run = (userModel?: string) =>
+      runBench({
+        request: benchRequest({
+          models: ["sim:slm-3b"],
+          configs: ["native", "onsetlab-plus"],
+          matrix: undefined,
+          dataset: [DATASET],
+          filter: { id: clarifying },
+          ...(userModel ? { userModel } : {}),
+        }),
+        threads: 1,
+        resultsRoot: root,
+      });
+    const scripted = await run();
+    const played = await run("sim:slm-3b");
+    const { rows: records } = readJsonl<StoredRecord>(join(played.dir, RUN_FILES.records));
+    const replies = records.flatMap((record) => record.conversation!.turns.filter((turn) => turn.reply !== undefined));
+    expect(replies.length).toBeGreaterThanOrEqual(20);
+    for (const turn of replies) {
+      expect(turn.replyBy).toBe("sim:slm-3b");
+      // a user's words: no plan step, ReAct action, protocol line or the simulator's own refusal
+      expect(turn.reply).not.toMatch(/#E\d|Action:|Final Answer:|"type":|I could not get|Simulated:/);
+    }
+    const success = (summary: RunSummary) =>
+      Object.fromEntries(summary.conversations!.rows.map((row) => [row.config, row.success.value]));
+    const before = success(scripted.summary);
+    const after = success(played.summary);
+    for (const config of ["native", "onsetlab-plus"]) {
+      expect(Math.abs((after[config] as number) - (before[config] as number))).toBeLessThanOrEqual(0.05);
+    }
   });
 
   it("is refused on a dataset of single-turn items, before any run folder is made", async () => {

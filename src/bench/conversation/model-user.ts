@@ -6,9 +6,10 @@
  * playing the user is itself a source of error (tau2-bench found the simulated user at fault in up to
  * 30% of failed runs): a run says when one did.
  */
+import { PROTOCOL } from "../../models/protocol.ts";
 import type { ModelProvider } from "../../models/types.ts";
 import type { ConversationItem } from "../dataset/types.ts";
-import { replyTo } from "./scripted-user.ts";
+import { GO_AHEAD, replyTo } from "./scripted-user.ts";
 
 export interface UserReplyInput {
   conversation: ConversationItem;
@@ -35,8 +36,8 @@ export function modelUser(name: string, model: ModelProvider): UserPlayer {
     model: name,
     async reply(input) {
       const response = await model.chat({
-        // a free-text answer, as the solver's: the stages the servers and the simulator know
-        stage: "solver",
+        // its own stage: the simulator (and the stand-in) must answer as the user, not as the agent
+        stage: "user",
         messages: userPlayerMessages(input),
         ...(input.signal ? { signal: input.signal } : {}),
       });
@@ -45,22 +46,26 @@ export function modelUser(name: string, model: ModelProvider): UserPlayer {
   };
 }
 
-/** The user model's prompt: its script (the item's turns) and the agent's question. */
+/**
+ * The user model's prompt (PROTOCOL's user-play lines): its script (the item's turns, with the answer
+ * the item gives where a turn may need a question), the turn it is on, what to say when the script has
+ * no answer (the scripted user's words), and the agent's question as the last message.
+ */
 export function userPlayerMessages(input: UserReplyInput): { role: "system" | "user"; content: string }[] {
   const script = input.conversation.turns.map((turn, index) => {
-    const lines = [`Turn ${index + 1}: you say: ${turn.user}`];
-    if (turn.ask) lines.push(`  If the assistant asks for something missing here, you answer: ${turn.ask.reply}`);
+    const lines = [`${PROTOCOL.userTurn(index + 1)} ${turn.user}`];
+    if (turn.ask) lines.push(`  ${PROTOCOL.userAnswer} ${turn.ask.reply}`);
     return lines.join("\n");
   });
   return [
     {
       role: "system",
       content: [
-        "You play the user talking to an assistant. Your script, turn by turn:",
+        `${PROTOCOL.userPlay} Your script, turn by turn:`,
         ...script,
-        `You are on turn ${input.index + 1}. The assistant asked you something. Reply as that user, in one or two ` +
-          "sentences, with only what your script says; if it gives no answer to this question, tell the assistant " +
-          "to go ahead with what it has.",
+        `${PROTOCOL.userOnTurn(input.index + 1)} The assistant asked you something. Reply as that user, in one or ` +
+          "two sentences, with only what your script says.",
+        `${PROTOCOL.userNoAnswer} ${GO_AHEAD}`,
       ].join("\n"),
     },
     { role: "user", content: input.question },

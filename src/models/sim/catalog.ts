@@ -8,6 +8,7 @@ import type { SimErrorType } from "./error-types.ts";
 import { SimProfileDataError, UnknownSimProfileError } from "./errors.ts";
 import profileData from "./profiles.json" with { type: "json" };
 import profileSchema from "./profiles.schema.json" with { type: "json" };
+import type { UserPlayMistake } from "./user-play.ts";
 
 export interface SimErrorTypeSpec {
   level: "call" | "request";
@@ -35,6 +36,8 @@ export interface SimProfile {
   contextWindow: number;
   /** Base probability of each mistake at referenceTools tools, no skill rules, nothing to fix. */
   rates: Record<SimErrorType, number>;
+  /** Probability of each mistake when the model plays a conversation's user (user-play.ts). */
+  userPlay: Record<UserPlayMistake, number>;
 }
 
 export interface SimCatalogue {

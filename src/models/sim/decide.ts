@@ -26,7 +26,12 @@ export function decideMistakes(rates: SimRates, streams: DrawStreams): SimDecisi
   return { ...(request ? { request } : {}), calls };
 }
 
-function drawBand<K extends string>(order: readonly K[], rates: Record<K, number>, random: Random): K | undefined {
+/** One uniform draw over consecutive bands of the rates, in `order`: the type it lands in, if any. */
+export function drawBand<K extends string>(
+  order: readonly K[],
+  rates: Record<K, number>,
+  random: Random,
+): K | undefined {
   const draw = random();
   let upper = 0;
   for (const type of order) {

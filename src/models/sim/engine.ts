@@ -27,6 +27,7 @@ import {
 import { conformingText } from "./schema-instance.ts";
 import { nativeCallIds, requestSeed } from "./seed.ts";
 import { planTurn, type SimTurn } from "./turn.ts";
+import { decideUserPlay, type UserPlayDecision, writeUserReply } from "./user-play.ts";
 
 export interface SimOptions {
   /** `slm-3b` or `sim:slm-3b`. */
@@ -43,6 +44,8 @@ export interface SimAnalysis {
   features: SimFeatures;
   rates: SimRates;
   decision: SimDecision;
+  /** The user stage's mistake, drawn at the profile's `userPlay` rates (user-play.ts). */
+  userPlay?: UserPlayDecision;
 }
 
 export interface SimAnswer {
@@ -95,6 +98,8 @@ export class SimEngine {
       }
       case "native":
         return { analysis, ...renderNative(action, formatting, detail, nativeCallIds(reading.text)) };
+      case "user":
+        return text(writeUserReply(reading.userScript ?? {}, analysis.userPlay?.mistake));
     }
   }
 
@@ -118,6 +123,7 @@ export class SimEngine {
       features,
       rates,
       decision,
+      ...(reading.userScript ? { userPlay: decideUserPlay(this.profile, reading.userScript, streams) } : {}),
     };
     return { reading, turn, streams, analysis };
   }

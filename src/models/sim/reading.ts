@@ -24,6 +24,7 @@ import {
   solverTranscript,
   type Transcript,
 } from "./transcript.ts";
+import { readUserScript, type UserScript } from "./user-play.ts";
 
 export type SimRequest =
   | { kind: "complete"; stage: ModelStage; prompt: string }
@@ -50,6 +51,8 @@ export interface SimReading {
   canCall: boolean;
   /** Characters of a conversation's earlier turns shown before the current one (0 for a single-turn item). */
   historyChars: number;
+  /** The user stage: the script the prompt gives the user (no dataset item is looked up). */
+  userScript?: UserScript;
 }
 
 export function readRequest(request: SimRequest, gold: GoldIndex): SimReading {
@@ -60,6 +63,7 @@ export function readRequest(request: SimRequest, gold: GoldIndex): SimReading {
   const prompt =
     request.kind === "complete" ? request.prompt : request.messages.map((message) => message.content).join("\n\n");
   const protocol = request.stage;
+  if (protocol === "user") return userPlayReading(prompt);
   // A conversation's short turn texts (a reply such as "acme/api") can occur in tool data: the turn is
   // looked for only in the prompt before the data (the question, and the history before it).
   const item = gold.find(gold.hasTurns ? beforeToolData(protocol, prompt) : prompt);
@@ -72,6 +76,23 @@ export function readRequest(request: SimRequest, gold: GoldIndex): SimReading {
     transcript: completionTranscript(protocol, prompt, item),
     canCall: protocol !== "solver" && protocol !== "router",
     historyChars: item?.turnOf === undefined ? 0 : completionHistoryChars(prompt, item.query),
+  };
+}
+
+/**
+ * A user-play prompt holds a conversation's turns, so the gold would find one: the user's side is read
+ * from the prompt's script alone, as a real model reads it, and no tool or item is in play.
+ */
+function userPlayReading(prompt: string): SimReading {
+  return {
+    protocol: "user",
+    text: prompt,
+    tools: [],
+    skillTitles: [],
+    transcript: emptyTranscript(),
+    canCall: false,
+    historyChars: 0,
+    userScript: readUserScript(prompt),
   };
 }
 

@@ -1,7 +1,7 @@
 /**
  * The stand-in behind a proxy that drops the `x-onsetlab-stage` header: it must read every stage from
  * the request itself, so the pipeline through it — both APIs, every strategy's prompts — gives exactly
- * the simulator's outcomes.
+ * the simulator's outcomes. A model playing a conversation's user (the user stage) answers as the user there too.
  */
 
 import { createServer, request as forward, type Server } from "node:http";
@@ -9,6 +9,8 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Standin, startStandin } from "../../../../mock-servers/ollama/server.ts";
 import type { Strategy } from "../../../../src/agent/types.ts";
+import { modelUser, type UserReplyInput } from "../../../../src/bench/conversation/model-user.ts";
+import { CLARIFY_CONVERSATION } from "../../../../src/bench/conversation/testing/clarify.ts";
 import { loadDataset } from "../../../../src/bench/dataset/load.ts";
 import type { ClientPool } from "../../../../src/mcp/pool.ts";
 import { STAGE_HEADER } from "../../../../src/models/http.ts";
@@ -86,5 +88,23 @@ describe(`without the stage header, ${items.length} github items × ${strategies
   it("openai → proxy → stand-in gives exactly the simulator's outcomes", async () => {
     const viaOpenAI = await runAll(new OpenAIProvider({ model: "qwen2.5:3b", baseUrl: `${proxyUrl}/v1` }));
     expect(viaOpenAI).toEqual(direct);
+  });
+});
+
+describe("without the stage header, a model playing the user", () => {
+  const questions: UserReplyInput[] = ["Which repository?", "Which repo do you mean?", "Owner and repo?"].flatMap(
+    (question) => [0, 1].map((index) => ({ conversation: CLARIFY_CONVERSATION, index, question })),
+  );
+  const replies = (model: ModelProvider) =>
+    Promise.all(questions.map((input) => modelUser("user", model).reply(input)));
+
+  it("gets the simulator's own replies through either API: the script's answer, the go-ahead or a drawn mistake", async () => {
+    const direct = await replies(sim());
+    expect(direct).toContain("acme/api");
+    expect(direct).toContain("Please go ahead with what you have.");
+    stagesSeen.length = 0;
+    expect(await replies(new OllamaProvider({ model: "qwen2.5:3b", host: proxyUrl }))).toEqual(direct);
+    expect(stagesSeen).toContain("user"); // the provider's header, which the proxy dropped
+    expect(await replies(new OpenAIProvider({ model: "qwen2.5:3b", baseUrl: `${proxyUrl}/v1` }))).toEqual(direct);
   });
 });

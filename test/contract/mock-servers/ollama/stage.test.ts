@@ -7,6 +7,8 @@ import { buildRouterPrompt } from "../../../../src/agent/router.ts";
 import { buildSelectorPrompt } from "../../../../src/agent/selector.ts";
 import { buildSolverPrompt } from "../../../../src/agent/solver.ts";
 import { sampleTool } from "../../../../src/agent/testing/definitions.ts";
+import { userPlayerMessages } from "../../../../src/bench/conversation/model-user.ts";
+import { CLARIFY_CONVERSATION } from "../../../../src/bench/conversation/testing/clarify.ts";
 import { STAGE_HEADER } from "../../../../src/models/http.ts";
 
 const tools = ["list_issues", "get_me"].map(sampleTool);
@@ -37,6 +39,16 @@ describe("inferStage", () => {
     );
     const planner = { role: "user" as const, content: buildPlannerPrompt({ query: "Who am I?", tools }) };
     expect(inferStage({ kind: "chat", messages: [planner] })).toBe("planner");
+  });
+
+  it("reads a model playing a conversation's user (model-user.ts's prompt) as the user stage", () => {
+    const messages = userPlayerMessages({
+      conversation: CLARIFY_CONVERSATION,
+      index: 0,
+      question: "Which repository?",
+    });
+    expect(inferStage({ kind: "chat", messages })).toBe("user");
+    expect(complete(messages.map((message) => message.content).join("\n\n"))).toBe("user");
   });
 
   it("takes the stage header as a hint when it names a stage", () => {

@@ -8,6 +8,7 @@ import { SimProfileDataError, UnknownSimProfileError } from "../../../../src/mod
 import profileData from "../../../../src/models/sim/profiles.json" with { type: "json" };
 import { createSimProvider } from "../../../../src/models/sim/provider.ts";
 import { tableRows } from "../../../../src/models/sim/testing/markdown.ts";
+import { USER_PLAY_MISTAKES } from "../../../../src/models/sim/user-play.ts";
 
 describe("the profile catalogue", () => {
   it("holds the four profiles, each with a rate for every mistake type", () => {
@@ -58,6 +59,14 @@ describe("the profile catalogue", () => {
         String(spec.fixFactor),
         spec.source,
       ];
+      expect(tableRows(readme), type).toContainEqual(row);
+    }
+  });
+
+  it("is documented: the README's user-play table is the data's", () => {
+    const readme = readFileSync(new URL("../../../../src/models/sim/README.md", import.meta.url), "utf8");
+    for (const type of USER_PLAY_MISTAKES) {
+      const row = [type, ...simProfileNames().map((name) => String(simProfile(name).userPlay[type]))];
       expect(tableRows(readme), type).toContainEqual(row);
     }
   });
