@@ -32,8 +32,8 @@ import {
   CassetteExistsError,
   CassetteFormatError,
   CassetteMissError,
-  failureInvalid,
   ContextOverflowError,
+  failureInvalid,
   ModelAbortedError,
   ModelError,
   ModelNotFoundError,
@@ -408,7 +408,11 @@ function replacedByResume(recorded: CassetteRecord, later: readonly CassetteReco
   );
 }
 
-type ModelErrorClass = new (code: string, message: string, options?: { context?: Record<string, unknown> }) => ModelError;
+type ModelErrorClass = new (
+  code: string,
+  message: string,
+  options?: { context?: Record<string, unknown> },
+) => ModelError;
 
 /** The failures a provider throws whose constructor takes a code and a message. */
 const FAILURE_CLASSES = new Map<string, ModelErrorClass>(

@@ -53,9 +53,7 @@ export function createProvider(entry: ProviderEntry, deps: ProviderDeps = {}): M
     deps.cache && (!isSimulator(entry) || deps.cacheSimulator)
       ? new CachingProvider(live, definition.identity(seeded), deps.cache)
       : live;
-  return deps.record
-    ? new RecordingProvider(cached, deps.record, providerId(entry), undefined, deps.session)
-    : cached;
+  return deps.record ? new RecordingProvider(cached, deps.record, providerId(entry), undefined, deps.session) : cached;
 }
 
 /**
