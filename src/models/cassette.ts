@@ -328,10 +328,26 @@ function badLine(file: string, line: number, reason: string, cause?: unknown): C
   });
 }
 
-/** A recorded answer as the provider gave it: the text, usage and timings, and how the prompt fitted the window. */
+/**
+ * A recorded answer as the provider gave it: the text, usage and timings, how the prompt fitted the window,
+ * and what the run's record notes of the call (the prefix it shared, a cache hit, the URL that answered).
+ */
 function answerOf(response: CompletionResponse, toolCalls?: NativeToolCall[]): CompletionResponse {
-  const { text, usage, timings, context, invalid, doneReason, thinking } = response;
-  return dropUndefined({ text, toolCalls, usage, timings, context, invalid, doneReason, thinking });
+  const { text, usage, timings, context, invalid, doneReason, thinking, sharedPrefixTokens, cached, servedBy } =
+    response;
+  return dropUndefined({
+    text,
+    toolCalls,
+    usage,
+    timings,
+    context,
+    invalid,
+    doneReason,
+    thinking,
+    sharedPrefixTokens,
+    cached,
+    servedBy,
+  });
 }
 
 /** Answers from a cassette only. The same request asked twice gets its two recorded answers in order. */
