@@ -12,15 +12,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const root = tempResultsDir("onsetlab-replay-failures-");
 
-import { type Standin, startStandin } from "../../mock-servers/ollama/server.ts";
-import { loadDataset } from "../../src/bench/dataset/load.ts";
+import type { Standin } from "../../mock-servers/ollama/server.ts";
 import { selectItems } from "../../src/bench/dataset/select.ts";
 import { runBench } from "../../src/bench/run/bench.ts";
 import type { BenchRequest } from "../../src/bench/run/run-file-types.ts";
 import { loadCassette } from "../../src/models/cassette.ts";
-import { createSimProvider } from "../../src/models/sim/index.ts";
 import { benchRequest, recordContents } from "../support/bench-run.ts";
-import { type Fault, type FaultProxy, faultProxy } from "../support/fault-proxy.ts";
+import { type Fault, type FaultProxy, oracleBehindProxy } from "../support/fault-proxy.ts";
 import { tempResultsDir } from "../support/results-dir.ts";
 
 const modelsFile = join(root, "models.yaml");
@@ -42,9 +40,7 @@ let pick: (path: string, body: string) => Fault | undefined = () => undefined;
 const savedHost = process.env.OLLAMA_HOST;
 
 beforeAll(async () => {
-  const gold = loadDataset([]).map((loaded) => loaded.item);
-  standin = await startStandin({ provider: createSimProvider({ profile: "oracle", gold }), port: 0, real: true });
-  proxy = await faultProxy(standin.url, (path, body) => pick(path, body));
+  ({ standin, proxy } = await oracleBehindProxy((path, body) => pick(path, body)));
   writeFileSync(
     modelsFile,
     [

@@ -13,19 +13,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const root = tempResultsDir("onsetlab-resume-retry-");
 
-import { type Standin, startStandin } from "../../mock-servers/ollama/server.ts";
-import { loadDataset } from "../../src/bench/dataset/load.ts";
+import type { Standin } from "../../mock-servers/ollama/server.ts";
 import { selectItems } from "../../src/bench/dataset/select.ts";
 import { runBench } from "../../src/bench/run/bench.ts";
 import type { RunSummary } from "../../src/bench/run/compare-configs.ts";
 import type { RunManifest, RunRecord } from "../../src/bench/run/run-file-types.ts";
 import { RUN_FILES, readJson } from "../../src/bench/run/store.ts";
 import { readRunLines } from "../../src/bench/run/testing/run-lines.ts";
-import { createSimProvider } from "../../src/models/sim/index.ts";
 import type { SpanLine } from "../../src/trace/jsonl-exporter.ts";
 import { benchRequest, REPO_ROOT } from "../support/bench-run.ts";
 import { runInProcess } from "../support/cli-in-process.ts";
-import { type FaultProxy, faultProxy } from "../support/fault-proxy.ts";
+import { type FaultProxy, oracleBehindProxy } from "../support/fault-proxy.ts";
 import { tempResultsDir } from "../support/results-dir.ts";
 
 const modelsFile = join(root, "models.yaml");
@@ -48,15 +46,13 @@ let proxy: FaultProxy;
 const savedHost = process.env.OLLAMA_HOST;
 
 beforeAll(async () => {
-  const gold = loadDataset([]).map((loaded) => loaded.item);
-  standin = await startStandin({ provider: createSimProvider({ profile: "oracle", gold }), port: 0, real: true });
   // the query as it appears in a request body (JSON-escaped)
   const queries = doomed.map((item) => JSON.stringify(item.query).slice(1, -1));
-  proxy = await faultProxy(standin.url, (path, body) =>
+  ({ standin, proxy } = await oracleBehindProxy((path, body) =>
     path === "/api/generate" && queries.some((query) => body.includes(query))
       ? { status: 500, body: '{"error":"llama runner process has terminated"}' }
       : undefined,
-  );
+  ));
   writeFileSync(
     modelsFile,
     [
