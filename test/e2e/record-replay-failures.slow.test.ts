@@ -12,13 +12,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const root = tempResultsDir("onsetlab-replay-failures-");
 
-import type { Standin } from "../../mock-servers/ollama/server.ts";
 import { selectItems } from "../../src/bench/dataset/select.ts";
 import { runBench } from "../../src/bench/run/bench.ts";
 import type { BenchRequest } from "../../src/bench/run/run-file-types.ts";
 import { loadCassette } from "../../src/models/cassette.ts";
 import { benchRequest, recordContents } from "../support/bench-run.ts";
-import { type Fault, type FaultProxy, oracleBehindProxy } from "../support/fault-proxy.ts";
+import { type Fault, oracleBehindProxy } from "../support/fault-proxy.ts";
 import { tempResultsDir } from "../support/results-dir.ts";
 
 const modelsFile = join(root, "models.yaml");
@@ -33,29 +32,25 @@ const items = selectItems([], request.filter, request).items;
 /** The query as it appears in a request body (JSON-escaped). */
 const inBody = (index: number) => JSON.stringify(items[index]!.query).slice(1, -1);
 
-let standin: Standin;
-let proxy: FaultProxy;
 /** What the proxy does to one request: set by each test. */
 let pick: (path: string, body: string) => Fault | undefined = () => undefined;
+let servers: Awaited<ReturnType<typeof oracleBehindProxy>>;
 const savedHost = process.env.OLLAMA_HOST;
 
 beforeAll(async () => {
-  ({ standin, proxy } = await oracleBehindProxy((path, body) => pick(path, body)));
+  servers = await oracleBehindProxy((path, body) => pick(path, body));
   writeFileSync(
     modelsFile,
-    [
-      "models:",
-      "  qwen2.5:3b: { provider: ollama, retry_ms: [5, 10] }",
-      "configurations:",
-      "  rewoo: { strategy: rewoo, rescue: false, fallback: false }",
-      "",
-    ].join("\n"),
+    `models:
+  qwen2.5:3b: { provider: ollama, retry_ms: [5, 10] }
+configurations:
+  rewoo: { strategy: rewoo, rescue: false, fallback: false }
+`,
   );
 });
 
 afterAll(async () => {
-  await proxy.close();
-  await standin.close();
+  await servers.close();
   if (savedHost === undefined) delete process.env.OLLAMA_HOST;
   else process.env.OLLAMA_HOST = savedHost;
   rmSync(root, { recursive: true, force: true });
@@ -84,7 +79,7 @@ describe("a recorded run with failed model calls replays to the same records", (
       if (body.includes(inBody(1)) && busy++ === 0) return { status: 503, body: '{"error":"server busy"}' };
       return undefined;
     };
-    const recorded = await run(proxy.url, { record: cassette });
+    const recorded = await run(servers.proxy.url, { record: cassette });
     expect(busy).toBeGreaterThan(1); // the 503 was retried
     const invalid = recordContents(recorded.dir).filter((record) =>
       JSON.stringify(record.content).includes("server_error"),
@@ -108,7 +103,7 @@ describe("a recorded run with failed model calls replays to the same records", (
 
     // the healthy server answers the failed item's requests: they join the cassette as session 1
     pick = () => undefined;
-    const resumed = await run(standin.url, {}, recorded.runId);
+    const resumed = await run(servers.standin.url, {}, recorded.runId);
     expect(resumed.retried).toBe(1);
     expect(resumed.summary.rows[0]!.invalid.server_error).toBe(0);
     expect(new Set(loadCassette(cassette).map((line) => line.session))).toEqual(new Set([0, 1]));
@@ -128,7 +123,7 @@ describe("a recorded run with failed model calls replays to the same records", (
       const runId = /--resume (\S+)/.exec(error.message)![1]!;
       return { message: error.message.replace(runId, "RUN"), records: recordContents(join(root, runId)) };
     };
-    const recorded = await stopped(proxy.url, { record: cassette });
+    const recorded = await stopped(servers.proxy.url, { record: cassette });
     expect(recorded.message).toMatch(/answered 400.*invalid options: num_ctx/);
     expect(recorded.records).toHaveLength(2);
     expect(loadCassette(cassette).at(-1)!.error).toMatchObject({ name: "ProviderHttpError", status: 400 });

@@ -61,10 +61,18 @@ export async function faultProxy(
 /** The stand-in in real mode answering as the oracle (every dataset item's gold), with a fault proxy in front. */
 export async function oracleBehindProxy(
   pick: (path: string, body: string) => Fault | undefined,
-): Promise<{ standin: Standin; proxy: FaultProxy }> {
+): Promise<{ standin: Standin; proxy: FaultProxy; close(): Promise<void> }> {
   const gold = loadDataset([]).map((loaded) => loaded.item);
   const standin = await startStandin({ provider: createSimProvider({ profile: "oracle", gold }), port: 0, real: true });
-  return { standin, proxy: await faultProxy(standin.url, pick) };
+  const proxy = await faultProxy(standin.url, pick);
+  return {
+    standin,
+    proxy,
+    close: async () => {
+      await proxy.close();
+      await standin.close();
+    },
+  };
 }
 
 function forward(upstream: string, req: IncomingMessage, body: Buffer, res: ServerResponse): void {
