@@ -1,6 +1,6 @@
-import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { canonicalJson } from "../json.ts";
 import {
@@ -15,14 +15,22 @@ import {
   CassetteExistsError,
   CassetteFormatError,
   CassetteMissError,
+  ContextOverflowError,
   failureInvalid,
   ModelAbortedError,
+  type ModelError,
+  ModelNotFoundError,
   ModelTimeoutError,
+  PromptTooLongError,
   ProviderHttpError,
+  ProviderProtocolError,
+  ProviderUnreachableError,
   ReplayedModelError,
+  ToolsUnsupportedError,
 } from "./errors.ts";
+import { isTransient } from "./http.ts";
 import { ScriptedModel } from "./scripted.ts";
-import type { ChatRequest } from "./types.ts";
+import type { CallContext, ChatRequest, InvalidReason } from "./types.ts";
 
 let dir: string;
 let file: string;
@@ -101,48 +109,55 @@ describe("record → replay", () => {
     ).rejects.toThrow(CassetteMissError);
   });
 
-  it("records a model failure and replays it with the same code and message; a caller's abort is not recorded", async () => {
-    const timeout = new ModelTimeoutError("MODEL_TIMEOUT", "no answer from Ollama at x within 10 ms");
+  it("does not record the caller's abort, nor any failure once the caller's signal fired", async () => {
     const aborted = new ModelAbortedError("MODEL_ABORTED", "aborted by the caller");
-    const live = new ScriptedModel({ planner: [{ error: timeout }, { error: aborted }] }, "ollama:m");
+    const late = new ModelTimeoutError("MODEL_TIMEOUT", "no answer from Ollama at x within 10 ms");
+    const live = new ScriptedModel({ planner: [{ error: aborted }, { error: late }] }, "ollama:m");
     const recorder = new RecordingProvider(live, file, live.id, warn);
-    await expect(recorder.complete({ stage: "planner", prompt: "p" })).rejects.toBe(timeout);
-    await expect(recorder.complete({ stage: "planner", prompt: "q" })).rejects.toBe(aborted);
-    expect(readFileSync(file, "utf8").trim().split("\n")).toHaveLength(1);
-
-    const failure = await new ReplayProvider(file, "ollama:m", warn)
-      .complete({ stage: "planner", prompt: "p" })
-      .catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(ReplayedModelError);
-    expect(failure).toMatchObject({ code: "MODEL_TIMEOUT", message: timeout.message });
-    // the model's own failure stays the model's: the item is scored, not invalid
-    expect(failureInvalid(failure)).toBeUndefined();
+    await expect(recorder.complete({ stage: "planner", prompt: "p" })).rejects.toBe(aborted);
+    const stopped = new AbortController();
+    stopped.abort(new Error("the run stopped"));
+    await expect(recorder.complete({ stage: "planner", prompt: "q", signal: stopped.signal })).rejects.toBe(late);
+    expect(existsSync(file) ? readFileSync(file, "utf8") : "").toBe("");
   });
 
-  it("replays a server failure as one that makes its item invalid, as it did when recorded", async () => {
+  it("replays the answers and failures of one request in the order they happened: failure, then success", async () => {
     const unavailable = new ProviderHttpError(503, "Ollama at x answered 503 after 3 tries");
-    const live = new ScriptedModel({ planner: [{ error: unavailable }] }, "ollama:m");
-    await expect(
-      new RecordingProvider(live, file, live.id, warn).complete({ stage: "planner", prompt: "p" }),
-    ).rejects.toBe(unavailable);
-    const failure = await new ReplayProvider(file, "ollama:m", warn)
-      .complete({ stage: "planner", prompt: "p" })
-      .catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(ReplayedModelError);
-    expect(failureInvalid(failure)).toBe("server_error");
+    const live = new ScriptedModel(
+      { router: [{ error: unavailable }, "ACTION", { error: unavailable }, "DIRECT"] },
+      "ollama:m",
+    );
+    const recorder = new RecordingProvider(live, file, live.id, warn);
+    const ask = (provider: RecordingProvider | ReplayProvider) =>
+      provider.complete({ stage: "router", prompt: "r" }).then(
+        (answer) => answer.text,
+        (error: unknown) => `${(error as Error).name}: ${(error as Error).message}`,
+      );
+    const recorded = [await ask(recorder), await ask(recorder), await ask(recorder), await ask(recorder)];
+    expect(recorded).toEqual([
+      `ProviderHttpError: ${unavailable.message}`,
+      "ACTION",
+      `ProviderHttpError: ${unavailable.message}`,
+      "DIRECT",
+    ]);
+    const replay = new ReplayProvider(file, "ollama:m", warn);
+    expect([await ask(replay), await ask(replay), await ask(replay), await ask(replay)]).toEqual(recorded);
   });
 
-  it("replays the answer a resume got before the server failure it replaced; the failure stays for a further ask", async () => {
+  it("replays the answer a resume got before the server failure it ran again; the failure stays for a further ask", async () => {
     const unavailable = new ProviderHttpError(500, "Ollama at x answered 500");
-    // the run, then its resume (which ran the failed request again), append to the same cassette
-    const live = new ScriptedModel({ planner: [{ error: unavailable }, "#E1 = get_me()"] }, "ollama:m");
-    const recorder = new RecordingProvider(live, file, live.id, warn);
-    await expect(recorder.complete({ stage: "planner", prompt: "p" })).rejects.toBe(unavailable);
-    await recorder.complete({ stage: "planner", prompt: "p" });
+    // the run (session 0), then its resume (session 1, which ran the failed request again), on one cassette
+    const run = new ScriptedModel({ planner: [{ error: unavailable }] }, "ollama:m");
+    await expect(
+      new RecordingProvider(run, file, run.id, warn, 0).complete({ stage: "planner", prompt: "p" }),
+    ).rejects.toBe(unavailable);
+    const resume = new ScriptedModel({ planner: ["#E1 = get_me()"] }, "ollama:m");
+    await new RecordingProvider(resume, file, resume.id, warn, 1).complete({ stage: "planner", prompt: "p" });
 
     const replay = new ReplayProvider(file, "ollama:m", warn);
     expect((await replay.complete({ stage: "planner", prompt: "p" })).text).toBe("#E1 = get_me()");
     const again = await replay.complete({ stage: "planner", prompt: "p" }).catch((error: unknown) => error);
+    expect(again).toBeInstanceOf(ProviderHttpError);
     expect(failureInvalid(again)).toBe("server_error");
   });
 
@@ -156,6 +171,160 @@ describe("record → replay", () => {
       onText: (piece) => pieces.push(piece),
     });
     expect(pieces).toEqual(["It is 4."]);
+  });
+});
+
+const callContext: CallContext = {
+  window: 4096,
+  windowSource: "set",
+  estimate: 5000,
+  countSource: "tokenizer",
+  counted: 4200,
+};
+
+/** One failure of each kind a provider throws, and what the recorded line says of it. */
+const FAILURES: { error: ModelError; status?: number; transient: boolean; invalid?: InvalidReason }[] = [
+  {
+    error: new ProviderUnreachableError("PROVIDER_UNREACHABLE", "cannot reach Ollama at x (refused)"),
+    transient: false,
+  },
+  { error: new ModelNotFoundError("MODEL_NOT_FOUND", "model 'm' not found at x: ollama pull m"), transient: false },
+  { error: new ToolsUnsupportedError("TOOLS_UNSUPPORTED", "m does not support tools"), transient: false },
+  { error: new ModelTimeoutError("MODEL_TIMEOUT", "no answer from Ollama at x within 10 ms"), transient: false },
+  {
+    error: new ContextOverflowError("CONTEXT_OVERFLOW", "x refused: prompt too long"),
+    transient: false,
+    invalid: "context_overflow",
+  },
+  {
+    error: new ProviderProtocolError("PROVIDER_BAD_RESPONSE", "x sent no message"),
+    transient: false,
+    invalid: "server_error",
+  },
+  {
+    error: new ProviderHttpError(503, "Ollama at x answered 503 after 3 tries"),
+    status: 503,
+    transient: true,
+    invalid: "server_error",
+  },
+  {
+    error: new ProviderHttpError(500, "Ollama at x answered 500"),
+    status: 500,
+    transient: false,
+    invalid: "server_error",
+  },
+  { error: new ProviderHttpError(400, "Ollama at x answered 400: bad request"), status: 400, transient: false },
+  {
+    error: new ProviderHttpError(undefined, "Ollama at x: error mid-stream"),
+    transient: false,
+    invalid: "server_error",
+  },
+  {
+    error: new PromptTooLongError("the prompt does not fit", callContext),
+    transient: false,
+    invalid: "context_overflow",
+  },
+];
+
+describe("a failed call, recorded and replayed", () => {
+  it.each(FAILURES.map((failure) => [`${failure.error.name} ${failure.status ?? ""}`, failure] as const))(
+    "%s: the line says what failed; the replay throws the same class, code, message, status and invalid reason",
+    async (_, { error, status, transient, invalid }) => {
+      const live = new ScriptedModel({ planner: [{ error }] }, "ollama:m");
+      await expect(
+        new RecordingProvider(live, file, live.id, warn).complete({ stage: "planner", prompt: "p" }),
+      ).rejects.toBe(error);
+      const [line] = loadCassette(file, warn);
+      expect(line!.error).toEqual({
+        name: error.name,
+        code: error.code,
+        message: error.message,
+        ...(status === undefined ? {} : { status }),
+        transient,
+        ...(invalid ? { invalid } : {}),
+        ...(error instanceof PromptTooLongError ? { context: callContext } : {}),
+      });
+      expect(isTransient(error)).toBe(transient);
+      expect(failureInvalid(error)).toBe(invalid);
+
+      const again = await new ReplayProvider(file, "ollama:m", warn)
+        .complete({ stage: "planner", prompt: "p" })
+        .catch((caught: unknown) => caught);
+      expect(again).toBeInstanceOf(error.constructor);
+      expect(again).not.toBe(error);
+      expect(again).toMatchObject({ name: error.name, code: error.code, message: error.message });
+      expect(isTransient(again)).toBe(transient);
+      expect(failureInvalid(again)).toBe(invalid);
+      if (error instanceof ProviderHttpError) expect((again as ProviderHttpError).status).toBe(status);
+      if (error instanceof PromptTooLongError) expect((again as PromptTooLongError).callContext).toEqual(callContext);
+    },
+  );
+
+  it("replays a class it does not know, or one whose invalid reason would now differ, with the recorded reason", () => {
+    const lines = [
+      { name: "SomeFutureError", code: "FUTURE", message: "a new failure", transient: false, invalid: "server_error" },
+      { name: "ModelTimeoutError", code: "MODEL_TIMEOUT", message: "slow", transient: false, invalid: "server_error" },
+    ].map((error, index) => {
+      const request = { provider: "ollama:m", kind: "complete", stage: "planner", prompt: `p${index}` } as const;
+      return JSON.stringify({ v: 2, key: requestKey(request), request, error, session: 0 });
+    });
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, `${lines.join("\n")}\n`);
+    const replay = new ReplayProvider(file, "ollama:m", warn);
+    return Promise.all(
+      ["p0", "p1"].map(async (prompt, index) => {
+        const again = await replay.complete({ stage: "planner", prompt }).catch((caught: unknown) => caught);
+        expect(again).toBeInstanceOf(ReplayedModelError);
+        expect(again).toMatchObject({ code: index === 0 ? "FUTURE" : "MODEL_TIMEOUT" });
+        expect(failureInvalid(again)).toBe("server_error");
+      }),
+    );
+  });
+
+  it("still replays a format 1 cassette: its answers, its failures with the recorded reason, a resume's answer first", async () => {
+    const request = { provider: "ollama:m", kind: "complete", stage: "planner", prompt: "p" } as const;
+    const other = { ...request, prompt: "q" };
+    const answer = (text: string) => ({
+      text,
+      usage: { promptTokens: 3, completionTokens: 2 },
+      timings: { totalMs: 7 },
+    });
+    const v1 = [
+      { v: 1, key: requestKey(other), request: other, response: answer("#E1 = get_me()") },
+      {
+        v: 1,
+        key: requestKey(request),
+        request,
+        error: {
+          name: "ProviderHttpError",
+          code: "PROVIDER_HTTP_ERROR",
+          message: "answered 500",
+          invalid: "server_error",
+        },
+      },
+      { v: 1, key: requestKey(request), request, response: answer("#E1 = list_issues()") },
+      {
+        v: 1,
+        key: requestKey(other),
+        request: other,
+        error: { name: "ModelTimeoutError", code: "MODEL_TIMEOUT", message: "no answer within 10 ms" },
+      },
+    ];
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, v1.map((line) => `${JSON.stringify(line)}\n`).join(""));
+    const replay = new ReplayProvider(file, "ollama:m", warn);
+    expect(await replay.complete({ stage: "planner", prompt: "q" })).toEqual(answer("#E1 = get_me()"));
+    const timeout = await replay.complete({ stage: "planner", prompt: "q" }).catch((caught: unknown) => caught);
+    expect(timeout).toBeInstanceOf(ReplayedModelError);
+    expect(timeout).toMatchObject({ code: "MODEL_TIMEOUT", message: "no answer within 10 ms" });
+    expect(failureInvalid(timeout)).toBeUndefined();
+    // format 1 kept no sessions: the later answer is taken to be a resume's, as when it was written
+    expect((await replay.complete({ stage: "planner", prompt: "p" })).text).toBe("#E1 = list_issues()");
+    const failure = await replay.complete({ stage: "planner", prompt: "p" }).catch((caught: unknown) => caught);
+    expect(failure).toBeInstanceOf(ReplayedModelError);
+    expect(failureInvalid(failure)).toBe("server_error");
+    expect(replay.remaining()).toBe(0);
+    expect(warnings).toEqual([]);
   });
 });
 

@@ -3,8 +3,14 @@
  * canonical request (provider id, kind, stage, prompt or messages, tools, options — never signals,
  * time limits or keys) and what came back (the response, or the failure). A request's key is the
  * sha256 of its canonical JSON; replay answers each key's recorded answers in recorded order (a server
- * failure after the answers recorded after it) and turns a miss into a CassetteMissError — it never
- * guesses. A replayed failure keeps its invalid reason: a server failure still makes its item invalid.
+ * failure that a later session — a resume — ran again after the answer it got there) and turns a miss into
+ * a CassetteMissError — it never guesses. A failed call is recorded with its class, code, message, HTTP
+ * status and invalid reason, and replays as the same typed error: a server failure still makes its item
+ * invalid, an unreachable server still stops the run. The caller's own abort is not recorded (it is the
+ * harness stopping, not the model failing).
+ *
+ * Format 2 added each failure's class details and each call's session; format 1 lines are still read:
+ * their failures replay as a ReplayedModelError with the recorded code, message and invalid reason.
  */
 
 import { createHash } from "node:crypto";
@@ -26,12 +32,22 @@ import {
   CassetteExistsError,
   CassetteFormatError,
   CassetteMissError,
+  ContextOverflowError,
   failureInvalid,
   ModelAbortedError,
   ModelError,
+  ModelNotFoundError,
+  ModelTimeoutError,
+  PromptTooLongError,
+  ProviderHttpError,
+  ProviderProtocolError,
+  ProviderUnreachableError,
   ReplayedModelError,
+  ToolsUnsupportedError,
 } from "./errors.ts";
+import { isTransient } from "./http.ts";
 import {
+  type CallContext,
   type ChatMessage,
   type ChatRequest,
   type ChatResponse,
@@ -48,7 +64,7 @@ import {
   type WarmUp,
 } from "./types.ts";
 
-export const CASSETTE_VERSION = 1;
+export const CASSETTE_VERSION = 2;
 
 /** The part of a request that decides its answer: what the key hashes and the cassette keeps. */
 export interface CassetteRequest {
@@ -64,11 +80,18 @@ export interface CassetteRequest {
 }
 
 export interface RecordedFailure {
+  /** The error's class (ProviderHttpError, ModelTimeoutError…): replay throws that class again. */
   name: string;
   code: string;
   message: string;
+  /** The status the server answered with (ProviderHttpError). Format 2. */
+  status?: number;
+  /** Whether the provider would have tried it again (its retries had run out by then). Format 2. */
+  transient?: boolean;
   /** Why the failure made its item invalid rather than wrong (absent: it was the model's failure). */
   invalid?: InvalidReason;
+  /** A prompt the server's tokenizer counted over the window: its accounting (PromptTooLongError). Format 2. */
+  context?: CallContext;
 }
 
 export interface CassetteRecord {
@@ -79,6 +102,8 @@ export interface CassetteRecord {
   /** A complete call answers `text` (toolCalls absent); a chat call answers text and tool calls. */
   response?: ChatResponse | CompletionResponse;
   error?: RecordedFailure;
+  /** Which session of the bench run made the call: 0 the run, 1 its first resume… Format 2. */
+  session?: number;
 }
 
 export type Warn = (message: string) => void;
@@ -137,6 +162,8 @@ export class RecordingProvider implements ModelProvider {
     /** The id requests are keyed under (the replaying provider must use the same). */
     readonly id: string = inner.id,
     warn: Warn = defaultWarn,
+    /** The bench run's session recording (0 the run, 1 its first resume…): tells a resume's answers apart. */
+    private readonly session = 0,
   ) {
     prepareForAppend(file, warn);
     if (inner.describe) this.describe = () => inner.describe!();
@@ -144,36 +171,32 @@ export class RecordingProvider implements ModelProvider {
   }
 
   async complete(request: CompletionRequest): Promise<CompletionResponse> {
-    return this.record(cassetteRequest(this.id, "complete", request), () => this.inner.complete(request));
+    return this.record(cassetteRequest(this.id, "complete", request), request.signal, () =>
+      this.inner.complete(request),
+    );
   }
 
   async chat(request: ChatRequest): Promise<ChatResponse> {
-    return this.record(cassetteRequest(this.id, "chat", request), () => this.inner.chat(request));
+    return this.record(cassetteRequest(this.id, "chat", request), request.signal, () => this.inner.chat(request));
   }
 
-  private async record<T extends CompletionResponse>(request: CassetteRequest, call: () => Promise<T>): Promise<T> {
+  private async record<T extends CompletionResponse>(
+    request: CassetteRequest,
+    signal: AbortSignal | undefined,
+    call: () => Promise<T>,
+  ): Promise<T> {
     // Copied before the call: a caller may change its messages array afterwards.
     const frozen = structuredClone(request);
+    const line = { v: CASSETTE_VERSION, key: requestKey(frozen), request: frozen, session: this.session };
     try {
       const response = await call();
-      this.append({
-        v: CASSETTE_VERSION,
-        key: requestKey(frozen),
-        request: frozen,
-        response: structuredClone(response),
-      });
+      this.append({ ...line, response: structuredClone(response) });
       return response;
     } catch (error) {
-      // Model failures are part of the run and replay as such; the caller's own abort is not.
-      if (error instanceof ModelError && !(error instanceof ModelAbortedError)) {
-        const invalid = failureInvalid(error);
-        const failure: RecordedFailure = {
-          name: error.name,
-          code: error.code,
-          message: error.message,
-          ...(invalid ? { invalid } : {}),
-        };
-        this.append({ v: CASSETTE_VERSION, key: requestKey(frozen), request: frozen, error: failure });
+      // Model failures are part of the run and replay as such. The caller's abort (the run stopping: Ctrl-C,
+      // another call's outage) is not the model's failure, and a replay of the run never makes it.
+      if (error instanceof ModelError && !(error instanceof ModelAbortedError) && !signal?.aborted) {
+        this.append({ ...line, error: recordedFailure(error) });
       }
       throw error;
     }
@@ -183,6 +206,19 @@ export class RecordingProvider implements ModelProvider {
   private append(record: CassetteRecord): void {
     appendFileSync(this.file, `${JSON.stringify(record)}\n`);
   }
+}
+
+function recordedFailure(error: ModelError): RecordedFailure {
+  const invalid = failureInvalid(error);
+  return {
+    name: error.name,
+    code: error.code,
+    message: error.message,
+    ...(error instanceof ProviderHttpError && error.status !== undefined ? { status: error.status } : {}),
+    transient: isTransient(error),
+    ...(invalid ? { invalid } : {}),
+    ...(error instanceof PromptTooLongError ? { context: error.callContext } : {}),
+  };
 }
 
 /** Creates the folder; cuts a torn last line (a crash mid-write) so new lines start clean. */
@@ -206,7 +242,7 @@ function prepareForAppend(file: string, warn: Warn): void {
 // ─── replaying ──────────────────────────────────────────────────────────────────────────────────
 
 const recordSchema = z.object({
-  v: z.literal(CASSETTE_VERSION),
+  v: z.union([z.literal(1), z.literal(CASSETTE_VERSION)]),
   key: z.string(),
   request: z.object({
     provider: z.string(),
@@ -230,8 +266,17 @@ const recordSchema = z.object({
     .loose()
     .optional(),
   error: z
-    .object({ name: z.string(), code: z.string(), message: z.string(), invalid: z.enum(INVALID_REASONS).optional() })
+    .object({
+      name: z.string(),
+      code: z.string(),
+      message: z.string(),
+      status: z.number().int().optional(),
+      transient: z.boolean().optional(),
+      invalid: z.enum(INVALID_REASONS).optional(),
+      context: z.object({ estimate: z.number() }).loose().optional(),
+    })
     .optional(),
+  session: z.number().int().nonnegative().optional(),
 });
 
 /**
@@ -283,10 +328,26 @@ function badLine(file: string, line: number, reason: string, cause?: unknown): C
   });
 }
 
-/** A recorded answer as the provider gave it: the text, usage and timings, and how the prompt fitted the window. */
+/**
+ * A recorded answer as the provider gave it: the text, usage and timings, how the prompt fitted the window,
+ * and what the run's record notes of the call (the prefix it shared, a cache hit, the URL that answered).
+ */
 function answerOf(response: CompletionResponse, toolCalls?: NativeToolCall[]): CompletionResponse {
-  const { text, usage, timings, context, invalid, doneReason, thinking } = response;
-  return dropUndefined({ text, toolCalls, usage, timings, context, invalid, doneReason, thinking });
+  const { text, usage, timings, context, invalid, doneReason, thinking, sharedPrefixTokens, cached, servedBy } =
+    response;
+  return dropUndefined({
+    text,
+    toolCalls,
+    usage,
+    timings,
+    context,
+    invalid,
+    doneReason,
+    thinking,
+    sharedPrefixTokens,
+    cached,
+    servedBy,
+  });
 }
 
 /** Answers from a cassette only. The same request asked twice gets its two recorded answers in order. */
@@ -329,10 +390,12 @@ export class ReplayProvider implements ModelProvider {
     }
     const key = requestKey(request);
     const queue = this.queues.get(key) ?? [];
-    // A server failure is not the model's answer: when the same request was answered later (a resume ran
-    // it again), the answer replays first.
-    const firstAnswer = queue.findIndex((recorded) => recorded.error?.invalid !== "server_error");
-    const record = queue.splice(Math.max(0, firstAnswer), 1)[0];
+    // In recorded order, but a server failure that a resume ran again is passed over for what the resume got
+    // (one replay gives the run's final records); it stays for a further ask. The last entry is never passed.
+    const record = queue.splice(
+      queue.findIndex((recorded, at) => !replacedByResume(recorded, queue.slice(at + 1))),
+      1,
+    )[0];
     if (!record) {
       throw new CassetteMissError(
         "CASSETTE_MISS",
@@ -341,13 +404,65 @@ export class ReplayProvider implements ModelProvider {
         { context: { file: this.file, stage: request.stage, key, provider: request.provider } },
       );
     }
-    if (record.error) {
-      throw new ReplayedModelError(record.error.code, record.error.message, record.error.invalid, {
-        context: { file: this.file, key, recordedAs: record.error.name },
-      });
-    }
+    if (record.error) throw replayedError(record, { file: this.file, key });
     const response = structuredClone(record.response!);
     if (call.onText && response.text) call.onText(response.text);
     return response;
   }
+}
+
+/**
+ * Whether a resume ran this server failure's request again (a later session recorded it): that session's
+ * entry replays instead. Format 1 kept no sessions: any later entry other than another server failure
+ * was taken to be the resume's.
+ */
+function replacedByResume(recorded: CassetteRecord, later: readonly CassetteRecord[]): boolean {
+  if (recorded.error?.invalid !== "server_error") return false;
+  const session = recorded.session;
+  return later.some((next) =>
+    session === undefined ? next.error?.invalid !== "server_error" : (next.session ?? 0) > session,
+  );
+}
+
+type ModelErrorClass = new (
+  code: string,
+  message: string,
+  options?: { context?: Record<string, unknown> },
+) => ModelError;
+
+/** The failures a provider throws whose constructor takes a code and a message. */
+const FAILURE_CLASSES = new Map<string, ModelErrorClass>(
+  [
+    ProviderUnreachableError,
+    ModelNotFoundError,
+    ToolsUnsupportedError,
+    ModelTimeoutError,
+    ContextOverflowError,
+    ProviderProtocolError,
+  ].map((Class) => [Class.name, Class]),
+);
+
+/**
+ * The recorded failure as the class it was thrown as, so the harness's every check on it (outage, invalid
+ * reason, retry) answers as it did when recorded. A format 1 failure, a class not known here, or one whose
+ * rebuilt invalid reason is not the recorded one (the rule changed since) is a ReplayedModelError carrying
+ * the recorded reason.
+ */
+function replayedError(record: CassetteRecord, context: Record<string, unknown>): ModelError {
+  const failure = record.error!;
+  const options = { context: { ...context, replayed: true } };
+  const again = record.v === 1 ? undefined : rebuild(failure, options);
+  if (again && again.code === failure.code && failureInvalid(again) === failure.invalid) return again;
+  return new ReplayedModelError(failure.code, failure.message, failure.invalid, {
+    context: { ...options.context, recordedAs: failure.name },
+  });
+}
+
+function rebuild(failure: RecordedFailure, options: { context: Record<string, unknown> }): ModelError | undefined {
+  if (failure.name === "ProviderHttpError") return new ProviderHttpError(failure.status, failure.message, options);
+  if (failure.name === "PromptTooLongError") {
+    return failure.context && new PromptTooLongError(failure.message, failure.context, options);
+  }
+  const Class = FAILURE_CLASSES.get(failure.name);
+  return Class && new Class(failure.code, failure.message, options);
 }

@@ -70,8 +70,9 @@ export class CassetteFormatError extends InputError {}
 export class CassetteExistsError extends InputError {}
 
 /**
- * A failure recorded in the cassette, thrown again on replay with the recorded code and message, and
- * the invalid reason it had when recorded (so a replayed server failure still makes its item invalid).
+ * A failure recorded in the cassette that replay cannot throw as its own class (a format 1 cassette kept
+ * only its name; a class cassette.ts does not rebuild), thrown with the recorded code and message and the
+ * invalid reason it had when recorded (so a replayed server failure still makes its item invalid).
  */
 export class ReplayedModelError extends ModelError {
   readonly invalid: InvalidReason | undefined;

@@ -20,6 +20,8 @@ import type { ModelProvider } from "./types.ts";
 export interface ProviderDeps extends CreateDeps {
   /** Append every request and answer to this cassette (`--record FILE`). */
   record?: string;
+  /** The bench run's session the cassette's lines belong to (0 the run, 1 its first resume…). */
+  session?: number;
   /** Answer from this cassette only (`--replay FILE`); nothing reaches a server. */
   replay?: string;
   /** Answer deterministic requests asked before from this store (not with `replay`). */
@@ -51,7 +53,7 @@ export function createProvider(entry: ProviderEntry, deps: ProviderDeps = {}): M
     deps.cache && (!isSimulator(entry) || deps.cacheSimulator)
       ? new CachingProvider(live, definition.identity(seeded), deps.cache)
       : live;
-  return deps.record ? new RecordingProvider(cached, deps.record, providerId(entry)) : cached;
+  return deps.record ? new RecordingProvider(cached, deps.record, providerId(entry), undefined, deps.session) : cached;
 }
 
 /**

@@ -13,19 +13,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const root = tempResultsDir("onsetlab-resume-retry-");
 
-import { type Standin, startStandin } from "../../mock-servers/ollama/server.ts";
-import { loadDataset } from "../../src/bench/dataset/load.ts";
 import { selectItems } from "../../src/bench/dataset/select.ts";
 import { runBench } from "../../src/bench/run/bench.ts";
 import type { RunSummary } from "../../src/bench/run/compare-configs.ts";
 import type { RunManifest, RunRecord } from "../../src/bench/run/run-file-types.ts";
 import { RUN_FILES, readJson } from "../../src/bench/run/store.ts";
 import { readRunLines } from "../../src/bench/run/testing/run-lines.ts";
-import { createSimProvider } from "../../src/models/sim/index.ts";
 import type { SpanLine } from "../../src/trace/jsonl-exporter.ts";
 import { benchRequest, REPO_ROOT } from "../support/bench-run.ts";
 import { runInProcess } from "../support/cli-in-process.ts";
-import { type FaultProxy, faultProxy } from "../support/fault-proxy.ts";
+import { oracleBehindProxy } from "../support/fault-proxy.ts";
 import { tempResultsDir } from "../support/results-dir.ts";
 
 const modelsFile = join(root, "models.yaml");
@@ -43,16 +40,13 @@ const items = selectItems([], request.filter, request).items;
 const doomed = [items[0]!, items[2]!];
 const failedKeys = doomed.map((item) => `qwen2.5:3b|rewoo|${item.id}|0`);
 
-let standin: Standin;
-let proxy: FaultProxy;
+let servers: Awaited<ReturnType<typeof oracleBehindProxy>>;
 const savedHost = process.env.OLLAMA_HOST;
 
 beforeAll(async () => {
-  const gold = loadDataset([]).map((loaded) => loaded.item);
-  standin = await startStandin({ provider: createSimProvider({ profile: "oracle", gold }), port: 0, real: true });
   // the query as it appears in a request body (JSON-escaped)
   const queries = doomed.map((item) => JSON.stringify(item.query).slice(1, -1));
-  proxy = await faultProxy(standin.url, (path, body) =>
+  servers = await oracleBehindProxy((path, body) =>
     path === "/api/generate" && queries.some((query) => body.includes(query))
       ? { status: 500, body: '{"error":"llama runner process has terminated"}' }
       : undefined,
@@ -71,8 +65,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await proxy.close();
-  await standin.close();
+  await servers.close();
   if (savedHost === undefined) delete process.env.OLLAMA_HOST;
   else process.env.OLLAMA_HOST = savedHost;
   rmSync(root, { recursive: true, force: true });
@@ -80,7 +73,7 @@ afterAll(async () => {
 
 /** A new run through the failing proxy: its id and folder. */
 async function failingRun(): Promise<{ runId: string; dir: string; summary: RunSummary }> {
-  process.env.OLLAMA_HOST = proxy.url;
+  process.env.OLLAMA_HOST = servers.proxy.url;
   const { runId, dir, summary } = await runBench({ request, modelsFile, resultsRoot: root });
   return { runId, dir, summary };
 }
@@ -104,7 +97,7 @@ describe("bench --resume runs again the items the server failed", () => {
       .map(([key]) => key);
     expect(invalidBefore.sort()).toEqual([...failedKeys].sort());
 
-    process.env.OLLAMA_HOST = standin.url;
+    process.env.OLLAMA_HOST = servers.standin.url;
     const resumed = await runInProcess(["bench", "--resume", runId, "--models", modelsFile, "--json"]);
     // the native row is still over the invalid limit (its overflows stay): exit 1, its files written
     expect(resumed.code).toBe(1);
@@ -162,7 +155,7 @@ describe("bench --resume runs again the items the server failed", () => {
     const { runId, dir } = await failingRun();
     const records = join(dir, RUN_FILES.records);
     const kept = { bytes: readFileSync(records), inode: statSync(records).ino };
-    process.env.OLLAMA_HOST = standin.url;
+    process.env.OLLAMA_HOST = servers.standin.url;
     const resumed = await runInProcess(["bench", "--resume", runId, "--models", modelsFile, "--keep-invalid"]);
     expect(resumed.stderr).toContain(`resuming run ${runId}: 8 of 8 tasks kept, 0 to run\n`);
     expect({ bytes: readFileSync(records), inode: statSync(records).ino }).toEqual(kept);

@@ -6,6 +6,9 @@
 import { once } from "node:events";
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { type Standin, startStandin } from "../../mock-servers/ollama/server.ts";
+import { loadDataset } from "../../src/bench/dataset/load.ts";
+import { createSimProvider } from "../../src/models/sim/index.ts";
 
 export type Fault =
   | { status: number; body: string; times?: number }
@@ -51,6 +54,23 @@ export async function faultProxy(
     close: async () => {
       server.closeAllConnections();
       if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** The stand-in in real mode answering as the oracle (every dataset item's gold), with a fault proxy in front. */
+export async function oracleBehindProxy(
+  pick: (path: string, body: string) => Fault | undefined,
+): Promise<{ standin: Standin; proxy: FaultProxy; close(): Promise<void> }> {
+  const gold = loadDataset([]).map((loaded) => loaded.item);
+  const standin = await startStandin({ provider: createSimProvider({ profile: "oracle", gold }), port: 0, real: true });
+  const proxy = await faultProxy(standin.url, pick);
+  return {
+    standin,
+    proxy,
+    close: async () => {
+      await proxy.close();
+      await standin.close();
     },
   };
 }

@@ -181,7 +181,9 @@ async function runWork(work: Work, options: BenchOptions): Promise<BenchOutcome>
   const outage = new ModelOutageWatch();
   const cache = requestCacheOf(options.cacheDir, entries, request);
   const before = cache && { ...cache.counters };
-  const providers = providerCache(entries, runGold(work), request, outage, cache, itemGold(work));
+  // the session tells a resume's cassette lines from the run's (a replay passes over the failures it re-ran)
+  const providerRequest = { ...request, session: manifest.sessions.length - 1 };
+  const providers = providerCache(entries, runGold(work), providerRequest, outage, cache, itemGold(work));
   for (const entry of entries) providers(entry.name, 0);
   let probes: Record<string, ModelProbe>;
   try {

@@ -22,6 +22,8 @@ export interface ProviderRequest {
   seed: number;
   record?: string;
   replay?: string;
+  /** The run's session (0 the run, 1 its first resume…), written with each cassette line recorded. */
+  session?: number;
 }
 
 /** The run's model entries, with `--num-ctx N` over each entry's window (the highest precedence). */
@@ -101,6 +103,7 @@ export function providerCache(
           gold,
           seed: request.seed + repeat,
           record: request.record,
+          session: request.session,
           replay: request.replay,
           cache,
           ...(tracked ? { prefixTracker: tracker } : {}),
