@@ -8,7 +8,7 @@ import { once } from "node:events";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Command } from "commander";
 import { harnessRedactor } from "../bench/run/secrets.ts";
-import { resultsRoot } from "../bench/run/store.ts";
+import { flushOpenAppenders, resultsRoot } from "../bench/run/store.ts";
 import { InputError } from "../errors.ts";
 import { ownStopSignals } from "../mcp/pool.ts";
 import { conversationRunner } from "../serve/conversation-runs.ts";
@@ -35,6 +35,14 @@ interface McpFlags {
   allowHost?: string[];
   maxBody: string;
   idleTimeout: string;
+}
+
+/** The longest delay setTimeout keeps: past it, Node fires at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Settles when the signal aborts, at once if it already has (a signal during start-up is not lost). */
+function stopped(signal: AbortSignal): Promise<unknown> {
+  return signal.aborted ? Promise.resolve() : once(signal, "abort");
 }
 
 export function registerMcpCommand(program: Command): void {
@@ -68,6 +76,15 @@ export function registerMcpCommand(program: Command): void {
         );
       }
       const idleTimeoutMs = parsePositiveInt("--idle-timeout", flags.idleTimeout) * 1000;
+      // setTimeout fires at once past 2^31 - 1 ms (about 24.8 days)
+      if (idleTimeoutMs > MAX_TIMER_MS) {
+        throw new FlagError(
+          "BAD_FLAG",
+          `--idle-timeout must be at most ${Math.floor(MAX_TIMER_MS / 1000)} seconds, not "${flags.idleTimeout}"`,
+        );
+      }
+      const maxBodyBytes = parsePositiveInt("--max-body", flags.maxBody);
+      const port = parsePort("--port", flags.port);
       const service = new HarnessService({
         resultsRoot: flags.results ?? resultsRoot(),
         ...(flags.models ? { modelsFile: flags.models } : {}),
@@ -92,9 +109,13 @@ export function registerMcpCommand(program: Command): void {
         ["SIGINT", 130],
         ["SIGTERM", 143],
       ] as const) {
-        process.on(signal, () => (stop.signal.aborted ? process.exit(code) : stop.abort(SHUTDOWN)));
+        process.on(signal, () => {
+          if (!stop.signal.aborted) return stop.abort(SHUTDOWN);
+          // at once, but with the records the appenders still hold (as a second Ctrl-C of a bench)
+          flushOpenAppenders();
+          process.exit(code);
+        });
       }
-      const maxBodyBytes = parsePositiveInt("--max-body", flags.maxBody);
       if (!flags.http) {
         const session = createMcpSession(services);
         const { server } = session;
@@ -108,7 +129,7 @@ export function registerMcpCommand(program: Command): void {
           if (/exceeded maximum size/.test(error.message)) oversized = true;
         };
         server.server.onclose = () => stop.abort();
-        await once(stop.signal, "abort");
+        await stopped(stop.signal);
         await session.end(stop.signal.reason === SHUTDOWN ? SHUTDOWN : undefined);
         if (oversized) {
           throw new InputError(
@@ -120,12 +141,12 @@ export function registerMcpCommand(program: Command): void {
       }
       const http = mcpHttpApp(services, { idleTimeoutMs });
       const running = await listen(http.app, {
-        port: parsePort("--port", flags.port),
+        port,
         maxBodyBytes,
         ...(flags.allowHost ? { allowHosts: flags.allowHost } : {}),
       });
       process.stderr.write(`MCP server on ${running.url}/mcp (Streamable HTTP; Ctrl-C to stop)\n`);
-      await once(stop.signal, "abort");
+      await stopped(stop.signal);
       await running.close();
       await http.close();
     });

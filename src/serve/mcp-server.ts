@@ -43,7 +43,20 @@ function strictInput<T>(shape: T): T {
 /** A session of the harness's MCP server, over whichever transport the caller connects. */
 export function createMcpSession(services: McpServices): McpSession {
   const started = new Set<string>();
-  const server = createMcpServer(services, started);
+  // a start_bench still under way when the session ends (its models probed, run.json written) is waited
+  // for, so that its bench is stopped with the others instead of running on with no session
+  const starting = new Set<Promise<string>>();
+  const track = (start: Promise<string>): Promise<string> => {
+    const tracked = start.then((runId) => {
+      started.add(runId);
+      return runId;
+    });
+    starting.add(tracked);
+    const settled = () => void starting.delete(tracked);
+    tracked.then(settled, settled);
+    return tracked;
+  };
+  const server = createMcpServer(services, track);
   let ending: Promise<string[]> | undefined;
   return {
     server,
@@ -51,6 +64,7 @@ export function createMcpSession(services: McpServices): McpSession {
       // deferred a tick: closing the server fires the transport's onclose, which may call end() again
       ending ??= Promise.resolve().then(async () => {
         await server.close();
+        await Promise.allSettled([...starting]);
         const stopped = await services.service.stopBenches(started, reason);
         for (const runId of stopped) {
           services.notify?.(`bench ${runId} stopped: ${reason}; resume it with \`pnpm bench --resume ${runId}\``);
@@ -62,8 +76,11 @@ export function createMcpSession(services: McpServices): McpSession {
   };
 }
 
-/** The tools; `started` gathers the run ids this server's start_bench started. */
-function createMcpServer({ service, runner, redactor }: McpServices, started: Set<string>): McpServer {
+/** The tools; `track` follows each start_bench's start, so the session knows the run ids it started. */
+function createMcpServer(
+  { service, runner, redactor }: McpServices,
+  track: (start: Promise<string>) => Promise<string>,
+): McpServer {
   const server = new McpServer({ name: "onsetlab-bench", version: "0.1.0" });
   // the SDK turns a thrown error into an error result with its message: redacted here first. Every
   // input schema is strict (additionalProperties: false): a misspelt key (`dryrun`) is an error, never
@@ -197,8 +214,7 @@ function createMcpServer({ service, runner, redactor }: McpServices, started: Se
       outputSchema: { runId: z.string() },
     },
     async (input) => {
-      const runId = await service.startBench(input);
-      started.add(runId);
+      const runId = await track(service.startBench(input));
       return result({ runId });
     },
   );
@@ -394,7 +410,9 @@ async function openHttpSession(
     onsessioninitialized: (id) => void sessions.set(id, session),
   });
   // a DELETE closes the transport (after onsessionclosed), as do the idle timeout and end(): one place
+  let closed = false;
   server.server.onclose = () => {
+    closed = true;
     clearTimeout(idle);
     if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
     void end();
@@ -407,7 +425,7 @@ async function openHttpSession(
     return () => {
       if (!held) return;
       held = false;
-      if (--open === 0) idle = setTimeout(() => void transport.close(), idleMs).unref();
+      if (--open === 0 && !closed) idle = setTimeout(() => void transport.close(), idleMs).unref();
     };
   };
   const session: HttpSession = {

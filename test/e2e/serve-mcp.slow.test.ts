@@ -185,6 +185,10 @@ describe("pnpm mcp: bad flags", () => {
     const zero = await runInProcess(["mcp", "--http", "--idle-timeout", "0"]);
     expect(zero).toMatchObject({ code: 2, stdout: "" });
     expect(zero.stderr).toBe('error: --idle-timeout must be a whole number ≥ 1, not "0"\n');
+    // past setTimeout's limit the timer would fire at once and end every session
+    const huge = await runInProcess(["mcp", "--http", "--idle-timeout", "2147484"]);
+    expect(huge).toMatchObject({ code: 2, stdout: "" });
+    expect(huge.stderr).toBe('error: --idle-timeout must be at most 2147483 seconds, not "2147484"\n');
   });
 });
 

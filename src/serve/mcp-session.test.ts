@@ -1,0 +1,61 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { describe, expect, it } from "vitest";
+import type { Redactor } from "../redact.ts";
+import type { QueryRunner } from "./agent-routes.ts";
+import { createMcpSession, type McpServices } from "./mcp-server.ts";
+import type { HarnessService } from "./service.ts";
+
+/** A service whose benches start when the test says so, and which records what it was asked to stop. */
+function slowStartingService() {
+  let startCalled: () => void = () => {};
+  const called = new Promise<void>((resolve) => {
+    startCalled = resolve;
+  });
+  let finishStart: (runId: string) => void = () => {};
+  const stopAsked: string[][] = [];
+  const service = {
+    startBench: () =>
+      new Promise<string>((resolve) => {
+        finishStart = resolve;
+        startCalled();
+      }),
+    stopBenches: async (runIds: ReadonlySet<string>) => {
+      stopAsked.push([...runIds]);
+      return [...runIds];
+    },
+  };
+  return { service, called, finishStart: (runId: string) => finishStart(runId), stopAsked };
+}
+
+describe("an MCP session that ends while a start_bench is under way", () => {
+  it("waits for the start, then stops that bench with the others", async () => {
+    const fake = slowStartingService();
+    const notes: string[] = [];
+    const services: McpServices = {
+      service: fake.service as unknown as HarnessService,
+      runner: {} as QueryRunner,
+      redactor: ((text: string) => text) as unknown as Redactor,
+      notify: (line) => notes.push(line),
+    };
+    const session = createMcpSession(services);
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await session.server.connect(serverSide);
+    const client = new Client({ name: "test", version: "1" });
+    await client.connect(clientSide);
+
+    const call = client.callTool({ name: "start_bench", arguments: { models: ["sim:slm-3b"] } });
+    await fake.called;
+    // the client goes away while the bench is still starting (models probed, run.json written)
+    const ended = session.end();
+    // the session is closed (a turn of the event loop later) before the start finishes
+    await new Promise((next) => setImmediate(next));
+    fake.finishStart("run-1");
+    expect(await ended).toEqual(["run-1"]);
+    expect(fake.stopAsked).toEqual([["run-1"]]);
+    expect(notes).toEqual([
+      "bench run-1 stopped: its MCP client went away; resume it with `pnpm bench --resume run-1`",
+    ]);
+    await call.catch(() => undefined);
+  });
+});
