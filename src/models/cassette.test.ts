@@ -161,6 +161,25 @@ describe("record → replay", () => {
     expect(failureInvalid(again)).toBe("server_error");
   });
 
+  it("replays a resumed task along the path its resume took, from its first call on", async () => {
+    const unavailable = new ProviderHttpError(500, "Ollama at x answered 500");
+    // the run (session 0): the plan is A, then the solver's call fails; the resume (session 1) runs the task
+    // again from its first call, and the model (sampling) plans B this time
+    const run = new ScriptedModel({ planner: ["plan A"], solver: [{ error: unavailable }] }, "ollama:m");
+    const recordRun = new RecordingProvider(run, file, run.id, warn, 0);
+    await recordRun.complete({ stage: "planner", prompt: "q" });
+    await expect(recordRun.complete({ stage: "solver", prompt: "plan A" })).rejects.toBe(unavailable);
+    const resume = new ScriptedModel({ planner: ["plan B"], solver: ["done B"] }, "ollama:m");
+    const recordResume = new RecordingProvider(resume, file, resume.id, warn, 1);
+    await recordResume.complete({ stage: "planner", prompt: "q" });
+    await recordResume.complete({ stage: "solver", prompt: "plan B" });
+
+    const replay = new ReplayProvider(file, "ollama:m", warn);
+    const plan = (await replay.complete({ stage: "planner", prompt: "q" })).text;
+    expect(plan).toBe("plan B");
+    expect((await replay.complete({ stage: "solver", prompt: plan })).text).toBe("done B");
+  });
+
   it("streams a replayed text to onText in one piece", async () => {
     const recorder = new RecordingProvider(new ScriptedModel({ solver: ["It is 4."] }, "m"), file, "m", warn);
     await recorder.complete({ stage: "solver", prompt: "2+2" });

@@ -2,9 +2,9 @@
  * Record / replay for any provider (DESIGN §4). A cassette is JSONL: one line per model call with the
  * canonical request (provider id, kind, stage, prompt or messages, tools, options — never signals,
  * time limits or keys) and what came back (the response, or the failure). A request's key is the
- * sha256 of its canonical JSON; replay answers each key's recorded answers in recorded order (a server
- * failure that a later session — a resume — ran again after the answer it got there) and turns a miss into
- * a CassetteMissError — it never guesses. A failed call is recorded with its class, code, message, HTTP
+ * sha256 of its canonical JSON; replay answers each key's recorded answers in recorded order, a later
+ * session's (a resume's, which ran its tasks again from their first call) before an earlier one's, and
+ * turns a miss into a CassetteMissError — it never guesses. A failed call is recorded with its class, code, message, HTTP
  * status and invalid reason, and replays as the same typed error: a server failure still makes its item
  * invalid, an unreachable server still stops the run. The caller's own abort is not recorded (it is the
  * harness stopping, not the model failing).
@@ -366,6 +366,13 @@ export class ReplayProvider implements ModelProvider {
       queue.push(record);
       this.queues.set(key, queue);
     }
+    // A resume runs a task again from its first call, so each of that task's requests was answered anew in a
+    // later session: those answers replay first (within a session, in recorded order), so that one replay
+    // follows the path the resumed task took and gives the run's final records. Format 1 lines keep no session.
+    for (const queue of this.queues.values()) {
+      if (queue.every((record) => record.session !== undefined))
+        queue.sort((a, b) => (b.session as number) - (a.session as number));
+    }
   }
 
   async complete(request: CompletionRequest): Promise<CompletionResponse> {
@@ -390,8 +397,9 @@ export class ReplayProvider implements ModelProvider {
     }
     const key = requestKey(request);
     const queue = this.queues.get(key) ?? [];
-    // In recorded order, but a server failure that a resume ran again is passed over for what the resume got
-    // (one replay gives the run's final records); it stays for a further ask. The last entry is never passed.
+    // In the queue's order (a later session's answers first); in a format 1 cassette a server failure that a
+    // resume ran again is passed over for what the resume got, and stays for a further ask. The last entry is
+    // never passed over.
     const record = queue.splice(
       queue.findIndex((recorded, at) => !replacedByResume(recorded, queue.slice(at + 1))),
       1,
@@ -412,16 +420,12 @@ export class ReplayProvider implements ModelProvider {
 }
 
 /**
- * Whether a resume ran this server failure's request again (a later session recorded it): that session's
- * entry replays instead. Format 1 kept no sessions: any later entry other than another server failure
- * was taken to be the resume's.
+ * Format 1 kept no sessions: a server failure followed by another answer to its request was taken to
+ * have been run again by a resume, whose answer replays instead.
  */
 function replacedByResume(recorded: CassetteRecord, later: readonly CassetteRecord[]): boolean {
-  if (recorded.error?.invalid !== "server_error") return false;
-  const session = recorded.session;
-  return later.some((next) =>
-    session === undefined ? next.error?.invalid !== "server_error" : (next.session ?? 0) > session,
-  );
+  if (recorded.session !== undefined || recorded.error?.invalid !== "server_error") return false;
+  return later.some((next) => next.error?.invalid !== "server_error");
 }
 
 type ModelErrorClass = new (
