@@ -180,6 +180,33 @@ describe("record → replay", () => {
     expect((await replay.complete({ stage: "solver", prompt: plan })).text).toBe("done B");
   });
 
+  it("replays two identical calls in the order they were asked, not the order they finished", async () => {
+    const unavailable = new ProviderHttpError(500, "Ollama at x answered 500");
+    const settle: ((outcome: { text: string } | Error) => void)[] = [];
+    const inner = new ScriptedModel({}, "ollama:m");
+    inner.complete = () =>
+      new Promise((resolve, reject) => {
+        settle.push((outcome) =>
+          outcome instanceof Error
+            ? reject(outcome)
+            : resolve({ text: outcome.text, usage: { promptTokens: 1, completionTokens: 1 }, timings: { totalMs: 1 } }),
+        );
+      });
+    const recorder = new RecordingProvider(inner, file, inner.id, warn, 0);
+    const first = recorder.complete({ stage: "router", prompt: "same" }).catch((error: unknown) => error);
+    const second = recorder.complete({ stage: "router", prompt: "same" });
+    // the second call finishes first; the first fails after it
+    settle[1]!({ text: "TOOL" });
+    await second;
+    settle[0]!(unavailable);
+    expect(await first).toBe(unavailable);
+
+    const replay = new ReplayProvider(file, "ollama:m", warn);
+    const replayedFirst = await replay.complete({ stage: "router", prompt: "same" }).catch((error: unknown) => error);
+    expect(replayedFirst).toBeInstanceOf(ProviderHttpError);
+    expect((await replay.complete({ stage: "router", prompt: "same" })).text).toBe("TOOL");
+  });
+
   it("streams a replayed text to onText in one piece", async () => {
     const recorder = new RecordingProvider(new ScriptedModel({ solver: ["It is 4."] }, "m"), file, "m", warn);
     await recorder.complete({ stage: "solver", prompt: "2+2" });

@@ -104,6 +104,11 @@ export interface CassetteRecord {
   error?: RecordedFailure;
   /** Which session of the bench run made the call: 0 the run, 1 its first resume… Format 2. */
   session?: number;
+  /**
+   * The order the call was asked in among its recorder's identical requests (0 first). Lines are written
+   * as calls finish, so two identical calls in flight at once can finish in the other order. Format 2.
+   */
+  ask?: number;
 }
 
 export type Warn = (message: string) => void;
@@ -155,6 +160,8 @@ export class RecordingProvider implements ModelProvider {
   /** The server's facts and the warm-up go straight to the server: they are not answers to replay. */
   readonly describe?: () => Promise<ModelFacts>;
   readonly warmUp?: () => Promise<WarmUp>;
+  /** How many times each request key has been asked so far. */
+  private readonly asked = new Map<string, number>();
 
   constructor(
     private readonly inner: ModelProvider,
@@ -187,7 +194,10 @@ export class RecordingProvider implements ModelProvider {
   ): Promise<T> {
     // Copied before the call: a caller may change its messages array afterwards.
     const frozen = structuredClone(request);
-    const line = { v: CASSETTE_VERSION, key: requestKey(frozen), request: frozen, session: this.session };
+    const key = requestKey(frozen);
+    const ask = this.asked.get(key) ?? 0;
+    this.asked.set(key, ask + 1);
+    const line = { v: CASSETTE_VERSION, key, request: frozen, session: this.session, ask };
     try {
       const response = await call();
       this.append({ ...line, response: structuredClone(response) });
@@ -277,6 +287,7 @@ const recordSchema = z.object({
     })
     .optional(),
   session: z.number().int().nonnegative().optional(),
+  ask: z.number().int().nonnegative().optional(),
 });
 
 /**
@@ -367,11 +378,12 @@ export class ReplayProvider implements ModelProvider {
       this.queues.set(key, queue);
     }
     // A resume runs a task again from its first call, so each of that task's requests was answered anew in a
-    // later session: those answers replay first (within a session, in recorded order), so that one replay
-    // follows the path the resumed task took and gives the run's final records. Format 1 lines keep no session.
+    // later session: those answers replay first, so that one replay follows the path the resumed task took
+    // and gives the run's final records. Within a session, in the order the calls were asked (else in the
+    // order they finished). Format 1 lines keep no session.
     for (const queue of this.queues.values()) {
       if (queue.every((record) => record.session !== undefined))
-        queue.sort((a, b) => (b.session as number) - (a.session as number));
+        queue.sort((a, b) => (b.session as number) - (a.session as number) || (a.ask ?? 0) - (b.ask ?? 0));
     }
   }
 
