@@ -1,4 +1,4 @@
-/** The unseen-tool check of test/unit/sim-unseen-tools.test.ts over the whole dataset (default matrix, sim:slm-3b). */
+/** The unseen-tool check of test/unit/sim-unseen-tools-sample.slow.test.ts over the whole dataset (default matrix, sim:slm-3b). */
 import { describe, expect, it } from "vitest";
 import { REAL_TOOLS, slm3bDefaultRecords } from "../support/unseen-run.ts";
 import { unexplainedUnseenCalls, unseenCalls } from "../support/unseen-tools.ts";
