@@ -11,11 +11,12 @@
  * file the import names.
  */
 
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { exportedNames, namedImports } from "./entry-listing.ts";
 import {
   type CrossImport,
   crossImports,
@@ -29,7 +30,7 @@ import {
   unlistedImports,
   violations,
 } from "./layering.ts";
-import { importedNames, localImports, sourceFiles } from "./source-imports.ts";
+import { localImports, sourceFiles } from "./source-imports.ts";
 
 const srcRoot = dirname(dirname(fileURLToPath(import.meta.url)));
 const repoRoot = dirname(srcRoot);
@@ -235,19 +236,16 @@ describe("folder layering", () => {
 
   it("the stand-in Ollama renders prompts with code of its own, not the harness's renderer", () => {
     const renderer = join(srcRoot, "models/prompt-text.ts");
-    const rendererNames = [...readFileSync(renderer, "utf8").matchAll(/^export (?:type |function |const )(\w+)/gm)].map(
-      (match) => match[1]!,
-    );
+    const rendererNames = exportedNames(renderer);
     expect(rendererNames).toContain("renderPrompt");
     const models = [renderer, join(srcRoot, "models/index.ts")];
     const standin = files.filter((file) => unitOf(file, roots) === "mock-servers/ollama");
     expect(standin.length).toBeGreaterThan(10);
     const taken = standin.flatMap((file) =>
-      importedNames(readFileSync(file, "utf8"))
-        .filter(
-          ({ specifier, name }) => models.includes(resolve(dirname(file), specifier)) && rendererNames.includes(name),
-        )
-        .map(({ name }) => `${relative(repoRoot, file)} imports ${name}`),
+      namedImports(file)
+        .filter(({ target }) => models.includes(target))
+        .flatMap(({ names }) => names.filter((name) => rendererNames.includes(name)))
+        .map((name) => `${relative(repoRoot, file)} imports ${name}`),
     );
     expect(taken).toEqual([]);
   });

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { importedNames, importedSpecifiers, isInside, localImports } from "./source-imports.ts";
+import { importedSpecifiers, isInside, localImports } from "./source-imports.ts";
 
 describe("source imports", () => {
   const dir = mkdtempSync(join(tmpdir(), "source-imports-"));
@@ -24,21 +24,6 @@ describe("source imports", () => {
       "./z.ts",
       "./side-effect.ts",
       "./lazy.ts",
-    ]);
-  });
-
-  it("leaves out type-only lines when asked for what loads at run time, and reads imported names", () => {
-    const source = [
-      'import type { AgentResult } from "../../agent/types.ts";',
-      'export type { Rate } from "./rate.ts";',
-      'import { type A, b as c } from "./x.ts";',
-      'export { d } from "./y.ts";',
-    ].join("\n");
-    expect(importedSpecifiers(source, { types: false })).toEqual(["./x.ts", "./y.ts"]);
-    expect(importedNames(source)).toEqual([
-      { name: "AgentResult", specifier: "../../agent/types.ts" },
-      { name: "A", specifier: "./x.ts" },
-      { name: "b", specifier: "./x.ts" },
     ]);
   });
 

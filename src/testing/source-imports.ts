@@ -10,16 +10,9 @@ import { dirname, join, resolve } from "node:path";
 const IMPORT_FROM =
   /(?:^|[\s;])(?:import|export)\s[^;]*?\sfrom\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)|^\s*import\s*["']([^"']+)["']/gm;
 
-const TYPE_ONLY = /^[\s;]*(?:import|export)\s+type\s/;
-
-/**
- * Every module specifier a source text imports or re-exports (static, side-effect and dynamic); with
- * `types: false`, not those of `import type` and `export type` lines, which load nothing at run time.
- */
-export function importedSpecifiers(source: string, { types = true }: { readonly types?: boolean } = {}): string[] {
-  return [...source.matchAll(IMPORT_FROM)]
-    .filter((match) => types || !TYPE_ONLY.test(match[0]))
-    .map((match) => (match[1] ?? match[2] ?? match[3])!);
+/** Every module specifier a source text imports or re-exports (static, side-effect and dynamic). */
+export function importedSpecifiers(source: string): string[] {
+  return [...source.matchAll(IMPORT_FROM)].map((match) => (match[1] ?? match[2] ?? match[3])!);
 }
 
 /** Every `.ts` file under `dir`: the code that ships, and its tests (`*.test.ts`) unless `tests` is false. */
@@ -31,25 +24,6 @@ export function sourceFiles(dir: string, { tests = true }: { readonly tests?: bo
   });
 }
 
-const NAMED_IMPORT = /(?:^|[\s;])import\s+(?:type\s+)?\{([^}]*)\}\s*from\s*["']([^"']+)["']/gm;
-
-/** The names a source text imports by name, each with its specifier (`a as b` is `a`; `type a` is `a`). */
-export function importedNames(source: string): { readonly name: string; readonly specifier: string }[] {
-  return [...source.matchAll(NAMED_IMPORT)].flatMap((match) =>
-    match[1]!
-      .split(",")
-      .map(
-        (part) =>
-          part
-            .trim()
-            .replace(/^type\s+/, "")
-            .split(/\s+as\s+/)[0]!,
-      )
-      .filter((name) => name !== "")
-      .map((name) => ({ name, specifier: match[2]! })),
-  );
-}
-
 /** One relative import of a file: the specifier as written and the absolute path it points at. */
 export interface LocalImport {
   readonly specifier: string;
@@ -57,8 +31,8 @@ export interface LocalImport {
 }
 
 /** The relative imports of `file` (package imports such as `node:fs` or `zod` are not ours). */
-export function localImports(file: string, options: { readonly types?: boolean } = {}): LocalImport[] {
-  return importedSpecifiers(readFileSync(file, "utf8"), options)
+export function localImports(file: string): LocalImport[] {
+  return importedSpecifiers(readFileSync(file, "utf8"))
     .filter((specifier) => specifier.startsWith("."))
     .map((specifier) => ({ specifier, target: resolve(dirname(file), specifier) }));
 }
