@@ -13,7 +13,17 @@
  * in order and as many as the database counts (a damaged branch page skips or repeats leaves).
  */
 import { spawnSync } from "node:child_process";
-import { closeSync, existsSync, mkdtempSync, openSync, readSync, renameSync, rmSync, statSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -51,11 +61,11 @@ function readMeta(fd: number, at: number): Meta | string {
 
 /** The header's verdict on the file, by plain reads: undefined when sound. */
 export function headerFault(file: string): string | undefined {
-  const size = statSync(file).size;
-  if (size === 0) return undefined;
-  if (size < 2 * MIN_PAGE) return `it is ${size} bytes, shorter than its two header pages`;
   const fd = openSync(file, "r");
   try {
+    const sizeBefore = fstatSync(fd).size;
+    if (sizeBefore === 0) return undefined;
+    if (sizeBefore < 2 * MIN_PAGE) return `it is ${sizeBefore} bytes, shorter than its two header pages`;
     const first = readMeta(fd, 0);
     if (typeof first === "string") return first;
     const second = readMeta(fd, first.pageSize);
@@ -63,6 +73,9 @@ export function headerFault(file: string): string | undefined {
     if (second.pageSize !== first.pageSize) return "its two header pages disagree on the page size";
     const last = BigInt(Math.max(Number(first.lastPage), Number(second.lastPage)));
     const needed = (last + 1n) * BigInt(first.pageSize);
+    // the size is taken again after the header: another process's commit between the two (the file grown,
+    // then the header naming the new last page; LMDB writes pages before the header) is not a truncation
+    const size = fstatSync(fd).size;
     if (BigInt(size) < needed) return `it is truncated: ${size} bytes, its header needs ${needed}`;
     return undefined;
   } finally {
