@@ -4,7 +4,8 @@
  * invalid, `server_error`) and another's first one with a 503 (the provider retries it and gets the answer).
  * Replaying the cassette, with no server at all, gives every record as recorded. A resume against the healthy
  * server appends the failed item's answers as session 1; one replay then gives the run's final records. A run
- * that a 400 stops (the request refused: an outage) replays to the same stop, naming the same failure.
+ * that a 400 stops (the request refused: an outage) replays to the same stop, naming the same failure; after
+ * its resume, one replay runs past the stop to the final records.
  */
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -111,7 +112,7 @@ describe("a recorded run with failed model calls replays to the same records", (
     expect(recordContents(final.dir)).toEqual(recordContents(recorded.dir));
   });
 
-  it("a run a refused request stopped replays to the same stop, with the same message and records", async () => {
+  it("a run a refused request stopped replays to the same stop, with the same message and records; after its resume, one replay gives the final records", async () => {
     const cassette = join(root, "outage.jsonl");
     pick = (path, body) =>
       path === "/api/generate" && body.includes(inBody(2))
@@ -121,12 +122,21 @@ describe("a recorded run with failed model calls replays to the same records", (
       const error = (await run(host, changes).catch((caught: unknown) => caught)) as Error;
       expect(error.name).toBe("ModelOutageError");
       const runId = /--resume (\S+)/.exec(error.message)![1]!;
-      return { message: error.message.replace(runId, "RUN"), records: recordContents(join(root, runId)) };
+      return { runId, message: error.message.replace(runId, "RUN"), records: recordContents(join(root, runId)) };
     };
-    const recorded = await stopped(servers.proxy.url, { record: cassette });
+    const { runId, ...recorded } = await stopped(servers.proxy.url, { record: cassette });
     expect(recorded.message).toMatch(/answered 400.*invalid options: num_ctx/);
     expect(recorded.records).toHaveLength(2);
     expect(loadCassette(cassette).at(-1)!.error).toMatchObject({ name: "ProviderHttpError", status: 400 });
-    expect(await stopped(NO_SERVER, { replay: cassette })).toEqual(recorded);
+    const { runId: _, ...replayed } = await stopped(NO_SERVER, { replay: cassette });
+    expect(replayed).toEqual(recorded);
+
+    // a resume against the healthy server answers the refused request (session 1): one replay then runs
+    // past the stop, to the resumed run's records
+    pick = () => undefined;
+    const resumed = await run(servers.standin.url, {}, runId);
+    expect(recordContents(resumed.dir)).toHaveLength(3);
+    const final = await run(NO_SERVER, { replay: cassette });
+    expect(recordContents(final.dir)).toEqual(recordContents(resumed.dir));
   });
 });
