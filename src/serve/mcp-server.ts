@@ -396,6 +396,11 @@ export function mcpHttpApp(services: McpServices, options: McpHttpOptions = {}):
   };
 }
 
+function sessionEndedResponse(): Response {
+  const message = "Session ended before this request was answered";
+  return Response.json({ jsonrpc: "2.0", error: { code: -32001, message }, id: null }, { status: 404 });
+}
+
 async function openHttpSession(
   services: McpServices,
   idleMs: number,
@@ -411,8 +416,13 @@ async function openHttpSession(
   });
   // a DELETE closes the transport (after onsessionclosed), as do the idle timeout and end(): one place
   let closed = false;
+  let markClosed: () => void = () => {};
+  const whenClosed = new Promise<void>((resolve) => {
+    markClosed = resolve;
+  });
   server.server.onclose = () => {
     closed = true;
+    markClosed();
     clearTimeout(idle);
     if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
     void end();
@@ -436,7 +446,13 @@ async function openHttpSession(
       // the request's signal aborts when its client drops the connection before the answer is done
       request.signal.addEventListener("abort", release, { once: true });
       try {
-        const response = await transport.handleRequest(request);
+        const answered = transport.handleRequest(request);
+        // a POST still under way when the session ends (a DELETE, the server stopping) gets 404, as a request
+        // after it would: the SDK's JSON mode drops its pending answers on close and never settles them
+        const response =
+          request.method === "POST"
+            ? await Promise.race([answered, whenClosed.then(sessionEndedResponse)])
+            : await answered;
         // an event stream stays open until its client goes
         if (!response.headers.get("content-type")?.startsWith("text/event-stream")) release();
         return response;

@@ -1,9 +1,10 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { describe, expect, it } from "vitest";
 import type { Redactor } from "../redact.ts";
 import type { QueryRunner } from "./agent-routes.ts";
-import { createMcpSession, type McpServices } from "./mcp-server.ts";
+import { createMcpSession, type McpServices, mcpHttpApp } from "./mcp-server.ts";
 import type { HarnessService } from "./service.ts";
 
 /** A service whose benches start when the test says so, and which records what it was asked to stop. */
@@ -14,6 +15,10 @@ function slowStartingService() {
   });
   let finishStart: (runId: string) => void = () => {};
   const stopAsked: string[][] = [];
+  let stopCalled: () => void = () => {};
+  const stopped = new Promise<void>((resolve) => {
+    stopCalled = resolve;
+  });
   const service = {
     startBench: () =>
       new Promise<string>((resolve) => {
@@ -22,23 +27,27 @@ function slowStartingService() {
       }),
     stopBenches: async (runIds: ReadonlySet<string>) => {
       stopAsked.push([...runIds]);
+      stopCalled();
       return [...runIds];
     },
   };
-  return { service, called, finishStart: (runId: string) => finishStart(runId), stopAsked };
+  return { service, called, finishStart: (runId: string) => finishStart(runId), stopAsked, stopped };
+}
+
+function servicesOf(fake: ReturnType<typeof slowStartingService>, notes: string[]): McpServices {
+  return {
+    service: fake.service as unknown as HarnessService,
+    runner: {} as QueryRunner,
+    redactor: ((text: string) => text) as unknown as Redactor,
+    notify: (line) => notes.push(line),
+  };
 }
 
 describe("an MCP session that ends while a start_bench is under way", () => {
   it("waits for the start, then stops that bench with the others", async () => {
     const fake = slowStartingService();
     const notes: string[] = [];
-    const services: McpServices = {
-      service: fake.service as unknown as HarnessService,
-      runner: {} as QueryRunner,
-      redactor: ((text: string) => text) as unknown as Redactor,
-      notify: (line) => notes.push(line),
-    };
-    const session = createMcpSession(services);
+    const session = createMcpSession(servicesOf(fake, notes));
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await session.server.connect(serverSide);
     const client = new Client({ name: "test", version: "1" });
@@ -60,5 +69,36 @@ describe("an MCP session that ends while a start_bench is under way", () => {
       "bench run-1 stopped: its MCP client went away; resume it with `pnpm bench --resume run-1`",
     ]);
     expect(await call).toMatchObject({ message: expect.stringMatching(/Connection closed/) });
+  });
+});
+
+describe("an HTTP session deleted while one of its requests is under way", () => {
+  it("answers that request 404 (session ended) instead of leaving it open, and stops the bench it started", async () => {
+    const fake = slowStartingService();
+    const notes: string[] = [];
+    const http = mcpHttpApp(servicesOf(fake, notes));
+    const transport = new StreamableHTTPClientTransport(new URL("http://harness.test/mcp"), {
+      fetch: (url, init) => Promise.resolve(http.app.fetch(new Request(url, init))),
+    });
+    const client = new Client({ name: "test", version: "1" });
+    await client.connect(transport);
+
+    const call = client
+      .callTool({ name: "start_bench", arguments: { models: ["sim:slm-3b"] } })
+      .catch((error: unknown) => error);
+    await fake.called;
+    await transport.terminateSession();
+    expect(await call).toMatchObject({
+      code: 404,
+      message: expect.stringMatching(/Session ended before this request/),
+    });
+
+    fake.finishStart("run-1");
+    await fake.stopped;
+    expect(fake.stopAsked).toEqual([["run-1"]]);
+    await http.close();
+    expect(notes).toEqual([
+      "bench run-1 stopped: its MCP client went away; resume it with `pnpm bench --resume run-1`",
+    ]);
   });
 });
