@@ -1,0 +1,11 @@
+#!/usr/bin/env sh
+# The two type checks (the Node code; the viewer's browser code, with the DOM's types) run side by side:
+# each tsc is single-threaded, so on two cores this takes the longer one's time, not the sum (pnpm test's
+# time target). Fails if either fails.
+tsc --noEmit -p src/view/web/tsconfig.json &
+web=$!
+tsc --noEmit -p tsconfig.json
+node=$?
+wait "$web"
+web=$?
+[ "$node" -eq 0 ] && [ "$web" -eq 0 ]
