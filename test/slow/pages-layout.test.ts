@@ -269,7 +269,7 @@ describe.skipIf(skipped)("the pages at 1,280 and 1,920 px", () => {
       expect(rows).toBeGreaterThan(10);
       for (const id of ["chart-success", "chart-failures"]) {
         const canvas = page.locator(`canvas#${id}`);
-        await expect.poll(() => canvas.getAttribute("data-bars")).not.toBeNull();
+        await expect.poll(() => canvas.getAttribute("data-bars"), { timeout: 60_000 }).not.toBeNull();
         const bars = Number(await canvas.getAttribute("data-bars"));
         expect(bars, id).toBe(rows);
         expect(Number(await canvas.getAttribute("data-named")), `${id}: every bar named`).toBe(bars);

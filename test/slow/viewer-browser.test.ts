@@ -61,7 +61,7 @@ describe.skipIf(skipped)("the web viewer in headless Chromium", () => {
   it("lists the run and opens its leaderboard: the numbers of its summary, charts for a simulated run", async () => {
     const { page, problems } = await openPage("#/runs");
     const row = page.locator(`#runs tr[data-run="${runId}"]`);
-    await expect.poll(() => row.count()).toBe(1);
+    await expect.poll(() => row.count(), { timeout: 60_000 }).toBe(1);
     expect(await row.textContent()).toContain("simulated");
     await shot(page, "runs");
 
@@ -102,7 +102,9 @@ describe.skipIf(skipped)("the web viewer in headless Chromium", () => {
     const failed = await api<ItemPage>(`/runs/${runId}/items?outcome=fail&config=onsetlab`);
     expect(failed.total).toBeGreaterThan(0);
     const { page, problems } = await openPage(`#/runs/${runId}?outcome=fail&config=onsetlab`);
-    await expect.poll(() => page.locator("#items tbody tr").count()).toBe(Math.min(failed.total, 50));
+    await expect
+      .poll(() => page.locator("#items tbody tr").count(), { timeout: 60_000 })
+      .toBe(Math.min(failed.total, 50));
     const key = failed.rows[0]!.key;
     await page.locator(`#items tr[data-key="${key}"] a`).click();
     const record = await api<ItemDetail>(`/runs/${runId}/items/${encodeURIComponent(key)}`);
@@ -142,7 +144,9 @@ describe.skipIf(skipped)("the web viewer in headless Chromium", () => {
     const category = all.rows[0]!.category;
     await page.selectOption("select[name=category]", category);
     const filtered = await api<ComparePage>(`/runs/${runId}/compare?a=onsetlab&b=onsetlab-plus&category=${category}`);
-    await expect.poll(() => page.locator("#compare-rows tbody tr").count()).toBe(filtered.rows.length);
+    await expect
+      .poll(() => page.locator("#compare-rows tbody tr").count(), { timeout: 60_000 })
+      .toBe(filtered.rows.length);
     expect(filtered.rows.length).toBeLessThan(all.rows.length);
     const shown = await page.$$eval("#compare-rows tbody tr td:nth-child(2)", (tds) => tds.map((td) => td.textContent));
     expect(new Set(shown)).toEqual(new Set([category]));
