@@ -416,13 +416,12 @@ async function openHttpSession(
   });
   // a DELETE closes the transport (after onsessionclosed), as do the idle timeout and end(): one place
   let closed = false;
-  let markClosed: () => void = () => {};
-  const whenClosed = new Promise<void>((resolve) => {
-    markClosed = resolve;
-  });
+  // the POSTs under way, each answered 404 if the session ends first (removed once answered, so a long
+  // session's many requests leave nothing behind)
+  const unanswered = new Set<() => void>();
   server.server.onclose = () => {
     closed = true;
-    markClosed();
+    for (const answerEnded of unanswered) answerEnded();
     clearTimeout(idle);
     if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
     void end();
@@ -438,6 +437,22 @@ async function openHttpSession(
       if (--open === 0 && !closed) idle = setTimeout(() => void transport.close(), idleMs).unref();
     };
   };
+  /**
+   * A POST still under way when the session ends (a DELETE, the server stopping) gets 404, as a request
+   * after it would: the SDK's JSON mode drops its pending answers on close and never settles them.
+   */
+  const answerUnlessEnded = async (request: Request): Promise<Response> => {
+    let answerEnded: () => void = () => {};
+    const ended = new Promise<Response>((resolve) => {
+      answerEnded = () => resolve(sessionEndedResponse());
+    });
+    unanswered.add(answerEnded);
+    try {
+      return await Promise.race([transport.handleRequest(request), ended]);
+    } finally {
+      unanswered.delete(answerEnded);
+    }
+  };
   const session: HttpSession = {
     transport,
     end,
@@ -446,13 +461,8 @@ async function openHttpSession(
       // the request's signal aborts when its client drops the connection before the answer is done
       request.signal.addEventListener("abort", release, { once: true });
       try {
-        const answered = transport.handleRequest(request);
-        // a POST still under way when the session ends (a DELETE, the server stopping) gets 404, as a request
-        // after it would: the SDK's JSON mode drops its pending answers on close and never settles them
         const response =
-          request.method === "POST"
-            ? await Promise.race([answered, whenClosed.then(sessionEndedResponse)])
-            : await answered;
+          request.method === "POST" ? await answerUnlessEnded(request) : await transport.handleRequest(request);
         // an event stream stays open until its client goes
         if (!response.headers.get("content-type")?.startsWith("text/event-stream")) release();
         return response;
