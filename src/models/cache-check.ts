@@ -13,15 +13,23 @@
  * in order and as many as the database counts (a damaged branch page skips or repeats leaves).
  */
 import { spawnSync } from "node:child_process";
-import { closeSync, fstatSync, mkdtempSync, openSync, readSync, renameSync, rmSync, statSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isWholeEntry } from "./cache-entry.ts";
 
-type Verdict = { sound: true; entries: number } | { sound: false; reason: string };
-/** A check's verdict; an unsound one names the file it checked by inode (quarantineStore moves only that one). */
-export type StoreCheck = Exclude<Verdict, { sound: false }> | { sound: false; reason: string; ino: number };
+export type StoreCheck = { sound: true; entries: number } | { sound: false; reason: string };
 
 // LMDB's meta page (lmdb.h, MDB_meta after the 16-byte page header): magic, version, and in the
 // free-list database's record the page size, then the last page used and the transaction id
@@ -130,7 +138,7 @@ db.backup(probeFile, false).then(() => {
 }
 
 /** The walk's verdict. Its time limit grows with the file: about 1 s per 10 MB, 20 s at least. */
-export function walkStore(file: string): Verdict {
+export function walkStore(file: string): StoreCheck {
   const timeout = 20_000 + Math.ceil(statSync(file).size / 10_000);
   // the copy written to; removed here, as a child that faults cannot
   const probeDir = mkdtempSync(join(tmpdir(), "onsetlab-cache-probe-"));
@@ -164,29 +172,16 @@ export function walkStore(file: string): Verdict {
 
 /** The header check, then the walk; a missing file is a sound empty store. */
 export function checkStore(file: string): StoreCheck {
-  const ino = statSync(file, { throwIfNoEntry: false })?.ino;
-  if (ino === undefined) return { sound: true, entries: 0 };
+  if (!existsSync(file)) return { sound: true, entries: 0 };
   const fault = headerFault(file);
-  if (fault) return { sound: false, reason: fault, ino };
-  const walk = walkStore(file);
-  return walk.sound ? walk : { ...walk, ino };
+  if (fault) return { sound: false, reason: fault };
+  return walkStore(file);
 }
 
-/**
- * Moves the damaged store that was checked (inode `checkedIno`) aside; its lock file goes (LMDB makes a
- * new one). Returns where it went, or undefined when that file is no longer there: another process that
- * found the same damage moved it first, and the file now in its place (the new store that process started)
- * is left alone.
- */
-export function quarantineStore(file: string, checkedIno: number, now = new Date()): string | undefined {
-  if (statSync(file, { throwIfNoEntry: false })?.ino !== checkedIno) return undefined;
+/** Moves a damaged store aside (its lock file goes: LMDB makes a new one); returns where it went. */
+export function quarantineStore(file: string, now = new Date()): string {
   const aside = `${file}.damaged-${now.toISOString().replace(/[:.]/g, "-")}`;
-  try {
-    renameSync(file, aside);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
-  }
+  renameSync(file, aside);
   rmSync(`${file}-lock`, { force: true });
   return aside;
 }

@@ -102,12 +102,8 @@ export class RequestCache {
       mkdirSync(dir, { recursive: true });
       const check = checkStore(this.file);
       if (!check.sound) {
-        const aside = quarantineStore(this.file, check.ino);
-        notice(
-          aside
-            ? `request cache: ${this.file} is damaged (${check.reason}); moved it to ${aside}, starting an empty one`
-            : `request cache: ${this.file} is damaged (${check.reason}); another process moved it aside first, using the store it started`,
-        );
+        const aside = quarantineStore(this.file);
+        notice(`request cache: ${this.file} is damaged (${check.reason}); moved it to ${aside}, starting an empty one`);
       }
       // loaded on first use: a run that caches nothing (the simulator) never pays for the native module
       const lmdb = createRequire(import.meta.url)("lmdb") as typeof import("lmdb");

@@ -10,7 +10,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { loadModelsConfig, resolveModel } from "../../../src/config/models-yaml.ts";
-import { checkStore, quarantineStore } from "../../../src/models/cache-check.ts";
 import { requestHash } from "../../../src/models/caching-provider.ts";
 import type { ProviderEntry } from "../../../src/models/entry.ts";
 import { modelIdentity } from "../../../src/models/factory.ts";
@@ -129,23 +128,6 @@ describe("a damaged store", () => {
       const stored = cache.get("m", `h${index}`);
       if (stored) expect(stored.response.text.startsWith(`answer ${index} `)).toBe(true);
     }
-  });
-
-  it("found damaged by two processes at once: the second moves nothing, and never the store the first started", async () => {
-    const dir = await filledStore(40);
-    const file = join(dir, STORE_FILE);
-    truncateSync(file, 4096 * 3);
-    // both processes checked the same damaged file; the first moves it aside and starts a new store
-    const first = checkStore(file);
-    const second = checkStore(file);
-    if (first.sound || second.sound) throw new Error("the truncated store was called sound");
-    expect(quarantineStore(file, first.ino)).toMatch(/damaged-/);
-    expect(quarantineStore(file, second.ino)).toBeUndefined();
-    const started = open(dir);
-    await started.answer("m", "h0", async () => answer("new"));
-    expect(quarantineStore(file, second.ino)).toBeUndefined();
-    expect(started.get("m", "h0")?.response.text).toBe("new");
-    expect(readdirSync(dir).filter((name) => name.includes(".damaged-"))).toHaveLength(1);
   });
 
   it("an empty or missing file is a new store, not a damaged one", () => {
