@@ -421,7 +421,10 @@ async function openHttpSession(
   const unanswered = new Set<() => void>();
   server.server.onclose = () => {
     closed = true;
-    for (const answerEnded of unanswered) answerEnded();
+    // a turn later, so that an answer the server had already made reaches its request first
+    setImmediate(() => {
+      for (const answerEnded of unanswered) answerEnded();
+    });
     clearTimeout(idle);
     if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
     void end();

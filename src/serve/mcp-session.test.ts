@@ -15,10 +15,6 @@ function slowStartingService() {
   });
   let finishStart: (runId: string) => void = () => {};
   const stopAsked: string[][] = [];
-  let stopCalled: () => void = () => {};
-  const stopped = new Promise<void>((resolve) => {
-    stopCalled = resolve;
-  });
   const service = {
     startBench: () =>
       new Promise<string>((resolve) => {
@@ -27,27 +23,35 @@ function slowStartingService() {
       }),
     stopBenches: async (runIds: ReadonlySet<string>) => {
       stopAsked.push([...runIds]);
-      stopCalled();
       return [...runIds];
     },
   };
-  return { service, called, finishStart: (runId: string) => finishStart(runId), stopAsked, stopped };
+  return { service, called, finishStart: (runId: string) => finishStart(runId), stopAsked };
 }
 
-function servicesOf(fake: ReturnType<typeof slowStartingService>, notes: string[]): McpServices {
-  return {
+/** The services over the fake; `noted` settles at the session's first notice line (its benches' stop). */
+function servicesOf(fake: ReturnType<typeof slowStartingService>, notes: string[]) {
+  let firstNote: () => void = () => {};
+  const noted = new Promise<void>((resolve) => {
+    firstNote = resolve;
+  });
+  const services: McpServices = {
     service: fake.service as unknown as HarnessService,
     runner: {} as QueryRunner,
     redactor: ((text: string) => text) as unknown as Redactor,
-    notify: (line) => notes.push(line),
+    notify: (line) => {
+      notes.push(line);
+      firstNote();
+    },
   };
+  return { services, noted };
 }
 
 describe("an MCP session that ends while a start_bench is under way", () => {
   it("waits for the start, then stops that bench with the others", async () => {
     const fake = slowStartingService();
     const notes: string[] = [];
-    const session = createMcpSession(servicesOf(fake, notes));
+    const session = createMcpSession(servicesOf(fake, notes).services);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await session.server.connect(serverSide);
     const client = new Client({ name: "test", version: "1" });
@@ -76,7 +80,8 @@ describe("an HTTP session deleted while one of its requests is under way", () =>
   it("answers that request 404 (session ended) instead of leaving it open, and stops the bench it started", async () => {
     const fake = slowStartingService();
     const notes: string[] = [];
-    const http = mcpHttpApp(servicesOf(fake, notes));
+    const { services, noted } = servicesOf(fake, notes);
+    const http = mcpHttpApp(services);
     const transport = new StreamableHTTPClientTransport(new URL("http://harness.test/mcp"), {
       fetch: (url, init) => Promise.resolve(http.app.fetch(new Request(url, init))),
     });
@@ -94,7 +99,7 @@ describe("an HTTP session deleted while one of its requests is under way", () =>
     });
 
     fake.finishStart("run-1");
-    await fake.stopped;
+    await noted;
     expect(fake.stopAsked).toEqual([["run-1"]]);
     await http.close();
     expect(notes).toEqual([
