@@ -287,8 +287,9 @@ describe.skipIf(skipped)("the pages at 1,280 and 1,920 px", () => {
       expect(at && at.y < 900, "the link to the items is in the first screen").toBe(true);
       await jump.click();
       await expect
-        .poll(() =>
-          page.evaluate(() => Math.round(document.getElementById("items-section")!.getBoundingClientRect().top)),
+        .poll(
+          () => page.evaluate(() => Math.round(document.getElementById("items-section")!.getBoundingClientRect().top)),
+          { timeout: 60_000 },
         )
         .toBeLessThan(50);
       expect(page.url()).toContain(`#/runs/${wideRun}`);
