@@ -47,6 +47,13 @@ function servicesOf(fake: ReturnType<typeof slowStartingService>, notes: string[
   return { services, noted };
 }
 
+/** A start_bench call; it may end with its session unanswered, so its rejection is taken at once (never unhandled). */
+function startBench(client: Client): Promise<unknown> {
+  return client
+    .callTool({ name: "start_bench", arguments: { models: ["sim:slm-3b"] } })
+    .catch((error: unknown) => error);
+}
+
 describe("an MCP session that ends while a start_bench is under way", () => {
   it("waits for the start, then stops that bench with the others", async () => {
     const fake = slowStartingService();
@@ -57,10 +64,7 @@ describe("an MCP session that ends while a start_bench is under way", () => {
     const client = new Client({ name: "test", version: "1" });
     await client.connect(clientSide);
 
-    // the call ends with the session, unanswered: its rejection is taken at once, so it is never unhandled
-    const call = client
-      .callTool({ name: "start_bench", arguments: { models: ["sim:slm-3b"] } })
-      .catch((error: unknown) => error);
+    const call = startBench(client);
     await fake.called;
     // the client goes away while the bench is still starting (models probed, run.json written)
     const ended = session.end();
@@ -88,9 +92,7 @@ describe("an HTTP session deleted while one of its requests is under way", () =>
     const client = new Client({ name: "test", version: "1" });
     await client.connect(transport);
 
-    const call = client
-      .callTool({ name: "start_bench", arguments: { models: ["sim:slm-3b"] } })
-      .catch((error: unknown) => error);
+    const call = startBench(client);
     await fake.called;
     await transport.terminateSession();
     expect(await call).toMatchObject({
